@@ -1,0 +1,109 @@
+"""Static analysis of programs: safety, input and derived predicates, stratification.
+
+* **Safety** — every variable of a rule must get its value from the positive body: from an
+  ordinary atom, an ``@`` atom or a window atom (``◇``, ``□`` and ``@`` all bind the variables
+  of their atom, ``@_T`` also binds ``T``), or from an equation ``X = term`` whose other side
+  is bound. Unsafe rules are refused, since their meaning would depend on an infinite domain.
+* **Predicates** — derived (intensional) predicates are those of rule heads; input
+  (extensional) predicates are the other ones that bodies use.
+* **Stratification** — the predicate dependency graph (a :mod:`networkx` digraph, edge
+  ``body → head`` marked negative when the body literal is negated) is stratified when no cycle
+  goes through a negative edge. A stratified program has at most one answer stream at each time
+  point; it has exactly one unless a head ``@_T a`` points outside the timeline.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from lars.atoms import Atom, Comparison
+from lars.errors import InputError
+from lars.formulas import base_atom
+from lars.rules import Program, Rule
+from lars.terms import Variable
+
+Signature = tuple[str, int]
+
+
+def bound_variables(rule: Rule) -> frozenset[str]:
+    """The variables the positive body of ``rule`` gives values to."""
+    bound: set[str] = set()
+    equations = []
+    for literal in rule.positive_body:
+        if isinstance(literal.formula, Comparison):
+            if literal.formula.op == "=":
+                equations.append(literal.formula)
+        else:
+            bound |= literal.formula.variables()
+    changed = True
+    while changed:
+        changed = False
+        for eq in equations:
+            for target, source in ((eq.left, eq.right), (eq.right, eq.left)):
+                if isinstance(target, Variable) and target.name not in bound \
+                        and source.variables() <= bound:
+                    bound.add(target.name)
+                    changed = True
+    return frozenset(bound)
+
+
+def check_safety(program: Program) -> None:
+    """Raise :class:`InputError` naming the first unsafe rule and its unbound variables."""
+    for rule in program:
+        unbound = rule.variables() - bound_variables(rule)
+        if unbound:
+            names = ", ".join(sorted(unbound))
+            raise InputError(
+                f"unsafe rule: variable(s) {names} do not occur in a positive body atom",
+                rule.position,
+                hint="bind each variable in a positive atom, window atom or an equation X = ...",
+            )
+
+
+def derived_predicates(program: Program) -> frozenset[Signature]:
+    """Signatures of the predicates that rule heads derive."""
+    return frozenset(base_atom(rule.head).signature for rule in program)
+
+
+def body_atoms(rule: Rule) -> list[tuple[Atom, bool]]:
+    """The ordinary atoms inside the body's extended atoms, each with whether it is negated."""
+    return [(base_atom(lit.formula), lit.negated) for lit in rule.body
+            if not isinstance(lit.formula, Comparison)]
+
+
+def input_predicates(program: Program) -> frozenset[Signature]:
+    """Signatures that bodies use and no head derives: the extensional predicates."""
+    used = {atom.signature for rule in program for atom, _ in body_atoms(rule)}
+    return frozenset(used - derived_predicates(program))
+
+
+def dependency_graph(program: Program) -> nx.DiGraph:
+    """Edges ``body predicate → head predicate``; attribute ``negative`` if any use is negated."""
+    graph = nx.DiGraph()
+    for rule in program:
+        head = base_atom(rule.head).signature
+        graph.add_node(head)
+        for atom, negated in body_atoms(rule):
+            if graph.has_edge(atom.signature, head):
+                graph.edges[atom.signature, head]["negative"] |= negated
+            else:
+                graph.add_edge(atom.signature, head, negative=negated)
+    return graph
+
+
+def negative_cycles(program: Program) -> list[tuple[Signature, Signature]]:
+    """The negative edges that lie on a cycle; empty exactly when the program is stratified."""
+    graph = dependency_graph(program)
+    component_of = {}
+    for index, component in enumerate(nx.strongly_connected_components(graph)):
+        for node in component:
+            component_of[node] = index
+    return sorted(
+        (source, target) for source, target, negative in graph.edges(data="negative")
+        if negative and component_of[source] == component_of[target]
+    )
+
+
+def is_stratified(program: Program) -> bool:
+    """True when no cycle of the dependency graph passes through negation."""
+    return not negative_cycles(program)

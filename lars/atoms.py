@@ -1,0 +1,72 @@
+"""Atoms and built-in comparisons (SPEC section 3).
+
+An :class:`Atom` is a predicate applied to constants and variables: ``offer(Sh,"mbt",30)``.
+A :class:`Comparison` is a built-in such as ``Pe >= 20``, ``Ge != 1`` or ``T % U = 0``; its
+sides may be arithmetic terms. Both are frozen values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lars.terms import CONSTANT_TYPES, Constant, SimpleTerm, Term, Variable, evaluate, order_key
+
+TRUE_PREDICATE = "true"
+"""The logical constant ``true`` of the paper: it holds at every time point (used by pull, SPEC 6)."""
+
+
+@dataclass(frozen=True)
+class Atom:
+    """``predicate(args...)``; a zero-arity atom is written without parentheses."""
+
+    predicate: str
+    args: tuple[SimpleTerm, ...] = ()
+
+    def variables(self) -> frozenset[str]:
+        return frozenset(arg.name for arg in self.args if isinstance(arg, Variable))
+
+    def is_ground(self) -> bool:
+        return all(isinstance(arg, CONSTANT_TYPES) for arg in self.args)
+
+    @property
+    def signature(self) -> tuple[str, int]:
+        """``(predicate, arity)``: atoms of different arity are different predicates."""
+        return (self.predicate, len(self.args))
+
+    def substitute(self, binding: dict[str, Constant]) -> Atom:
+        """This atom with bound variables replaced by their values (unbound ones stay)."""
+        return Atom(self.predicate, tuple(
+            binding.get(arg.name, arg) if isinstance(arg, Variable) else arg for arg in self.args
+        ))
+
+
+COMPARISON_OPERATORS = ("=", "!=", "<", "<=", ">", ">=")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A built-in comparison ``left op right`` over the constant order of :func:`order_key`."""
+
+    op: str
+    left: Term
+    right: Term
+
+    def __post_init__(self) -> None:
+        if self.op not in COMPARISON_OPERATORS:
+            raise ValueError(f"unknown comparison operator {self.op!r}")
+
+    def variables(self) -> frozenset[str]:
+        return self.left.variables() | self.right.variables()
+
+    def holds(self, binding: dict[str, Constant]) -> bool:
+        """Whether the comparison is true under ``binding``; false when a side is undefined.
+
+        >>> from lars.terms import Number, Name
+        >>> Comparison("<", Number(3), Name("a")).holds({})
+        True
+        """
+        left, right = evaluate(self.left, binding), evaluate(self.right, binding)
+        if left is None or right is None:
+            return False
+        a, b = order_key(left), order_key(right)
+        return {"=": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[self.op]

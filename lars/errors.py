@@ -1,0 +1,75 @@
+"""The one error hierarchy of the project, and source positions.
+
+Every package raises these for problems with the user's input; bugs stay ordinary exceptions.
+The command line turns a :class:`LarsError` into one line on stderr in clingo's own form::
+
+    program.lars:3:14: error: expected ')' but found ','
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where something is in the user's input: file (or ``<string>``), line and column (1-based)."""
+
+    source: str | None = None
+    line: int | None = None
+    column: int | None = None
+
+    def __str__(self) -> str:
+        parts = [self.source or "<input>"]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        return ":".join(parts)
+
+
+class LarsError(Exception):
+    """Base of all errors about the user's input (not bugs).
+
+    Args:
+        message: what is wrong, one line.
+        position: where, when known.
+        hint: an optional second sentence telling how to fix it.
+    """
+
+    kind = "error"
+
+    def __init__(self, message: str, position: Position | None = None, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.position = position
+        self.hint = hint
+
+    def __str__(self) -> str:
+        prefix = f"{self.position}: " if self.position is not None else ""
+        suffix = f" ({self.hint})" if self.hint else ""
+        return f"{prefix}{self.kind}: {self.message}{suffix}"
+
+
+class ParseError(LarsError):
+    """Text did not parse: programs, queries, stream lines, durations."""
+
+
+class UnsupportedError(LarsError):
+    """Valid input outside the supported fragment; the message names the feature."""
+
+    def __str__(self) -> str:
+        prefix = f"{self.position}: " if self.position is not None else ""
+        return f"{prefix}{self.kind}: unsupported: {self.message}"
+
+
+class InputError(LarsError):
+    """Bad data: timestamps out of order, missing files, unsafe rules, inconsistent options."""
+
+
+class LimitError(InputError):
+    """A configured limit that protects the machine would be exceeded; the hint says how to raise it."""
+
+
+class SolverError(LarsError):
+    """clingo refused something we generated (a bug on our side or a limit of clingo)."""

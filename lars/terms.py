@@ -1,0 +1,145 @@
+"""Terms of LARS rules: constants, variables and arithmetic (SPEC section 3).
+
+Constants come in four kinds, each a frozen value so that ``==`` and hashing are structural:
+
+* :class:`Number` — an integer (clingo has only integers);
+* :class:`Name` — a symbolic constant such as ``a`` or ``null`` (lower-case identifier);
+* :class:`String` — a quoted string such as ``"rayban"``;
+* :class:`Iri` — an IRI such as ``<http://ex.org/a>``, used by the RDF translation.
+
+Arithmetic (:class:`BinaryOp`) appears only inside built-in comparisons, e.g. ``T % U = 0``;
+atom arguments and ``@`` time points are constants or variables, which keeps the set of
+atoms a program can derive finite.
+
+>>> BinaryOp("%", Variable("T"), Number(5)).variables()
+frozenset({'T'})
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+
+@dataclass(frozen=True)
+class Number:
+    """An integer constant."""
+
+    value: int
+
+    def variables(self) -> frozenset[str]:
+        return frozenset()
+
+
+@dataclass(frozen=True)
+class Name:
+    """A symbolic constant: a lower-case identifier such as ``a``, ``mbt`` or ``null``."""
+
+    value: str
+
+    def variables(self) -> frozenset[str]:
+        return frozenset()
+
+
+@dataclass(frozen=True)
+class String:
+    """A string constant (printed in double quotes, with ``\\"``, ``\\\\`` and ``\\n`` escaped)."""
+
+    value: str
+
+    def variables(self) -> frozenset[str]:
+        return frozenset()
+
+
+@dataclass(frozen=True)
+class Iri:
+    """An IRI constant (printed as ``<...>``)."""
+
+    value: str
+
+    def variables(self) -> frozenset[str]:
+        return frozenset()
+
+
+@dataclass(frozen=True)
+class Variable:
+    """A variable: an identifier starting with an upper-case letter or ``_``."""
+
+    name: str
+
+    def variables(self) -> frozenset[str]:
+        return frozenset({self.name})
+
+
+ARITHMETIC_OPERATORS = ("+", "-", "*", "/", "%")
+"""Binary arithmetic; ``/`` and ``%`` truncate toward zero, as in clingo."""
+
+
+@dataclass(frozen=True)
+class BinaryOp:
+    """Integer arithmetic ``left op right``; undefined (no value) on division by zero or non-integers."""
+
+    op: str
+    left: Term
+    right: Term
+
+    def __post_init__(self) -> None:
+        if self.op not in ARITHMETIC_OPERATORS:
+            raise ValueError(f"unknown arithmetic operator {self.op!r}")
+
+    def variables(self) -> frozenset[str]:
+        return self.left.variables() | self.right.variables()
+
+
+Constant = Union[Number, Name, String, Iri]
+SimpleTerm = Union[Constant, Variable]
+Term = Union[Number, Name, String, Iri, Variable, BinaryOp]
+
+CONSTANT_TYPES = (Number, Name, String, Iri)
+
+
+def is_constant(term: Term) -> bool:
+    """True for the four constant kinds."""
+    return isinstance(term, CONSTANT_TYPES)
+
+
+def evaluate(term: Term, binding: dict[str, Constant]) -> Constant | None:
+    """The value of a term under a variable binding, or ``None`` when it is undefined.
+
+    Undefined means: a variable without a value, arithmetic on a non-integer, or division by
+    zero. Division and remainder truncate toward zero (clingo's ``/`` and ``\\``).
+
+    >>> evaluate(BinaryOp("/", Number(-7), Number(2)), {})
+    Number(value=-3)
+    >>> evaluate(BinaryOp("%", Number(-7), Number(2)), {})
+    Number(value=-1)
+    """
+    if isinstance(term, Variable):
+        return binding.get(term.name)
+    if not isinstance(term, BinaryOp):
+        return term
+    left, right = evaluate(term.left, binding), evaluate(term.right, binding)
+    if not isinstance(left, Number) or not isinstance(right, Number):
+        return None
+    a, b = left.value, right.value
+    if term.op in ("/", "%"):
+        if b == 0:
+            return None
+        quotient = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
+        return Number(quotient if term.op == "/" else a - b * quotient)
+    return Number({"+": a + b, "-": a - b, "*": a * b}[term.op])
+
+
+_KIND_RANK = {Number: 0, Name: 1, String: 2, Iri: 3}
+
+
+def order_key(constant: Constant) -> tuple[int, int | str]:
+    """The total order of constants used by comparisons, the same as clingo's symbol order.
+
+    Numbers come first (by value), then names, then strings, then IRIs (each by text), because the
+    solver encodes IRIs as the clingo term ``iri("...")``, which clingo sorts after strings.
+
+    >>> sorted([Iri("a"), String("b"), Name("c"), Number(9)], key=order_key)[0]
+    Number(value=9)
+    """
+    return (_KIND_RANK[type(constant)], constant.value)
