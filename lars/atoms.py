@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lars.terms import CONSTANT_TYPES, Constant, SimpleTerm, Term, Variable, evaluate, order_key
+from lars.terms import CONSTANT_TYPES, NAME_PATTERN, Constant, SimpleTerm, Term, Variable, evaluate, order_key
 
 TRUE_PREDICATE = "true"
 """The logical constant ``true`` of the paper: it holds at every time point (used by pull, SPEC 6)."""
@@ -21,6 +21,10 @@ class Atom:
 
     predicate: str
     args: tuple[SimpleTerm, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not NAME_PATTERN.fullmatch(self.predicate):
+            raise ValueError(f"not a predicate name (lower-case identifier): {self.predicate!r}")
 
     def variables(self) -> frozenset[str]:
         return frozenset(arg.name for arg in self.args if isinstance(arg, Variable))

@@ -17,6 +17,7 @@ frozenset({'T'})
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Union
 
@@ -31,11 +32,19 @@ class Number:
         return frozenset()
 
 
+NAME_PATTERN = re.compile(r"[a-z][A-Za-z0-9_]*")
+VARIABLE_PATTERN = re.compile(r"[A-Z_][A-Za-z0-9_]*")
+
+
 @dataclass(frozen=True)
 class Name:
     """A symbolic constant: a lower-case identifier such as ``a``, ``mbt`` or ``null``."""
 
     value: str
+
+    def __post_init__(self) -> None:
+        if not NAME_PATTERN.fullmatch(self.value):
+            raise ValueError(f"not a name (lower-case identifier): {self.value!r}")
 
     def variables(self) -> frozenset[str]:
         return frozenset()
@@ -66,6 +75,10 @@ class Variable:
     """A variable: an identifier starting with an upper-case letter or ``_``."""
 
     name: str
+
+    def __post_init__(self) -> None:
+        if not VARIABLE_PATTERN.fullmatch(self.name):
+            raise ValueError(f"not a variable name: {self.name!r}")
 
     def variables(self) -> frozenset[str]:
         return frozenset({self.name})

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Create .venv (if missing) and install the project with its test tools into it.
+# Needs only Python 3.11+ and pip; Java 17 is needed only by the Spark pipeline.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv" >&2
+  "$PYTHON" -m venv .venv
+fi
+stamp=.venv/.installed-$(cat pyproject.toml | cksum | cut -d' ' -f1)
+if [ ! -f "$stamp" ]; then
+  echo "setup: installing the project and its dependencies (first run takes a few minutes)" >&2
+  .venv/bin/python -m pip install --quiet --upgrade pip
+  .venv/bin/python -m pip install --quiet -e '.[test]'
+  rm -f .venv/.installed-*
+  touch "$stamp"
+fi

@@ -1,0 +1,210 @@
+"""LARS program → ASP program for clingo, grounded anew at each time point (SPEC section 7).
+
+The encoding reifies truth over time. At reference time ``t`` the facts are
+
+* ``__h(A,T)``  input atom ``A`` at time point ``T`` (only the part of the stream up to ``t``);
+* ``__bg(A)``   background atom ``A`` (holds at every time point; ``true`` is one of them);
+* ``__now(t)``, ``__tl(Min,Max)`` the reference time and the timeline;
+* ``__rng(W,Lo,Hi)`` the interval that body atom ``W`` looks at (a window, ``[t,t]`` for an
+  ordinary atom, the whole timeline for ``@_s a``); ``__tw(W,A,T)`` the content of a tuple window.
+
+Each rule head derives ``__d(A,T)`` (``T`` is ``t`` for a plain head, the time term for
+``@_T a``); ``__h(A,T) :- __d(A,T)`` lets windows see derived atoms at any time point. Each body
+atom becomes an auxiliary predicate ``__a<r>_<j>`` defined by one encoder per modality, reading
+either ``__h`` within the interval (time windows) or ``__tw`` (tuple windows):
+
+>>> from lars.parser import parse_program
+>>> print(encode_program(parse_program("x :- [5] <> p(X).")).text)
+__h(A,T) :- __d(A,T).
+__bg(true).
+__a0_0 :- __rng(w0_0,Lo,Hi), __h(p(VX),T), Lo<=T, T<=Hi.
+__a0_0 :- __rng(w0_0,Lo,Hi), Lo<=Hi, __bg(p(VX)).
+__d(x,N) :- __now(N), __a0_0.
+#show __d/2.
+
+Only the variables of an atom appear in its auxiliary predicate, so ``__a0_0`` above is
+zero-ary: ``x`` holds when some ``p(_)`` is in the window.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import clingo
+
+from lars.atoms import Atom, Comparison
+from lars.errors import UnsupportedError
+from lars.formulas import At, AtAtom, Box, Diamond, Modality, WindowAtom
+from lars.rules import Literal, Program, Rule
+from lars.terms import BinaryOp, Iri, Name, Number, String, Term, Variable
+from lars.windows import TupleWindow, Window
+
+NOW_WINDOW = None
+"""Marker for the interval of an ordinary atom: ``[t, t]``."""
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The interval one body atom looks at.
+
+    Attributes:
+        ident: the ASP constant naming it (``w<rule>_<literal>``).
+        window: its window; ``None`` with ``whole_timeline`` for ``@_s a`` outside windows,
+            ``None`` otherwise for an ordinary atom (``[t, t]``).
+        atom: the atom it reads (for tuple windows and the empty-□ case).
+        needs_domain: a ``□`` over variables, which over an empty window holds for every value.
+    """
+
+    ident: str
+    window: Window | None
+    whole_timeline: bool
+    atom: Atom
+    needs_domain: bool = False
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """The ASP text of a program and the scopes whose intervals each time point must supply."""
+
+    text: str
+    scopes: tuple[Scope, ...]
+
+
+def term_text(term: Term) -> str:
+    """ASP text of a term; LARS variable ``X`` becomes ``VX`` so generated names never clash."""
+    if isinstance(term, Variable):
+        return "V" + term.name
+    if isinstance(term, Number):
+        return str(term.value)
+    if isinstance(term, Name):
+        return term.value
+    if isinstance(term, String):
+        return str(clingo.String(term.value))
+    if isinstance(term, Iri):
+        return str(clingo.Function("iri", [clingo.String(term.value)]))
+    op = "\\" if term.op == "%" else term.op
+    return f"({term_text(term.left)}{op}{term_text(term.right)})"
+
+
+def atom_term(atom: Atom) -> str:
+    """ASP text of an atom used as a term inside ``__h``/``__bg``/``__d``."""
+    if not atom.args:
+        return atom.predicate
+    return f"{atom.predicate}({','.join(term_text(arg) for arg in atom.args)})"
+
+
+def source(scope: Scope, atom: str, time: str) -> str:
+    """The literal(s) saying that ``atom`` holds at ``time`` inside the scope's interval."""
+    if isinstance(scope.window, TupleWindow):
+        return f"__tw({scope.ident},{atom},{time})"
+    return f"__h({atom},{time}), Lo<={time}, {time}<=Hi"
+
+
+def encode_diamond(scope: Scope, head: str, atom: str, modality: Diamond) -> list[str]:
+    """◇a: ``a`` at some point of the interval, or ``a`` is background and the interval non-empty."""
+    return [
+        f"{head} :- __rng({scope.ident},Lo,Hi), {source(scope, atom, 'T')}.",
+        f"{head} :- __rng({scope.ident},Lo,Hi), Lo<=Hi, __bg({atom}).",
+    ]
+
+
+def encode_at(scope: Scope, head: str, atom: str, modality: At) -> list[str]:
+    """@_s a: ``s`` in the interval and ``a`` holds at ``s`` (background holds at every ``s``)."""
+    time = term_text(modality.time)
+    bind = f"{time}=Lo..Hi" if isinstance(modality.time, Variable) else f"Lo<={time}, {time}<=Hi"
+    return [
+        f"{head} :- __rng({scope.ident},Lo,Hi), {source(scope, atom, time)}.",
+        f"{head} :- __rng({scope.ident},Lo,Hi), __bg({atom}), {bind}.",
+    ]
+
+
+def encode_box(scope: Scope, head: str, atom: str, modality: Box) -> list[str]:
+    """□a: ``a`` at every point of the interval; vacuously true on an empty interval."""
+    count = f"#count{{T: {source(scope, atom, 'T')}}} >= Hi-Lo+1"
+    domain = "".join(f", __dom({term_text(Variable(v))})" for v in sorted(scope.atom.variables()))
+    return [
+        f"{head} :- __bg({atom}).",
+        f"{head} :- __rng({scope.ident},Lo,Hi), {source(scope, atom, 'Lo')}, {count}.",
+        f"{head} :- __rng({scope.ident},Lo,Hi), Lo>Hi{domain}.",
+    ]
+
+
+ENCODERS: dict[type, Callable[[Scope, str, str, Modality], list[str]]] = {
+    Diamond: encode_diamond,
+    At: encode_at,
+    Box: encode_box,
+}
+"""One encoder per modality; the window kind only changes :func:`source`."""
+
+
+def scope_and_modality(ident: str, formula: Atom | AtAtom | WindowAtom) -> tuple[Scope, Modality]:
+    """Where an extended atom looks and with which modality: ``a`` is ``◇`` over ``[t,t]``."""
+    if isinstance(formula, Atom):
+        return Scope(ident, NOW_WINDOW, False, formula), Diamond()
+    if isinstance(formula, AtAtom):
+        return Scope(ident, None, True, formula.atom), At(formula.time)
+    needs_domain = isinstance(formula.modality, Box) and bool(formula.atom.variables())
+    return Scope(ident, formula.window, False, formula.atom, needs_domain), formula.modality
+
+
+def auxiliary_head(name: str, literal: Literal) -> str:
+    """``__a<r>_<j>(vars)``: the auxiliary atom over the literal's variables (sorted)."""
+    names = sorted(literal.variables())
+    return f"{name}({','.join('V' + v for v in names)})" if names else name
+
+
+def encode_literal(rule_index: int, index: int, literal: Literal) -> tuple[str, list[str], Scope | None]:
+    """The body text of one literal, the rules defining its auxiliary atom, and its scope."""
+    formula = literal.formula
+    if isinstance(formula, Comparison):
+        if literal.negated:
+            raise UnsupportedError(
+                "negated comparison: write the complementary comparison (e.g. X >= Y for not X < Y)"
+            )
+        return f"{term_text(formula.left)}{formula.op}{term_text(formula.right)}", [], None
+    scope, modality = scope_and_modality(f"w{rule_index}_{index}", formula)
+    head = auxiliary_head(f"__a{rule_index}_{index}", literal)
+    rules = ENCODERS[type(modality)](scope, head, atom_term(scope.atom), modality)
+    return ("not " if literal.negated else "") + head, rules, scope
+
+
+def encode_head(rule: Rule, body: str) -> list[str]:
+    """``__d(A,T)`` for the head; a head ``@_s a`` with ``s`` off the timeline is a contradiction."""
+    joiner = ", " + body if body else ""
+    if isinstance(rule.head, Atom):
+        return [f"__d({atom_term(rule.head)},N) :- __now(N){joiner}."]
+    time = term_text(rule.head.time)
+    return [
+        f"__d({atom_term(rule.head.atom)},{time}) :- __tl(Lo,Hi){joiner}, Lo<={time}, {time}<=Hi.",
+        f":- __tl(Lo,Hi){joiner}, {time}<Lo.",
+        f":- __tl(Lo,Hi){joiner}, {time}>Hi.",
+    ]
+
+
+def encode_rule(rule_index: int, rule: Rule) -> tuple[list[str], list[Scope]]:
+    """The ASP rules for one LARS rule and the scopes of its body atoms."""
+    body, lines, scopes = [], [], []
+    for index, literal in enumerate(rule.body):
+        text, aux_rules, scope = encode_literal(rule_index, index, literal)
+        body.append(text)
+        lines.extend(aux_rules)
+        if scope is not None:
+            scopes.append(scope)
+    lines.extend(encode_head(rule, ", ".join(body)))
+    return lines, scopes
+
+
+def encode_program(program: Program) -> Encoding:
+    """The ASP encoding of a safe program (see the module docstring)."""
+    lines = ["__h(A,T) :- __d(A,T).", "__bg(true)."]
+    scopes: list[Scope] = []
+    for rule_index, rule in enumerate(program):
+        try:
+            rule_lines, rule_scopes = encode_rule(rule_index, rule)
+        except UnsupportedError as error:
+            raise UnsupportedError(error.message, rule.position) from None
+        lines.extend(rule_lines)
+        scopes.extend(rule_scopes)
+    lines.append("#show __d/2.")
+    return Encoding("\n".join(lines), tuple(scopes))

@@ -1,0 +1,142 @@
+"""Output formats of an answer stream: ``table`` (people), ``json`` (programs), ``intervals``.
+
+All three write while the answers are computed, so a long run shows results as they come and
+never holds the whole answer stream in memory (``intervals`` is the exception: it must see
+every time point before it can print an interval).
+
+The JSON document follows ``docs/schemas/answers.schema.json`` (format ``lars-answers``,
+version 1)::
+
+    {"format": "lars-answers", "version": 1,
+     "timeline": {"start": 0, "end": 50}, "evaluated": {"from": 0, "to": 50},
+     "stratified": true,
+     "time_points": [
+       {"time": 18, "answer_streams": [
+         [{"atom": "ans(b,\\"rayban\\",25)", "predicate": "ans",
+           "args": [{"type": "name", "value": "b"}, {"type": "string", "value": "rayban"},
+                    {"type": "number", "value": 25}],
+           "time": 18}]]}]}
+
+Every evaluated time point is listed; ``answer_streams`` is a list of answer streams (zero, one
+or many), each a list of the atoms the rules add, with the time point each atom holds at.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TextIO
+
+from lars.atoms import Atom
+from lars.printer import print_atom
+from lars.terms import Constant, Iri, Name, Number, String
+from solver.answers import intervals_view
+from solver.evaluate import AnswerStream, TimePointAnswer
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """What the header of every format says about a run."""
+
+    timeline: tuple[int, int]
+    evaluated: tuple[int, int]
+    stratified: bool
+    unit: str | None = None
+
+
+CONSTANT_TYPES = {Number: "number", Name: "name", String: "string", Iri: "iri"}
+
+
+def constant_json(constant: Constant) -> dict:
+    """A constant as ``{"type": ..., "value": ...}``."""
+    return {"type": CONSTANT_TYPES[type(constant)], "value": constant.value}
+
+
+def atom_json(atom: Atom, time: int) -> dict:
+    """One atom of an answer stream, with the time point it holds at."""
+    return {"atom": print_atom(atom), "predicate": atom.predicate,
+            "args": [constant_json(arg) for arg in atom.args], "time": time}
+
+
+def sorted_pairs(stream: AnswerStream) -> list[tuple[Atom, int]]:
+    """The pairs of an answer stream by time point, then by text."""
+    return sorted(stream, key=lambda pair: (pair[1], print_atom(pair[0])))
+
+
+def write_json(answers: Iterable[TimePointAnswer], out: TextIO, info: RunInfo) -> None:
+    """One JSON document, written one time point at a time."""
+    header = {"format": "lars-answers", "version": 1,
+              "timeline": {"start": info.timeline[0], "end": info.timeline[1]},
+              "evaluated": {"from": info.evaluated[0], "to": info.evaluated[1]},
+              "stratified": info.stratified, "unit": info.unit}
+    out.write(json.dumps(header)[:-1] + ', "time_points": [')
+    for index, answer in enumerate(answers):
+        streams = [[atom_json(a, t) for a, t in sorted_pairs(s)] for s in answer.streams]
+        out.write(("," if index else "") + "\n  " + json.dumps(
+            {"time": answer.time, "answer_streams": streams}, ensure_ascii=False))
+    out.write("\n]}\n")
+
+
+def pair_text(atom: Atom, time: int, now: int) -> str:
+    """``atom``, or ``atom @time`` when it holds at another time point than the reference time."""
+    return print_atom(atom) if time == now else f"{print_atom(atom)} @{time}"
+
+
+def write_table(answers: Iterable[TimePointAnswer], out: TextIO, info: RunInfo) -> None:
+    """Time points whose answer is not the single empty answer stream, one line per atom."""
+    out.write(header_line(info))
+    out.write(f"{'time':>6}  {'stream':<7} atoms\n")
+    quiet = 0
+    for answer in answers:
+        if answer.streams == (frozenset(),):
+            quiet += 1
+            continue
+        if not answer.streams:
+            out.write(f"{answer.time:>6}  {'none':<7} (no answer stream)\n")
+        for number, stream in enumerate(answer.streams, 1):
+            label = f"{number}/{len(answer.streams)}"
+            texts = [pair_text(a, t, answer.time) for a, t in sorted_pairs(stream)] or ["(nothing)"]
+            for index, text in enumerate(texts):
+                out.write(f"{answer.time if index == 0 else '':>6}  {label if index == 0 else '':<7} {text}\n")
+    out.write(f"# {quiet} other time point(s): one answer stream that adds nothing\n")
+
+
+def write_intervals(answers: Iterable[TimePointAnswer], out: TextIO, info: RunInfo) -> None:
+    """Each atom with the maximal intervals in which it holds (see :mod:`solver.answers`)."""
+    view = intervals_view(answers)
+    out.write(header_line(info))
+    for atom in sorted(view.intervals, key=print_atom):
+        spans = " ".join(f"[{a},{b}]" for a, b in view.intervals[atom])
+        out.write(f"{print_atom(atom)}  {spans}\n")
+    for now, atom, time in view.elsewhere:
+        out.write(f"{print_atom(atom)}  @{time} (in the answer at {now})\n")
+    if view.ambiguous:
+        out.write(f"# several answer streams at {compact(view.ambiguous)}: atoms shown hold in all of them\n")
+    if view.inconsistent:
+        out.write(f"# no answer stream at {compact(view.inconsistent)}\n")
+
+
+def compact(points: list[int]) -> str:
+    """``[1,2,3,7]`` → ``1-3, 7``."""
+    spans: list[list[int]] = []
+    for p in points:
+        if spans and spans[-1][1] == p - 1:
+            spans[-1][1] = p
+        else:
+            spans.append([p, p])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
+
+
+def header_line(info: RunInfo) -> str:
+    unit = f" (unit {info.unit})" if info.unit else ""
+    kind = "stratified" if info.stratified else "not stratified: zero, one or many answer streams"
+    return (f"# timeline [{info.timeline[0]},{info.timeline[1]}]{unit}, evaluated "
+            f"[{info.evaluated[0]},{info.evaluated[1]}]; program {kind}\n")
+
+
+FORMATS: dict[str, Callable[[Iterable[TimePointAnswer], TextIO, RunInfo], None]] = {
+    "table": write_table,
+    "json": write_json,
+    "intervals": write_intervals,
+}
