@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lars.terms import CONSTANT_TYPES, NAME_PATTERN, Constant, SimpleTerm, Term, Variable, evaluate, order_key
+from lars.terms import CONSTANT_TYPES, is_name, Constant, SimpleTerm, Term, Variable, evaluate, order_key
 
 TRUE_PREDICATE = "true"
 """The logical constant ``true`` of the paper: it holds at every time point (used by pull, SPEC 6)."""
@@ -23,8 +23,9 @@ class Atom:
     args: tuple[SimpleTerm, ...] = ()
 
     def __post_init__(self) -> None:
-        if not NAME_PATTERN.fullmatch(self.predicate):
-            raise ValueError(f"not a predicate name (lower-case identifier): {self.predicate!r}")
+        if not is_name(self.predicate):
+            raise ValueError(f"not a predicate name (lower-case identifier other than 'not'): "
+                             f"{self.predicate!r}")
 
     def variables(self) -> frozenset[str]:
         return frozenset(arg.name for arg in self.args if isinstance(arg, Variable))

@@ -34,6 +34,18 @@ class Number:
 
 NAME_PATTERN = re.compile(r"[a-z][A-Za-z0-9_]*")
 VARIABLE_PATTERN = re.compile(r"[A-Z_][A-Za-z0-9_]*")
+RESERVED_WORD = "not"
+"""The one reserved word of the text syntax: it cannot name a constant or a predicate."""
+
+
+def is_name(text: str) -> bool:
+    """True for a lower-case identifier other than the reserved word ``not``."""
+    return NAME_PATTERN.fullmatch(text) is not None and text != RESERVED_WORD
+
+
+def is_iri_text(text: str) -> bool:
+    """True for text that can stand between ``<`` and ``>``: no white space, ``<`` or ``>``."""
+    return bool(text) and not any(c.isspace() or c in "<>" for c in text)
 
 
 @dataclass(frozen=True)
@@ -43,8 +55,8 @@ class Name:
     value: str
 
     def __post_init__(self) -> None:
-        if not NAME_PATTERN.fullmatch(self.value):
-            raise ValueError(f"not a name (lower-case identifier): {self.value!r}")
+        if not is_name(self.value):
+            raise ValueError(f"not a name (lower-case identifier other than 'not'): {self.value!r}")
 
     def variables(self) -> frozenset[str]:
         return frozenset()
@@ -52,7 +64,8 @@ class Name:
 
 @dataclass(frozen=True)
 class String:
-    """A string constant (printed in double quotes, with ``\\"``, ``\\\\`` and ``\\n`` escaped)."""
+    """A string constant (printed in double quotes; the printer escapes quotes, backslashes and
+    line breaks)."""
 
     value: str
 
@@ -62,9 +75,13 @@ class String:
 
 @dataclass(frozen=True)
 class Iri:
-    """An IRI constant (printed as ``<...>``)."""
+    """An IRI constant (printed as ``<...>``): non-empty, without white space, ``<`` or ``>``."""
 
     value: str
+
+    def __post_init__(self) -> None:
+        if not is_iri_text(self.value):
+            raise ValueError(f"not an IRI: {self.value!r}")
 
     def variables(self) -> frozenset[str]:
         return frozenset()

@@ -17,13 +17,14 @@ either ``__h`` within the interval (time windows) or ``__tw`` (tuple windows):
 >>> print(encode_program(parse_program("x :- [5] <> p(X).")).text)
 __h(A,T) :- __d(A,T).
 __bg(true).
-__a0_0 :- __rng(w0_0,Lo,Hi), __h(p(VX),T), Lo<=T, T<=Hi.
-__a0_0 :- __rng(w0_0,Lo,Hi), Lo<=Hi, __bg(p(VX)).
-__d(x,N) :- __now(N), __a0_0.
+__a0_0(VX) :- __rng(w0_0,Lo,Hi), __h(p(VX),T), Lo<=T, T<=Hi.
+__a0_0(VX) :- __rng(w0_0,Lo,Hi), Lo<=Hi, __bg(p(VX)).
+__d(x,N) :- __now(N), __a0_0(VX).
 #show __d/2.
 
-Only the variables of an atom appear in its auxiliary predicate, so ``__a0_0`` above is
-zero-ary: ``x`` holds when some ``p(_)`` is in the window.
+The auxiliary predicate of a body atom has the atom's variables (and the time variable of
+``@_T``) as arguments, in alphabetical order; the generated names ``Lo``, ``Hi``, ``T``, ``N``
+never clash with the rule's variables, which all start with ``V``.
 """
 
 from __future__ import annotations

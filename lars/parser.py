@@ -1,0 +1,388 @@
+"""Text → LARS values, in both spellings (SPEC section 3; the grammar is in ``docs/syntax.md``).
+
+A hand-written recursive-descent parser over the tokens of :mod:`lars.lexer`, one method per
+grammar rule. The paper's spelling and the ASCII one may be mixed freely, and
+``parse_program(print_program(P, spelling)) == P`` for every program and both spellings.
+
+>>> rule = parse_rule("ans(Sh) :- [30] <> offer(Sh,Pr,Pe), Pe >= 20.")
+>>> rule == parse_rule("ans(Sh) ← ⊞^30 ◇ offer(Sh,Pr,Pe), Pe ≥ 20.")
+True
+>>> rule.body[0].formula.window
+TimeWindow(length=30, ahead=0, step=1)
+
+Errors are :class:`~lars.errors.ParseError` with the position of the offending token:
+
+>>> parse_rule("p(X) :- q(X), [30,0] <> r.")
+Traceback (most recent call last):
+lars.errors.ParseError: <string>:1:20: error: expected ',' but found ']'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from lars.atoms import COMPARISON_OPERATORS, Atom, Comparison
+from lars.errors import ParseError, Position
+from lars.formulas import At, AtAtom, Box, Diamond, Modality, TimeTerm, WindowAtom
+from lars.lexer import (
+    ARROW, AT, BOX, DIAMOND, EOF, INFINITY, IRI, NAME, NEGATION, NUMBER, STRING, VARIABLE, Token,
+    tokenize,
+)
+from lars.rules import BodyFormula, Head, Literal, Program, Rule
+from lars.terms import BinaryOp, Iri, Name, Number, SimpleTerm, String, Term, Variable
+from lars.windows import TimeWindow, TupleWindow, Window
+
+T = TypeVar("T")
+
+_SUMS = ("+", "-")
+_PRODUCTS = ("*", "/", "%")
+_OPERATORS = (*_SUMS, *_PRODUCTS, *COMPARISON_OPERATORS)
+_TERM_START = (NUMBER, "-", NAME, VARIABLE, STRING, IRI, "(")
+_SIMPLE_TERMS: dict[str, Callable[[Token], SimpleTerm]] = {
+    NUMBER: lambda token: Number(token.value),
+    NAME: lambda token: Name(token.text),
+    STRING: lambda token: String(token.value),
+    IRI: lambda token: Iri(token.value),
+    VARIABLE: lambda token: Variable(token.text),
+}
+_WINDOW_WORDS = {"inf": None, "now": 0}
+"""Words that are window lengths in window position only (anywhere else they are names)."""
+
+_ARGUMENT_HINT = "atom arguments are constants or variables; compute in a comparison: p(Y), Y = X + 1"
+_GROUND_HINT = "facts and stream atoms must be ground"
+
+
+class _Parser:
+    """The parser state: the tokens and the index of the current one."""
+
+    def __init__(self, text: str, source: str, first_line: int = 1, end_name: str = "end of input"):
+        self.source = source
+        self.tokens = tokenize(text, source, first_line, end_name)
+        self.index = 0
+
+    # -- navigation --------------------------------------------------------------------------
+
+    @property
+    def token(self) -> Token:
+        return self.tokens[self.index]
+
+    def peek(self) -> Token:
+        return self.tokens[min(self.index + 1, len(self.tokens) - 1)]
+
+    def at(self, *kinds: str) -> bool:
+        return self.token.kind in kinds
+
+    def advance(self) -> Token:
+        token = self.token
+        self.index = min(self.index + 1, len(self.tokens) - 1)
+        return token
+
+    def expect(self, kind: str, expected: str) -> Token:
+        if not self.at(kind):
+            raise self.error(expected)
+        return self.advance()
+
+    def position(self, token: Token) -> Position:
+        return Position(self.source, token.line, token.column)
+
+    def error(self, expected: str, hint: str | None = None) -> ParseError:
+        """``expected X but found Y``, at the current token."""
+        message = f"expected {expected} but found {self.token.describe()}"
+        return ParseError(message, self.position(self.token), hint)
+
+    def separated(self, item: Callable[[], T]) -> list[T]:
+        """``item { "," item }``."""
+        items = [item()]
+        while self.at(","):
+            self.advance()
+            items.append(item())
+        return items
+
+    def finish(self, value: T, expected: str = "end of input") -> T:
+        self.expect(EOF, expected)
+        return value
+
+    # -- rules -------------------------------------------------------------------------------
+
+    def program(self) -> Program:
+        rules = []
+        while not self.at(EOF):
+            rules.append(self.rule())
+        return Program(tuple(rules))
+
+    def rule(self) -> Rule:
+        """``head [ arrow literal { "," literal } ] "."``"""
+        start = self.token
+        head = self.head()
+        body: list[Literal] = []
+        if self.at(ARROW):
+            self.advance()
+            body = self.separated(self.literal)
+            self.expect(".", "',' or '.'")
+        else:
+            self.expect(".", "':-' or '.'")
+        return Rule(head, tuple(body), self.position(start))
+
+    def head(self) -> Head:
+        if self.at(AT):
+            return self.at_atom()
+        if not self.at(NAME) or self.token.text == NEGATION:
+            raise self.error("a rule head")
+        return self.atom()
+
+    def literal(self) -> Literal:
+        negated = self.at(NAME) and self.token.text == NEGATION
+        if negated:
+            self.advance()
+        return Literal(self.body_formula(), negated)
+
+    def body_formula(self) -> BodyFormula:
+        """A window atom, an ``@`` atom, an atom or a comparison, told apart by the first token."""
+        if self.at("⊞", "["):
+            return self.window_atom()
+        if self.at(AT):
+            return self.at_atom()
+        if not self.at(*_TERM_START) or self.token.text == NEGATION:
+            raise self.error("a body literal")
+        if self.at(NAME) and self.peek().kind not in _OPERATORS:
+            return self.atom()
+        return self.comparison()
+
+    # -- extended atoms ----------------------------------------------------------------------
+
+    def atom(self, ground: bool = False) -> Atom:
+        """``NAME [ "(" [ argument { "," argument } ] ")" ]``"""
+        if not self.at(NAME) or self.token.text == NEGATION:
+            raise self.error("an atom")
+        predicate = self.advance().text
+        if not self.at("("):
+            return Atom(predicate)
+        self.advance()
+        if self.at(")"):
+            self.advance()
+            return Atom(predicate)
+        args = self.separated(lambda: self.simple_term(ground))
+        if self.at(*_SUMS, *_PRODUCTS):
+            raise self.error("',' or ')'", _ARGUMENT_HINT)
+        self.expect(")", "',' or ')'")
+        return Atom(predicate, tuple(args))
+
+    def at_atom(self) -> AtAtom:
+        self.advance()
+        time = self.time()
+        return AtAtom(time, self.atom())
+
+    def time(self) -> TimeTerm:
+        """``time_point | "{" time_point "}"`` after an ``@``."""
+        if not self.at("{"):
+            return self.time_point()
+        self.advance()
+        time = self.time_point()
+        self.expect("}", "'}'")
+        return time
+
+    def time_point(self) -> TimeTerm:
+        if not self.at("-", NUMBER, VARIABLE):
+            raise self.error("a time point (a number or a variable)")
+        return self.simple_term()
+
+    def window_atom(self) -> WindowAtom:
+        window = self.window()
+        modality = self.modality()
+        return WindowAtom(window, modality, self.atom())
+
+    def modality(self) -> Modality:
+        if self.at(DIAMOND, BOX):
+            return Diamond() if self.advance().kind == DIAMOND else Box()
+        if self.at(AT):
+            self.advance()
+            return At(self.time())
+        raise self.error("a modality (◇, □, @_t or <>, [], @t)")
+
+    # -- windows -----------------------------------------------------------------------------
+
+    def window(self) -> Window:
+        """``"[" window_spec "]"`` or ``"⊞" "^" ( length | "{" window_spec "}" )``."""
+        if self.advance().kind == "[":
+            return self.window_spec("]")
+        self.expect("^", "'^'")
+        if not self.at("{"):
+            return TimeWindow(self.window_length())
+        self.advance()
+        return self.window_spec("}")
+
+    def window_spec(self, close: str) -> Window:
+        """``( "#" NUMBER | length [ "," NUMBER "," NUMBER ] ) close``."""
+        if self.at("#"):
+            self.advance()
+            window: Window = TupleWindow(self.count("a tuple count of at least 1", 1))
+        else:
+            length = self.window_length()
+            if not self.at(",", close):
+                raise self.error(f"',' or '{close}'")
+            window = self.window_tail(length) if self.at(",") else TimeWindow(length)
+        self.expect(close, f"'{close}'")
+        return window
+
+    def window_tail(self, length: int | None) -> TimeWindow:
+        """``"," ahead "," step`` of ``⊞^{l,u,d}``."""
+        self.advance()
+        ahead = self.count("a number (how far the window reaches ahead)", 0)
+        self.expect(",", "','")
+        return TimeWindow(length, ahead, self.count("a window step of at least 1", 1))
+
+    def window_length(self) -> int | None:
+        if self.at(NUMBER):
+            return self.advance().value
+        if self.at(INFINITY):
+            self.advance()
+            return None
+        if self.at(NAME) and self.token.text in _WINDOW_WORDS:
+            return _WINDOW_WORDS[self.advance().text]
+        raise self.error("a window length (a number, ∞, inf or now)")
+
+    def count(self, expected: str, minimum: int) -> int:
+        if not self.at(NUMBER) or self.token.value < minimum:
+            raise self.error(expected)
+        return self.advance().value
+
+    # -- terms -------------------------------------------------------------------------------
+
+    def comparison(self) -> Comparison:
+        left = self.term()
+        if not self.at(*COMPARISON_OPERATORS):
+            raise self.error("a comparison operator")
+        op = self.advance().kind
+        return Comparison(op, left, self.term())
+
+    def term(self) -> Term:
+        """``product { ("+" | "-") product }``, left associative."""
+        return self.operation(_SUMS, self.product)
+
+    def product(self) -> Term:
+        """``primary { ("*" | "/" | "%") primary }``, left associative."""
+        return self.operation(_PRODUCTS, self.primary)
+
+    def operation(self, operators: tuple[str, ...], operand: Callable[[], Term]) -> Term:
+        left = operand()
+        while self.at(*operators):
+            op = self.advance().kind
+            left = BinaryOp(op, left, operand())
+        return left
+
+    def primary(self) -> Term:
+        if not self.at("("):
+            return self.simple_term()
+        self.advance()
+        inner = self.term()
+        self.expect(")", "an operator or ')'")
+        return inner
+
+    def simple_term(self, ground: bool = False) -> SimpleTerm:
+        """A constant (``-`` NUMBER for a negative one) or, unless ``ground``, a variable."""
+        if self.at("-"):
+            self.advance()
+            return Number(-self.expect(NUMBER, "a number after '-'").value)
+        make = _SIMPLE_TERMS.get(self.token.kind)
+        if ground and self.at(VARIABLE):
+            raise self.error("a constant", _GROUND_HINT)
+        if make is None or self.token.text == NEGATION:
+            raise self.error("a constant" if ground else "a term")
+        return make(self.advance())
+
+
+def parse_program(text: str, source: str = "<string>") -> Program:
+    """The program in ``text``: rules, each ending with ``.``; ``#`` comments are skipped.
+
+    Each rule carries the :class:`~lars.errors.Position` of its first token.
+
+    >>> program = parse_program('''
+    ... @T late(X) :- [inf] @T p(X), not [#3] [] q, @2 r, T % 5 = 0.
+    ... fact.  # a rule with an empty body
+    ... ''', "ex.lars")
+    >>> len(program), program.rules[1].position
+    (2, Position(source='ex.lars', line=3, column=1))
+
+    Raises:
+        ParseError: at the first token that does not fit the grammar.
+    """
+    return _Parser(text, source).program()
+
+
+def parse_rule(text: str, source: str = "<string>") -> Rule:
+    """The one rule in ``text`` (ending with ``.``)."""
+    parser = _Parser(text, source)
+    return parser.finish(parser.rule())
+
+
+def parse_literal(text: str, source: str = "<string>") -> Literal:
+    """One body literal, e.g. ``not ⊞^{#3} □ q`` (no final ``.``)."""
+    parser = _Parser(text, source)
+    return parser.finish(parser.literal())
+
+
+def parse_atom(text: str, source: str = "<string>") -> Atom:
+    """One atom, ground or not, e.g. ``offer(Sh,"mbt",30)`` (no final ``.``)."""
+    parser = _Parser(text, source)
+    return parser.finish(parser.atom())
+
+
+def parse_term(text: str, source: str = "<string>") -> Term:
+    """One term, arithmetic allowed.
+
+    >>> parse_term("X - (Y - -3)")
+    BinaryOp(op='-', left=Variable(name='X'), right=BinaryOp(op='-', left=Variable(name='Y'), right=Number(value=-3)))
+    """
+    parser = _Parser(text, source)
+    return parser.finish(parser.term())
+
+
+def parse_window(text: str, source: str = "<string>") -> Window:
+    """One window, e.g. ``⊞^{30,0,5}``, ``[#10]`` or ``[now]``."""
+    parser = _Parser(text, source)
+    if not parser.at("⊞", "["):
+        raise parser.error("a window")
+    return parser.finish(parser.window())
+
+
+def parse_facts(text: str, source: str = "<string>") -> list[Atom]:
+    """The ground atoms of a background file, each ending with ``.``.
+
+    >>> parse_facts('g_classify("mbt",1). g_classify("rayban",0).  # two facts')[1]
+    Atom(predicate='g_classify', args=(String(value='rayban'), Number(value=0)))
+
+    Raises:
+        ParseError: on bad syntax, or at the variable of a non-ground atom.
+    """
+    parser = _Parser(text, source)
+    facts = []
+    while not parser.at(EOF):
+        facts.append(parser.atom(ground=True))
+        parser.expect(".", "'.'")
+    return facts
+
+
+def parse_stream_line(line: str, source: str, line_number: int) -> tuple[int, list[Atom]] | None:
+    """One line ``t: a(1), b(x,"y")`` of a LARS atom stream: its time and ground atoms.
+
+    Returns ``None`` for a blank or comment-only line; the atom list may be empty (``5:``).
+
+    >>> parse_stream_line('3: a(1), b(x,"y")  # comment', "s.stream", 7)
+    (3, [Atom(predicate='a', args=(Number(value=1),)), Atom(predicate='b', args=(Name(value='x'), String(value='y')))])
+    >>> parse_stream_line("3 a(1)", "s.stream", 7)
+    Traceback (most recent call last):
+    lars.errors.ParseError: s.stream:7:3: error: expected ':' but found 'a'
+
+    Raises:
+        ParseError: naming ``source``, ``line_number`` and the column.
+    """
+    parser = _Parser(line, source, line_number, "end of line")
+    if parser.at(EOF):
+        return None
+    if not parser.at("-", NUMBER):
+        raise parser.error("a time point (an integer)")
+    time = parser.simple_term().value
+    parser.expect(":", "':'")
+    atoms = [] if parser.at(EOF) else parser.separated(lambda: parser.atom(ground=True))
+    return parser.finish((time, atoms), "',' or end of line")

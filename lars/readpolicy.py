@@ -1,0 +1,286 @@
+"""How every stream reader treats bad lines and time order (SPEC sections 2 and 11).
+
+All readers (timestamped N-Triples, Turtle folders, LARS atom streams, and the Spark slicing job)
+share one policy:
+
+* ``on_error="stop"`` (the default) raises the first bad line's error, with ``file:line:col``;
+  ``on_error="skip"`` skips bad lines, counts them and keeps the first five messages in a
+  :class:`ReadReport` for the caller to print at the end.
+* ``order="strict"`` (the default) refuses a timestamp that goes back in time, naming both lines;
+  under ``on_error="skip"`` such a line is skipped like any other bad line.
+  ``order="sort"`` accepts it and sorts the elements by time (stably: arrival order within a time
+  point), counting the lines that came out of order as a warning in the report.
+
+Nothing is dropped silently: every skipped line and every reordering is in the report.
+
+A *line parser* turns one line into ``(t, elements)``, or ``None`` for a blank or comment line,
+and raises :class:`~lars.errors.ParseError` with the position of anything wrong; it has the
+signature of :func:`lars.parser.parse_stream_line`.
+
+>>> def parse(line, source, number):
+...     time, _, word = line.partition(" ")
+...     return (int(time), [word]) if line else None
+>>> report = ReadReport()
+>>> [tuple(entry[:2]) for entry in parse_lines(["3 a", "", "5 b", "4 c"], "s.txt", parse,
+...                                            ReadPolicy(order="sort"), report)]
+[(3, ('a',)), (4, ('c',)), (5, ('b',))]
+>>> report.summary()
+['s.txt:4: warning: timestamp 4 goes back in time (line 3 had 5); 1 line out of time order was sorted']
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from lars.errors import InputError, LarsError, ParseError, Position
+
+LineParser = Callable[[str, str, int], "tuple[int, list[Any]] | None"]
+"""``(line, source, line_number) -> (t, elements) | None``; raises ``ParseError``."""
+
+ON_ERROR = ("stop", "skip")
+ORDER = ("strict", "sort")
+MAX_MESSAGES = 5
+"""How many error messages a :class:`ReadReport` keeps (it counts all of them)."""
+
+
+def _check_choice(option: str, value: str, choices: tuple[str, ...]) -> None:
+    if value in choices:
+        return
+    close = difflib.get_close_matches(str(value), choices, n=1)
+    hint = f"did you mean {close[0]!r}?" if close else None
+    expected = " or ".join(repr(choice) for choice in choices)
+    raise InputError(f"unknown {option} {value!r}: expected {expected}", hint=hint)
+
+
+@dataclass(frozen=True)
+class ReadPolicy:
+    """What a reader does with bad lines (``on_error``) and backwards timestamps (``order``).
+
+    >>> ReadPolicy(on_error="skp")
+    Traceback (most recent call last):
+    lars.errors.InputError: error: unknown on_error 'skp': expected 'stop' or 'skip' (did you mean 'skip'?)
+    """
+
+    on_error: str = "stop"
+    order: str = "strict"
+
+    def __post_init__(self) -> None:
+        _check_choice("on_error", self.on_error, ON_ERROR)
+        _check_choice("order", self.order, ORDER)
+
+    @property
+    def quiet(self) -> bool:
+        """Whether this policy can never add anything to a report (stop and strict)."""
+        return self.on_error == "stop" and self.order == "strict"
+
+
+@dataclass
+class ReadReport:
+    """What one read (of one or several sources) skipped and reordered.
+
+    Attributes:
+        records: lines (or files) read, blank and comment lines included.
+        elements: elements delivered (triples or atoms).
+        skipped: bad records skipped under ``on_error="skip"``.
+        messages: the first :data:`MAX_MESSAGES` error messages of the skipped records.
+        reordered: records that went back in time and were sorted under ``order="sort"``.
+        first_reorder: the warning for the first of them.
+    """
+
+    records: int = 0
+    elements: int = 0
+    skipped: int = 0
+    messages: list[str] = field(default_factory=list)
+    reordered: int = 0
+    first_reorder: str | None = None
+
+    def skip(self, error: LarsError) -> None:
+        """Count a skipped record, keeping its message if it is among the first few."""
+        self.skipped += 1
+        if len(self.messages) < MAX_MESSAGES:
+            self.messages.append(str(error))
+
+    def reorder(self, error: InputError) -> None:
+        """Count a record that came out of time order (``error`` says where)."""
+        self.reordered += 1
+        if self.first_reorder is None:
+            prefix = f"{error.position}: " if error.position is not None else ""
+            self.first_reorder = f"{prefix}warning: {error.message}"
+
+    def summary(self) -> list[str]:
+        """Lines for stderr: the skipped records and the reordering, if any (else ``[]``)."""
+        lines = []
+        if self.skipped:
+            shown = len(self.messages)
+            lines.append(f"warning: skipped {_plural(self.skipped, 'bad record')}"
+                         + (f"; the first {shown}:" if shown < self.skipped else ":"))
+            lines.extend(f"  {message}" for message in self.messages)
+        if self.reordered:
+            lines.append(f"{self.first_reorder}; {_plural(self.reordered, 'line')} out of time order"
+                         f" {'was' if self.reordered == 1 else 'were'} sorted")
+        return lines
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def require_report(policy: ReadPolicy, report: ReadReport | None) -> ReadReport:
+    """The report to fill: ``report``, or a fresh one when the policy cannot produce notes.
+
+    Raises:
+        ValueError: a non-quiet policy without a report would lose what it counts (a bug).
+    """
+    if report is not None:
+        return report
+    if not policy.quiet:
+        raise ValueError(f"{policy} needs a ReadReport to count what it skips or sorts")
+    return ReadReport()
+
+
+class Entry(NamedTuple):
+    """One parsed record: its time point, its elements in order, and where it was read."""
+
+    time: int
+    elements: tuple[Any, ...]
+    position: Position
+
+
+class TimeOrder:
+    """Follows the latest timestamp of one source and flags records that go back in time.
+
+    The state is ``(latest time, the last line that had it)``; a record before the latest time
+    is flagged and leaves the state alone. :func:`combine_orders` folds states, so the check can
+    also run over the partitions of a Spark job.
+
+    >>> order = TimeOrder("s.nt")
+    >>> order.check(7, 9) is None, str(order.check(5, 12))
+    (True, 's.nt:12: error: timestamp 5 goes back in time (line 9 had 7)')
+    """
+
+    def __init__(self, source: str, state: tuple[int, int] | None = None):
+        self.source = source
+        self.state = state
+
+    def check(self, time: int, line: int) -> InputError | None:
+        """Record ``time`` read on ``line``; the error if it goes back in time (else ``None``)."""
+        if self.state is not None and time < self.state[0]:
+            latest, latest_line = self.state
+            return InputError(f"timestamp {time} goes back in time (line {latest_line} had {latest})",
+                              Position(self.source, line))
+        self.state = (time, line)
+        return None
+
+
+def combine_orders(first: tuple[int, int] | None, then: tuple[int, int] | None) -> tuple[int, int] | None:
+    """The :class:`TimeOrder` state after reading a part with end state ``first``, then ``then``."""
+    if first is None or (then is not None and then[0] >= first[0]):
+        return then if then is not None else first
+    return first
+
+
+def handle(error: LarsError, policy: ReadPolicy, report: ReadReport) -> None:
+    """Raise ``error`` (``on_error="stop"``) or count it as skipped (``"skip"``)."""
+    if policy.on_error == "stop":
+        raise error
+    report.skip(error)
+
+
+def decode_line(raw: bytes | str, source: str, number: int) -> str:
+    """``raw`` as text; a line that is not UTF-8 is a :class:`ParseError` at its first bad byte."""
+    if isinstance(raw, str):
+        return raw
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        column = len(raw[:exc.start].decode("utf-8")) + 1
+        raise ParseError("the line is not UTF-8 text", Position(source, number, column)) from None
+
+
+def parse_lines(lines: Iterable[bytes | str], source: str, parser: LineParser, policy: ReadPolicy,
+                report: ReadReport) -> Iterator[Entry]:
+    """Parse numbered lines under ``policy``: entries in arrival order, or sorted by time.
+
+    Args:
+        lines: the lines of one source, without line ends (bytes are decoded as UTF-8).
+        source: the file name used in positions.
+        parser: the line parser.
+        policy: what to do with bad lines and backwards timestamps.
+        report: where skipped and reordered lines are counted.
+
+    Raises:
+        ParseError: a bad line, under ``on_error="stop"``.
+        InputError: a timestamp going back in time, under ``order="strict"``.
+    """
+    order, pending = TimeOrder(source), []
+    for number, raw in enumerate(lines, start=1):
+        report.records += 1
+        try:
+            parsed = parser(decode_line(raw, source, number), source, number)
+        except ParseError as error:
+            handle(error, policy, report)
+            continue
+        if parsed is None:
+            continue
+        time, elements = parsed
+        backwards = order.check(time, number)
+        if backwards is not None and policy.order == "strict":
+            handle(backwards, policy, report)
+            continue
+        if backwards is not None:
+            report.reorder(backwards)
+        entry = Entry(time, tuple(elements), Position(source, number))
+        report.elements += len(entry.elements)
+        if policy.order == "sort":
+            pending.append(entry)
+        else:
+            yield entry
+    yield from sorted(pending, key=lambda entry: entry.time)
+
+
+def read_lines(path: str | Path) -> Iterator[bytes]:
+    """The lines of a file as bytes, without their LF or CRLF ends.
+
+    Raises:
+        InputError: the file cannot be opened (missing, a folder, no permission).
+    """
+    try:
+        file = open(path, "rb")  # noqa: SIM115 (closed by the with below)
+    except OSError as exc:
+        raise InputError(f"cannot read the file: {exc.strerror or exc}", Position(str(path))) from None
+    with file as lines:
+        for raw in lines:
+            yield raw.rstrip(b"\n").removesuffix(b"\r")
+
+
+def read_text(path: str | Path) -> str:
+    """A whole UTF-8 file as text (for formats read a file at a time, such as Turtle).
+
+    Raises:
+        InputError: the file cannot be opened.
+        ParseError: the file is not UTF-8 text.
+    """
+    try:
+        with open(path, encoding="utf-8") as file:
+            return file.read()
+    except OSError as exc:
+        raise InputError(f"cannot read the file: {exc.strerror or exc}", Position(str(path))) from None
+    except UnicodeDecodeError:
+        raise ParseError("the file is not UTF-8 text", Position(str(path))) from None
+
+
+def group_by_time(entries: Iterable[Entry]) -> list[tuple[int, tuple[Any, ...]]]:
+    """Per-instant slices ``(t, elements)``, ascending in ``t``, arrival order within ``t``.
+
+    >>> group_by_time([Entry(5, ("b",), Position()), Entry(3, ("a",), Position()),
+    ...                Entry(5, ("c", "d"), Position())])
+    [(3, ('a',)), (5, ('b', 'c', 'd'))]
+    """
+    slices: dict[int, list[Any]] = {}
+    for entry in entries:
+        slices.setdefault(entry.time, []).extend(entry.elements)
+    return [(time, tuple(slices[time])) for time in sorted(slices)]
