@@ -12,40 +12,40 @@ import argparse
 import sys
 import traceback
 from collections.abc import Sequence
-from pathlib import Path
 
 from lars.analysis import is_stratified
 from lars.errors import InputError, LarsError
 from lars.parser import parse_facts, parse_program
-from lars.streamfile import read_atom_stream
+from lars.readpolicy import ON_ERROR, ORDER, ReadPolicy, ReadReport, read_text
+from lars.streamfile import read_stream
 from lars.streams import Stream, Timeline
 from solver.evaluate import Limits, Problem
 from solver.formats import FORMATS, RunInfo
 
 
-def read_text(path: str) -> str:
-    """The text of a file the user named, or an :class:`InputError` saying why it cannot be read."""
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"no such file: {path}") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read {path}: {error}") from None
-
-
-def timeline_for(contents: dict[int, list], last: int | None, start: int | None, end: int | None) -> Timeline:
-    """The timeline: ``--from``/``--to`` when given, else from 0 (or the first time) to the last."""
-    times = list(contents)
-    first = min([0, *times])
-    final = max([first, *times] + ([last] if last is not None else []))
-    timeline = Timeline(first if start is None else start, final if end is None else end)
+def choose_timeline(stream: Stream, start: int | None, end: int | None) -> Timeline:
+    """``--from``/``--to`` when given; else from 0 (or the first time point, if earlier) to the last."""
+    timeline = Timeline(min(0, stream.timeline.start) if start is None else start,
+                        stream.timeline.end if end is None else end)
     if timeline.start > timeline.end:
         raise InputError(f"empty timeline [{timeline.start},{timeline.end}]: --from is after --to")
-    outside = [t for t in times if t not in timeline]
+    outside = [t for t in stream.time_points() if t not in timeline]
     if outside:
-        raise InputError(f"the stream has atoms at {outside[0]}, outside the timeline "
+        raise InputError(f"the stream has atoms at time point {outside[0]}, outside the timeline "
                          f"[{timeline.start},{timeline.end}]", hint="widen --from/--to")
     return timeline
+
+
+def load_atom_stream(args: argparse.Namespace) -> Stream:
+    """The ``--stream`` file on the timeline of ``--from``/``--to``; reading problems go to stderr."""
+    policy = ReadPolicy(on_error=args.on_error, order=args.order)
+    report = ReadReport()
+    stream = read_stream(args.stream, policy=policy, report=report) if args.stream \
+        else Stream(Timeline(0, 0))
+    for line in report.summary():
+        print(line, file=sys.stderr)
+    timeline = choose_timeline(stream, args.start, args.end)
+    return Stream(timeline, stream.items)
 
 
 def command_run(args: argparse.Namespace) -> int:
@@ -53,13 +53,10 @@ def command_run(args: argparse.Namespace) -> int:
     program = parse_program(read_text(args.program), args.program)
     background = frozenset(parse_facts(read_text(args.background), args.background)) \
         if args.background else frozenset()
-    contents, last = read_atom_stream(args.stream) if args.stream else ({}, None)
-    timeline = timeline_for(contents, last, args.start, args.end)
-    stream = Stream.from_mapping(timeline, contents)
+    stream = load_atom_stream(args)
     problem = Problem(program, stream, background, Limits(max_facts=args.max_facts))
-    info = RunInfo((timeline.start, timeline.end), (timeline.start, timeline.end),
-                   is_stratified(program))
-    FORMATS[args.format](problem.run(), sys.stdout, info)
+    timeline = (stream.timeline.start, stream.timeline.end)
+    FORMATS[args.format](problem.run(), sys.stdout, RunInfo(timeline, timeline, is_stratified(program)))
     return 0
 
 
@@ -76,6 +73,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--from", dest="start", type=int, help="first time point (default: 0)")
     run.add_argument("--to", dest="end", type=int, help="last time point (default: last in stream)")
     run.add_argument("--format", choices=sorted(FORMATS), default="table", help="output format")
+    run.add_argument("--on-error", choices=ON_ERROR, default="stop",
+                     help="stop at the first bad stream line, or skip bad lines and report them")
+    run.add_argument("--order", choices=ORDER, default="strict",
+                     help="refuse timestamps that go back in time, or sort them (with a warning)")
     run.add_argument("--max-facts", type=int, default=Limits().max_facts,
                      help="refuse a time point that would ground more input facts (default %(default)s)")
     run.set_defaults(handler=command_run)
