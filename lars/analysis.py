@@ -18,9 +18,9 @@ import networkx as nx
 
 from lars.atoms import Atom, Comparison
 from lars.errors import InputError
-from lars.formulas import base_atom
+from lars.formulas import At, AtAtom, WindowAtom, base_atom
 from lars.rules import Program, Rule
-from lars.terms import Variable
+from lars.terms import BinaryOp, Constant, Term, Variable, is_constant
 
 Signature = tuple[str, int]
 
@@ -58,6 +58,30 @@ def check_safety(program: Program) -> None:
                 rule.position,
                 hint="bind each variable in a positive atom, window atom or an equation X = ...",
             )
+
+
+def term_constants(term: Term) -> set[Constant]:
+    """The constants inside a term (arithmetic included)."""
+    if isinstance(term, BinaryOp):
+        return term_constants(term.left) | term_constants(term.right)
+    return {term} if is_constant(term) else set()
+
+
+def program_constants(program: Program) -> set[Constant]:
+    """Every constant written in the program: atom arguments, ``@`` times, comparison operands."""
+    found: set[Constant] = set()
+    for rule in program:
+        for formula in [rule.head, *(literal.formula for literal in rule.body)]:
+            if isinstance(formula, Comparison):
+                found |= term_constants(formula.left) | term_constants(formula.right)
+                continue
+            for arg in base_atom(formula).args:
+                found |= term_constants(arg)
+            if isinstance(formula, AtAtom):
+                found |= term_constants(formula.time)
+            if isinstance(formula, WindowAtom) and isinstance(formula.modality, At):
+                found |= term_constants(formula.modality.time)
+    return found
 
 
 def derived_predicates(program: Program) -> frozenset[Signature]:

@@ -16,13 +16,12 @@ from dataclasses import dataclass, field
 
 import clingo
 
-from lars.analysis import check_safety
-from lars.atoms import TRUE_PREDICATE, Atom, Comparison
-from lars.formulas import base_atom
+from lars.analysis import check_safety, program_constants
+from lars.atoms import TRUE_PREDICATE, Atom
 from lars.errors import LimitError, SolverError
 from lars.rules import Program
 from lars.streams import Stream
-from lars.terms import Constant, Number, is_constant
+from lars.terms import Constant, Number
 from lars.windows import TupleWindow, time_window_range, tuple_window_selection
 from solver.encode import Encoding, Scope, encode_program
 from solver.symbols import atom_of, atom_text, symbol_of
@@ -112,11 +111,8 @@ class Problem:
     def domain(self, t: int) -> set[Constant]:
         """The active domain: constants of the program, background, visible input, time points."""
         atoms = list(self.background) + [a for _, atoms in self.visible(t).items for a in atoms]
-        atoms += [base_atom(lit.formula) for rule in self.program for lit in rule.body
-                  if not isinstance(lit.formula, Comparison)]
-        atoms += [base_atom(rule.head) for rule in self.program]
-        constants: set[Constant] = {Number(p) for p in self.stream.timeline}
-        constants.update(arg for atom in atoms for arg in atom.args if is_constant(arg))
+        constants = program_constants(self.program) | {Number(p) for p in self.stream.timeline}
+        constants.update(arg for atom in atoms for arg in atom.args)
         return constants
 
     def solve_at(self, t: int) -> TimePointAnswer:

@@ -34,8 +34,9 @@ Grounding is over the active domain, with two pruning steps, each justified wher
 2. A variable that occurs in a positive atom ranges over the values that occur at its argument
    position in some atom of ``MAX ∪ B`` (for that atom to hold it must be one of them), except
    under ``□`` over a window with no points (vacuously true): such a variable, and any variable
-   no atom restricts, ranges over the whole active domain (constants of the program, of ``B``,
-   of the visible input and of ``MAX``, and every time point of ``T`` as a ``Number``). A time
+   no atom restricts, ranges over the whole active domain (constants of the program, of ``B``
+   and of the visible input, and every time point of ``T`` as a ``Number``; values that only
+   derived atoms hold are not in it, so the domain does not depend on the interpretation). A time
    variable of ``@`` ranges over the time points. A variable bound by an equation ``X = term``
    takes the value of ``term`` (``X`` must equal it for the body to hold).
 
@@ -311,8 +312,7 @@ def _relevant_ground_rules(program: Program, ctx: _Context,
     maximal = set(input_pairs)
     while True:
         known = {atom for atom, _ in maximal} | set(ctx.background) | {TRUE}
-        domain = base_domain | {arg for atom in known for arg in atom.args}
-        ground = _ground(program, ctx, lambda atom, s: (atom, s) in maximal, known, domain)
+        ground = _ground(program, ctx, lambda atom, s: (atom, s) in maximal, known, base_domain)
         heads = {(rule.head.atom, rule.head.points[0]) for rule in ground if rule.head.points}
         if heads <= maximal:
             return ground, maximal
