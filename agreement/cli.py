@@ -9,10 +9,13 @@ shown with its traceback only under ``--debug``.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import traceback
 from collections.abc import Sequence
 
+from agreement.check import check_recorded
+from agreement.report import render_text, to_json
 from lars.analysis import is_stratified
 from lars.errors import InputError, LarsError
 from lars.parser import parse_facts, parse_program
@@ -21,6 +24,7 @@ from lars.streamfile import read_stream
 from lars.streams import Stream, Timeline
 from solver.evaluate import Limits, Problem
 from solver.formats import FORMATS, RunInfo
+from translate.durations import parse_duration, parse_unit, to_ticks
 
 
 def choose_timeline(stream: Stream, start: int | None, end: int | None) -> Timeline:
@@ -60,6 +64,21 @@ def command_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_agree(args: argparse.Namespace) -> int:
+    """``lars agree``: do C-SPARQL and CQELS agree? Exit 0 if so, 1 if not."""
+    unit_ms = parse_unit(args.unit)
+    period = to_ticks(parse_duration(args.period), unit_ms)
+    if not (args.recorded_csparql and args.recorded_cqels):
+        raise InputError("give both --recorded-csparql and --recorded-cqels")
+    report = check_recorded(args.recorded_csparql, args.recorded_cqels, period, unit_ms,
+                            (args.start, args.end))
+    if args.format == "json":
+        print(json.dumps(to_json(report), indent=1, ensure_ascii=False))
+    else:
+        sys.stdout.write(render_text(report))
+    return 0 if report.agree else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="lars", description="LARS translator and ASP-backed analyzer for RDF stream queries.")
@@ -80,6 +99,17 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--max-facts", type=int, default=Limits().max_facts,
                      help="refuse a time point that would ground more input facts (default %(default)s)")
     run.set_defaults(handler=command_run)
+    agree = commands.add_parser(
+        "agree", help="check whether C-SPARQL and CQELS agree (exit 0: yes, 1: no)",
+        description="Check whether C-SPARQL and CQELS agree on every pulling interval.")
+    agree.add_argument("--recorded-csparql", help="answers recorded from C-SPARQL (CSRBench JSON)")
+    agree.add_argument("--recorded-cqels", help="answers recorded from CQELS (CSRBench JSON)")
+    agree.add_argument("--period", required=True, help="pulling period U, a duration such as 10s")
+    agree.add_argument("--unit", default="1s", help="length of one tick (default %(default)s)")
+    agree.add_argument("--from", dest="start", type=int, help="first time point (default 0)")
+    agree.add_argument("--to", dest="end", type=int, help="last time point (default: last answer)")
+    agree.add_argument("--format", choices=("text", "json"), default="text")
+    agree.set_defaults(handler=command_agree)
     return parser
 
 

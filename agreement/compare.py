@@ -1,0 +1,87 @@
+"""The agreement of C-SPARQL and CQELS answers, interval by interval (SPEC section 9, paper §5).
+
+For a pulling period ``U`` the engines *agree on* ``[i·U, (i+1)·U]`` when the union of the CQELS
+answers at the time points of ``(i·U, (i+1)·U]`` equals the C-SPARQL answer at ``(i+1)·U``; they
+agree on the timeline when they agree on every such interval.
+
+>>> cs = AnswerSeries(("x",), {5: frozenset({("a",)}), 10: frozenset()})
+>>> cq = AnswerSeries(("x",), {3: frozenset({("a",)}), 7: frozenset({("b",)})})
+>>> [(v.start, v.end, v.agree) for v in compare(cs, cq, period=5, timeline=(0, 10))]
+[(0, 5, True), (5, 10, False)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+
+from lars.errors import InputError
+
+Row = tuple[Hashable, ...]
+"""One answer: the values of the result variables, in the series' variable order."""
+
+
+@dataclass(frozen=True)
+class AnswerSeries:
+    """Answers of one engine: time point → set of rows; time points absent mean no answer there."""
+
+    variables: tuple[str, ...]
+    answers: Mapping[int, frozenset[Row]]
+
+    def reordered(self, variables: tuple[str, ...]) -> AnswerSeries:
+        """The same answers with columns in the order of ``variables`` (the same set of names)."""
+        if set(variables) != set(self.variables):
+            raise InputError(f"the two sides have different result variables: "
+                             f"{', '.join(self.variables)} and {', '.join(variables)}")
+        index = [self.variables.index(name) for name in variables]
+        return AnswerSeries(variables, {t: frozenset(tuple(row[i] for i in index) for row in rows)
+                                        for t, rows in self.answers.items()})
+
+
+@dataclass(frozen=True)
+class IntervalVerdict:
+    """The comparison on ``[start, end]``.
+
+    Attributes:
+        only_cqels: rows CQELS gave in ``(start, end]`` but C-SPARQL not at ``end``, each with
+            the time points at which CQELS gave it.
+        only_csparql: rows C-SPARQL gave at ``end`` that CQELS never gave in ``(start, end]``.
+        both: rows both gave.
+    """
+
+    start: int
+    end: int
+    only_cqels: Mapping[Row, tuple[int, ...]]
+    only_csparql: frozenset[Row]
+    both: frozenset[Row]
+
+    @property
+    def agree(self) -> bool:
+        return not self.only_cqels and not self.only_csparql
+
+
+def pull_times(period: int, timeline: tuple[int, int]) -> list[int]:
+    """The ends ``(i+1)·U`` of the pulling intervals inside the timeline, ``i ≥ 0``."""
+    if period <= 0:
+        raise InputError(f"the pulling period must be positive, not {period}")
+    first = max(period, -(-(timeline[0] + 1) // period) * period)
+    return list(range(first, timeline[1] + 1, period))
+
+
+def compare(csparql: AnswerSeries, cqels: AnswerSeries, period: int,
+            timeline: tuple[int, int]) -> list[IntervalVerdict]:
+    """One verdict per pulling interval ``[end - U, end]`` of the timeline."""
+    cqels = cqels.reordered(csparql.variables)
+    verdicts = []
+    for end in pull_times(period, timeline):
+        pushed: dict[Row, list[int]] = {}
+        for t in range(end - period + 1, end + 1):
+            for row in cqels.answers.get(t, ()):
+                pushed.setdefault(row, []).append(t)
+        pulled = csparql.answers.get(end, frozenset())
+        verdicts.append(IntervalVerdict(
+            end - period, end,
+            {row: tuple(times) for row, times in pushed.items() if row not in pulled},
+            frozenset(row for row in pulled if row not in pushed),
+            frozenset(row for row in pulled if row in pushed)))
+    return verdicts

@@ -1,0 +1,77 @@
+"""Why the engines disagree on an interval: the paper's conditions, each with its witnesses.
+
+Every explanation is computed from the data, never guessed, and names what witnesses it:
+
+* ``window-boundary`` — an answer both engines gave, but in different pulling intervals, where
+  CQELS gave it exactly at an interval's edge (the pull at ``end`` and the push at ``end`` read
+  the window differently: a triple at the window's edge is in one snapshot and not the other);
+* ``other-interval`` — an answer both gave, in different intervals, away from the edges;
+* ``static-shares-pattern`` (condition ii) and ``snapshot-differs`` (condition iii) need the
+  query and the stream, and are added by :mod:`agreement.conditions`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+
+from agreement.compare import AnswerSeries, IntervalVerdict, Row
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """One reason for a disagreement on one interval.
+
+    Attributes:
+        condition: ``window-boundary``, ``other-interval``, ``static-shares-pattern`` or
+            ``snapshot-differs``.
+        message: one sentence for a person.
+        witnesses: the rows, triples or patterns that show it, as text.
+    """
+
+    condition: str
+    message: str
+    witnesses: tuple[str, ...] = ()
+
+
+RowText = Callable[[Row], str]
+
+
+def shifted_answers(verdict: IntervalVerdict, csparql: AnswerSeries, cqels: AnswerSeries,
+                    period: int, row_text: RowText) -> list[Explanation]:
+    """Answers that both engines gave, but in different pulling intervals."""
+    found = []
+    for row, times in sorted(verdict.only_cqels.items(), key=lambda item: row_text(item[0])):
+        pulls = [t for t, rows in sorted(csparql.answers.items()) if row in rows and t % period == 0]
+        if pulls:
+            found.append(explain_shift(row, times, pulls, verdict, "CQELS", row_text))
+    for row in sorted(verdict.only_csparql, key=row_text):
+        pushes = [t for t, rows in sorted(cqels.answers.items()) if row in rows]
+        if pushes:
+            found.append(explain_shift(row, pushes, [verdict.end], verdict, "C-SPARQL", row_text))
+    return found
+
+
+def explain_shift(row: Row, pushes, pulls, verdict: IntervalVerdict, only: str,
+                  row_text: RowText) -> Explanation:
+    """A ``window-boundary`` or ``other-interval`` explanation for one row."""
+    edge = [t for t in pushes if t % (verdict.end - verdict.start) == 0]
+    witness = f"{row_text(row)}: CQELS at {list(pushes)}, C-SPARQL at {list(pulls)}"
+    if edge:
+        return Explanation("window-boundary", f"only {only} gave it in this interval; CQELS gave it "
+                           f"at an interval edge ({edge[0]}), C-SPARQL in the pull at "
+                           f"{nearest(pulls, edge[0])}", (witness,))
+    return Explanation("other-interval", f"only {only} gave it in this interval; the other "
+                       "engine gave it in another interval", (witness,))
+
+
+def nearest(points, target: int) -> int:
+    return min(points, key=lambda p: (abs(p - target), p))
+
+
+def hashable_text(value: Hashable) -> str:
+    """Default text of a row value: rdflib terms in N-Triples form, ``null`` for unbound."""
+    if value is None:
+        return "null"
+    n3 = getattr(value, "n3", None)
+    return n3() if callable(n3) else str(value)

@@ -1,0 +1,81 @@
+"""Answer streams recorded from real engines, in the CSRBench format (SPEC section 9).
+
+A file is ``{"relations": [{"head": {"vars": [...]}, "timestamp": ms, "results": {"bindings":
+[{"timestamp": ms, "binding": {var: {"type": ..., "value": ...}}}]}}]}`` with timestamps in
+milliseconds. Each relation becomes the answer at time point ``floor(timestamp / unit)``:
+
+* C-SPARQL reports when a window closes, at multiples of its step (``20000`` → 20 with unit
+  ``1s``), one relation per evaluation, empty ones included;
+* CQELS reports at wall-clock times a few milliseconds after the arrival that triggered it
+  (``12047`` → 12), one relation per result and never an empty one. Flooring maps each result to
+  the time point of the arrival that caused it, which is right as long as the engine answered
+  within one tick; a slower engine would shift answers into the next time point.
+
+Several relations at the same time point are merged (CQELS's one-result relations).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rdflib import BNode, Literal, URIRef
+from rdflib.term import Node
+
+from agreement.compare import AnswerSeries, Row
+from lars.errors import InputError, ParseError, Position
+
+
+def term_of(value: object, where: str) -> Node:
+    """An rdflib term from a SPARQL JSON results binding value."""
+    if not isinstance(value, dict) or "type" not in value or "value" not in value:
+        raise InputError(f"{where}: a binding must be an object with 'type' and 'value'")
+    kind, text = value["type"], value["value"]
+    if kind == "uri":
+        return URIRef(text)
+    if kind == "bnode":
+        return BNode(text)
+    if kind in ("literal", "typed-literal"):
+        return Literal(text, lang=value.get("xml:lang"), datatype=value.get("datatype"))
+    raise InputError(f"{where}: unknown binding type {kind!r} (expected uri, bnode or literal)")
+
+
+def load_json(path: str | Path) -> object:
+    """The JSON document in ``path``; syntax errors name the line and column."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"cannot read the file: {error.strerror or error}", Position(str(path))) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ParseError(f"not JSON: {error.msg}", Position(str(path), error.lineno, error.colno)) from None
+
+
+def read_recorded(path: str | Path, unit_ms: int) -> AnswerSeries:
+    """The answers recorded in a CSRBench answer file, on time points of ``unit_ms`` milliseconds."""
+    document = load_json(path)
+    relations = document.get("relations") if isinstance(document, dict) else None
+    if not isinstance(relations, list):
+        raise InputError("expected an object with a list 'relations'", Position(str(path)))
+    variables: tuple[str, ...] | None = None
+    answers: dict[int, set[Row]] = {}
+    for number, relation in enumerate(relations, 1):
+        where = f"{path}: relation {number}"
+        try:
+            names = tuple(relation["head"]["vars"])
+            time = int(relation["timestamp"]) // unit_ms
+            bindings = relation["results"]["bindings"]
+        except (KeyError, TypeError, ValueError):
+            raise InputError(f"{where}: expected head.vars, timestamp and results.bindings") from None
+        if variables is not None and set(names) != set(variables):
+            raise InputError(f"{where}: variables {names} differ from the first relation's {variables}")
+        variables = variables or names
+        rows = answers.setdefault(time, set())
+        for binding in bindings:
+            values = binding.get("binding", {}) if isinstance(binding, dict) else None
+            if not isinstance(values, dict):
+                raise InputError(f"{where}: a result must have a 'binding' object")
+            rows.add(tuple(term_of(values[name], where) if name in values else None
+                           for name in variables))
+    return AnswerSeries(variables or (), {t: frozenset(rows) for t, rows in answers.items()})
