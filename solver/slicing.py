@@ -15,29 +15,36 @@ Two kinds of input:
 * whole files (``whole_files=True``): each file is parsed by a *document parser*
   ``(text, source) -> (t, elements)`` (a Turtle folder's files, listed by the caller).
 
-On Spark, arrival order travels through the job as the sort key ``(file index, line number)``;
-the time-order check runs per partition, each partition starting from the state its
-predecessors left (:func:`lars.readpolicy.combine_orders`). pyspark is imported here only.
+On Spark, each line file is numbered (``zipWithIndex``), parsed on the executors (cached), and
+its time order checked per partition, each partition starting from the state its predecessors
+left (:func:`lars.readpolicy.combine_orders`; one small job collects the partitions' end
+states). The executors then group each partition into runs of one time point; the driver
+merges the runs in partition order, which is arrival order, so no shuffle is needed. Elements
+travel pickled once (:func:`_pack`). pyspark is imported here only, when the first Spark session
+starts, so :func:`slice_in_process` needs no pyspark.
 """
 
 from __future__ import annotations
 
 import atexit
+import gc
 import os
+import pickle
 import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
-
-from pyspark.sql import SparkSession
+from typing import TYPE_CHECKING, Any
 
 from lars.errors import InputError, LarsError, ParseError, Position
 from lars.readpolicy import (
     MAX_MESSAGES, Entry, LineParser, ReadPolicy, ReadReport, TimeOrder, combine_orders,
     group_by_time, handle, parse_lines, read_lines, read_text, require_report,
 )
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
 
 Slice = tuple[int, tuple[Any, ...]]
 DocumentParser = Callable[[str, str], "tuple[int, list[Any]]"]
@@ -87,12 +94,13 @@ def slice_in_process(paths: str | Sequence[str], parser: LineParser | DocumentPa
     report = require_report(policy, report)
     paths = _check_paths([paths] if isinstance(paths, (str, os.PathLike)) else paths)
     entries: list[Entry] = []
-    for path in paths:
-        if whole_files:
-            entries.extend(_parse_document(parser, path, policy, report))
-        else:
-            entries.extend(parse_lines(read_lines(path), path, parser, policy, report))
-    return group_by_time(entries)
+    with gc_paused():
+        for path in paths:
+            if whole_files:
+                entries.extend(_parse_document(parser, path, policy, report))
+            else:
+                entries.extend(parse_lines(read_lines(path), path, parser, policy, report))
+        return group_by_time(entries)
 
 
 def _parse_document(parser: DocumentParser, path: str, policy: ReadPolicy,
@@ -113,6 +121,8 @@ _state: dict[str, Any] = {"session": None, "master": None, "log_dir": None, "ate
 
 
 def _start(master: str, conf: Mapping[str, str]) -> SparkSession:
+    from pyspark.sql import SparkSession  # here, so that slice_in_process works without pyspark
+
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
@@ -129,7 +139,13 @@ def _start(master: str, conf: Mapping[str, str]) -> SparkSession:
                .config("spark.executor.extraJavaOptions", java_options))
     for key, value in conf.items():
         builder = builder.config(key, value)
-    session = builder.getOrCreate()
+    try:
+        session = builder.getOrCreate()
+    except Exception as exc:  # pyspark's own error types vary by version: ours must not leak them
+        shutil.rmtree(log_dir, ignore_errors=True)
+        first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise InputError(f"cannot start Spark with master {master!r}: {first_line}",
+                         hint="Spark needs Java 17 or later (on PATH or in JAVA_HOME)") from None
     session.sparkContext.setLogLevel("ERROR")
     _state.update(session=session, master=master, log_dir=log_dir)
     if not _state["atexit"]:
@@ -185,8 +201,42 @@ def _rebuild(payload: tuple) -> LarsError:
     return kind(message, position, hint)
 
 
+def _pack(elements: Iterable[Any]) -> bytes:
+    """A line's elements pickled once on the executor and unpickled once on the driver.
+
+    Spark pickles every record at each stage (cache, shuffle, collect); passing bytes instead of
+    rdflib terms (whose literals re-parse their values when unpickled) makes that cheap.
+    """
+    return pickle.dumps(tuple(elements), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _unpack(packed: Iterable[bytes]) -> tuple[Any, ...]:
+    return tuple(element for blob in packed for element in pickle.loads(blob))
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while many long-lived objects are built.
+
+    Building 10^5 rdflib terms triggers collection after collection over objects that all stay
+    alive; pausing it halves the time of parsing and unpickling. Restored on exit.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _parse_partition(parser: LineParser, source: str, rows: Iterable[tuple[str, int]]) -> Iterator[tuple]:
     """Rows ``(line, index)`` → records ``(number, time, elements, error)``; blanks have neither."""
+    with gc_paused():
+        yield from _parse_rows(parser, source, rows)
+
+
+def _parse_rows(parser: LineParser, source: str, rows: Iterable[tuple[str, int]]) -> Iterator[tuple]:
     for line, index in rows:
         number = index + 1
         try:
@@ -197,7 +247,7 @@ def _parse_partition(parser: LineParser, source: str, rows: Iterable[tuple[str, 
         if parsed is None:
             yield number, None, None, None
         else:
-            yield number, parsed[0], tuple(parsed[1]), None
+            yield number, parsed[0], _pack(parsed[1]), None
 
 
 def _order_state(partition: int, records: Iterable[tuple]) -> Iterator[tuple]:
@@ -248,37 +298,58 @@ def _document_record(parser: DocumentParser, item: tuple[int, str]) -> tuple:
         time, elements = parser(read_text(path), path)
     except (ParseError, InputError) as error:
         return "bad", (file_index, 0), None, None, _payload(error)
-    return "ok", (file_index, 0), time, tuple(elements), None
+    return "ok", (file_index, 0), time, _pack(elements), None
 
 
-def _problems(records: Iterable[tuple]) -> Iterator[tuple]:
-    """A partition's counts and first messages of bad and late records."""
-    bad, late = [], []
-    for kind, key, _, _, error in records:
+def _runs(records: Iterable[tuple]) -> Iterator[tuple]:
+    """A partition's good and late records as runs ``("run", t, packed...)`` of one time point,
+    then one ``("problems", ...)`` summary: counts and first messages of bad and late records."""
+    bad, late, time, run = [], [], None, []
+    for kind, key, record_time, packed, error in records:
         if kind != "ok":
             (bad if kind == "bad" else late).append((key, error))
+        if kind == "bad":
+            continue
+        if record_time != time and run:
+            yield "run", time, tuple(run)
+            run = []
+        time = record_time
+        run.append(packed)
+    if run:
+        yield "run", time, tuple(run)
     first = lambda items, count: sorted(items, key=lambda item: item[0])[:count]  # noqa: E731
-    yield len(bad), first(bad, MAX_MESSAGES), len(late), first(late, 1)
+    yield "problems", len(bad), first(bad, MAX_MESSAGES), len(late), first(late, 1)
 
 
-def _note_problems(records, policy: ReadPolicy, report: ReadReport) -> None:
+def _note_problems(summaries: list[tuple], policy: ReadPolicy, report: ReadReport) -> None:
     """Raise the first bad record (stop) or count bad and late ones, as the local reader does."""
-    parts = records.mapPartitions(_problems).collect()
-    bad = sorted((item for part in parts for item in part[1]), key=lambda item: item[0])
+    bad = sorted((item for part in summaries for item in part[2]), key=lambda item: item[0])
     if bad and policy.on_error == "stop":
         raise _rebuild(bad[0][1])
-    late = sorted((item for part in parts for item in part[3]), key=lambda item: item[0])
+    late = sorted((item for part in summaries for item in part[4]), key=lambda item: item[0])
     for _, error in bad[:MAX_MESSAGES]:
         report.skip(_rebuild(error))
-    report.skipped = sum(part[0] for part in parts)
+    report.skipped = sum(part[1] for part in summaries)
     if late:
         report.reorder(_rebuild(late[0][1]))
-        report.reordered = sum(part[2] for part in parts)
+        report.reordered = sum(part[3] for part in summaries)
 
 
-def _arrival_ordered(values: Iterable[tuple]) -> tuple:
-    return tuple(element for _, elements in sorted(values, key=lambda value: value[0])
-                 for element in elements)
+def _collect_slices(records, policy: ReadPolicy, report: ReadReport) -> list[Slice]:
+    """Group by time on the executors (runs within a partition), merge on the driver.
+
+    ``collect`` returns the partitions in order (files in order, lines in order), so appending
+    each run to its time point keeps arrival order; no shuffle is needed, since the slices end
+    up on the driver anyway.
+    """
+    collected = records.mapPartitions(_runs).collect()
+    _note_problems([item for item in collected if item[0] == "problems"], policy, report)
+    packed: dict[int, list[bytes]] = {}
+    for item in collected:
+        if item[0] == "run":
+            packed.setdefault(item[1], []).extend(item[2])
+    with gc_paused():
+        return [(time, _unpack(packed[time])) for time in sorted(packed)]
 
 
 def slice_stream(paths: str | Sequence[str], parser: LineParser | DocumentParser, *,
@@ -314,8 +385,7 @@ def slice_stream(paths: str | Sequence[str], parser: LineParser | DocumentParser
         try:
             if whole_files:
                 records = context.parallelize(list(enumerate(paths)), context.defaultParallelism).map(
-                    lambda item: _document_record(parser, item)).cache()
-                cached.append(records)
+                    lambda item: _document_record(parser, item))
                 report.records += len(paths)
             else:
                 parts = [_checked_lines(context, index, path, parser, policy.order == "strict",
@@ -323,18 +393,10 @@ def slice_stream(paths: str | Sequence[str], parser: LineParser | DocumentParser
                 cached.extend(parsed for _, _, parsed in parts)
                 records = context.union([checked for checked, _, _ in parts])
                 report.records += sum(count for _, count, _ in parts)
-            _note_problems(records, policy, report)
-            slices = _group(records)
+            slices = _collect_slices(records, policy, report)
         finally:
             for rdd in cached:
                 rdd.unpersist()
     report.elements += sum(len(elements) for _, elements in slices)
     return slices
 
-
-def _group(records) -> list[Slice]:
-    """The good and late records grouped by time, in arrival order, ascending in time."""
-    slices = (records.filter(lambda record: record[0] != "bad")
-              .map(lambda record: (record[2], (record[1], record[3])))
-              .groupByKey(SHUFFLE_PARTITIONS).mapValues(_arrival_ordered).collect())
-    return sorted(slices, key=lambda item: item[0])

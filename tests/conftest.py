@@ -18,10 +18,10 @@ SPARK_MASTER = "local[2]"
 def spark_master():
     """The master of the one Spark session all ``spark`` tests share (started once, stopped at the end).
 
-    ``solver.slicing`` is imported here, not at the top, so tests that never ask for Spark do not
-    load pyspark.
+    Skipped when pyspark is not installed.
     """
-    slicing = pytest.importorskip("solver.slicing")
+    pytest.importorskip("pyspark")
+    from solver import slicing
     with slicing.spark_session(SPARK_MASTER):
         yield SPARK_MASTER
     slicing.stop_spark()

@@ -1,0 +1,87 @@
+"""Ingest throughput: timestamped N-Triples → per-instant fact sets, Spark vs in process.
+
+For each size the stream is made by ``replay_csrbench.py`` (kept in ``--workdir`` for reuse),
+then sliced by :func:`solver.slicing.slice_in_process` and by :func:`solver.slicing.slice_stream`
+on ``local[2]``. Each measurement runs in a fresh Python process, so peak memory (``ru_maxrss``,
+the Python process only; Spark's JVM is not counted) is its own. The Spark figure excludes the
+session start, reported separately. Run:
+
+    .venv/bin/python benchmarks/bench_ingest.py                          # 10^5 triples
+    .venv/bin/python benchmarks/bench_ingest.py --sizes 100000 1000000 10000000
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).parent
+
+
+def measure(mode: str, path: str, master: str) -> dict:
+    """One measurement in this process: seconds, slices, triples, peak memory."""
+    from rdflib import URIRef
+
+    from solver import slicing
+    from translate.rdfstreams import parse_ntriples_line
+
+    parser = functools.partial(parse_ntriples_line, default_stream=URIRef("http://ex.org/streams/test"))
+    startup = 0.0
+    if mode == "spark":
+        started = time.perf_counter()
+        with slicing.spark_session(master, {"spark.driver.memory": "6g",
+                                            "spark.driver.maxResultSize": "0"}):
+            pass
+        startup = time.perf_counter() - started
+        run = functools.partial(slicing.slice_stream, master=master)
+    else:
+        run = slicing.slice_in_process
+    started = time.perf_counter()
+    slices = run(path, parser)
+    seconds = time.perf_counter() - started
+    triples = sum(len(elements) for _, elements in slices)
+    return {"mode": mode, "seconds": round(seconds, 2), "startup": round(startup, 2),
+            "slices": len(slices), "triples": triples,
+            "triples_per_second": round(triples / seconds), "peak_rss_mb":
+            round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
+
+
+def stream_file(size: int, workdir: Path) -> Path:
+    path = workdir / f"csrbench-replay-{size}.nt"
+    if not path.exists():
+        workdir.mkdir(parents=True, exist_ok=True)
+        subprocess.run([sys.executable, str(HERE / "replay_csrbench.py"), str(size), str(path)], check=True)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100_000])
+    parser.add_argument("--modes", nargs="+", default=["in-process", "spark"], choices=["in-process", "spark"])
+    parser.add_argument("--master", default="local[2]")
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/lars-bench-ingest"))
+    parser.add_argument("--one", nargs=2, metavar=("MODE", "PATH"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.one:
+        print(json.dumps(measure(args.one[0], args.one[1], args.master)))
+        return 0
+    print(f"{'triples':>10} {'mode':>10} {'seconds':>8} {'triples/s':>10} {'startup':>8} {'peak MB':>8}")
+    for size in args.sizes:
+        path = stream_file(size, args.workdir)
+        for mode in args.modes:
+            out = subprocess.run([sys.executable, __file__, "--master", args.master, "--one", mode, str(path)],
+                                 check=True, capture_output=True, text=True).stdout
+            row = json.loads(out.strip().splitlines()[-1])
+            print(f"{size:>10,} {mode:>10} {row['seconds']:>8} {row['triples_per_second']:>10,}"
+                  f" {row['startup']:>8} {row['peak_rss_mb']:>8}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,212 @@
+"""Slicing streams into per-instant fact sets: Spark (solver/slicing.py) against plain Python.
+
+The differential tests run the Spark job and the in-process slicer on the same input and expect
+equal slices, equal reports and equal errors. They share one Spark session (``spark_master``).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rdflib import URIRef
+
+from lars.errors import InputError, LarsError, ParseError
+from lars.parser import parse_stream_line
+from lars.readpolicy import ReadPolicy, ReadReport
+from translate.rdfstreams import parse_ntriples_line, parse_turtle_document, turtle_files
+
+from solver import slicing
+from solver.slicing import slice_in_process, slice_stream
+
+CSRBENCH = Path(__file__).parents[2] / "examples" / "csrbench" / "stream"
+EX = "http://ex.org/"
+NTRIPLES = functools.partial(parse_ntriples_line, default_stream=URIRef(EX + "streams/default"))
+
+
+def generated_stream(seed: int, lines: int = 300, late: float = 0.0, bad: float = 0.0) -> str:
+    """A timestamped N-Triples stream: three streams, several triples per time point, and
+    (with ``late``/``bad``) lines that go back in time or do not parse."""
+    rng, time, out = random.Random(seed), 0, []
+    for number in range(lines):
+        time += rng.choice([0, 0, 0, 1, 2])
+        stamp = max(0, time - rng.randint(1, 5)) if rng.random() < late else time
+        stream = rng.choice(["", f" <{EX}s1>", f" <{EX}s2>"])
+        triple = f"<{EX}o{number}> <{EX}p{rng.randint(0, 3)}> \"{rng.randint(0, 99)}\"{stream}"
+        if rng.random() < bad:
+            out.append(rng.choice([f"{triple} t{stamp}", triple, f"\"x\" {triple} {stamp}"]))
+        else:
+            out.append(rng.choice([f"{triple} {stamp}", f"{triple} . {stamp}"]))
+        if rng.random() < 0.05:
+            out.append(rng.choice(["", "# a comment"]))
+    return "\n".join(out) + "\n"
+
+
+def write(tmp_path: Path, text: str, name: str = "s.nt") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def both(paths, parser, master, policy=ReadPolicy(), **options):
+    """Slices and reports from the Spark job and the local slicer (or the errors they raise)."""
+    results = []
+    for run in (functools.partial(slice_stream, master=master, partitions=options.pop("partitions", 4)),
+                slice_in_process):
+        report = ReadReport()
+        try:
+            results.append((run(paths, parser, policy=policy, report=report, **options), report))
+        except LarsError as error:
+            results.append((type(error), str(error)))
+    return results
+
+
+# --- in process ---------------------------------------------------------------------------
+
+def test_in_process_csrbench_slices():
+    slices = slice_in_process(turtle_files(CSRBENCH), parse_turtle_document, whole_files=True)
+    assert [time for time, _ in slices] == list(range(34))
+    assert sum(len(elements) for _, elements in slices) == 15188
+
+
+def test_in_process_merges_files_by_time_in_the_order_given(tmp_path):
+    first = write(tmp_path, "1: a\n3: b\n", "one.stream")
+    second = write(tmp_path, "1: c\n2: d\n3: e\n", "two.stream")
+    slices = slice_in_process([first, second], parse_stream_line)
+    assert [(time, [atom.predicate for atom in atoms]) for time, atoms in slices] == [
+        (1, ["a", "c"]), (2, ["d"]), (3, ["b", "e"])]
+
+
+def test_in_process_missing_file(tmp_path):
+    with pytest.raises(InputError, match=r"none.nt: error: cannot read the file: No such file"):
+        slice_in_process([tmp_path / "none.nt"], NTRIPLES)
+
+
+def test_pyspark_is_loaded_only_when_spark_starts():
+    code = ("import sys, solver, translate, translate.rdfstreams, lars.streamfile, solver.slicing;"
+            "solver.slicing.slice_in_process([], None);"
+            "sys.exit('pyspark' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+# --- Spark against plain Python ----------------------------------------------------------
+
+@pytest.mark.spark
+def test_spark_csrbench_folder(spark_master):
+    spark, local = both(turtle_files(CSRBENCH), parse_turtle_document, spark_master, whole_files=True)
+    assert spark == local
+    assert sum(len(elements) for _, elements in spark[0]) == 15188
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_spark_generated_ntriples_in_order(spark_master, tmp_path, seed):
+    path = write(tmp_path, generated_stream(seed))
+    spark, local = both(path, NTRIPLES, spark_master, partitions=5)
+    assert spark == local
+    assert len({element.stream for _, elements in spark[0] for element in elements}) == 3
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("seed", [4, 5])
+def test_spark_sorts_out_of_order_lines_like_the_local_reader(spark_master, tmp_path, seed):
+    path = write(tmp_path, generated_stream(seed, late=0.2))
+    spark, local = both(path, NTRIPLES, spark_master, ReadPolicy(order="sort"), partitions=6)
+    assert spark == local
+    assert local[1].reordered > 0
+
+
+@pytest.mark.spark
+def test_spark_skips_bad_and_backwards_lines_like_the_local_reader(spark_master, tmp_path):
+    path = write(tmp_path, generated_stream(6, late=0.1, bad=0.1))
+    spark, local = both(path, NTRIPLES, spark_master, ReadPolicy(on_error="skip"), partitions=6)
+    assert spark == local
+    assert local[1].skipped > 5 and len(local[1].messages) == 5
+
+
+@pytest.mark.spark
+def test_spark_stops_at_the_first_bad_line(spark_master, tmp_path):
+    text = generated_stream(7).splitlines()
+    text[150] = text[150].rsplit(" ", 1)[0] + " 1.5"
+    text[200] = text[200].rsplit(" ", 1)[0] + " 0"
+    spark, local = both(write(tmp_path, "\n".join(text)), NTRIPLES, spark_master, partitions=5)
+    assert spark == local
+    assert spark[0] is ParseError and ":151:" in spark[1]
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("policy", [ReadPolicy(), ReadPolicy(on_error="skip")], ids=["stop", "skip"])
+def test_spark_checks_time_order_across_partitions(spark_master, tmp_path, policy):
+    """Line 1 is later than all others: every partition must know it (and name line 1)."""
+    lines = ["500: p(0)"] + [f"{n}: p({n})" for n in range(1, 200)]
+    spark, local = both(write(tmp_path, "\n".join(lines), "s.stream"), parse_stream_line, spark_master,
+                        policy, partitions=6)
+    assert spark == local
+    message = "timestamp 1 goes back in time (line 1 had 500)"
+    if policy.on_error == "stop":
+        assert spark == (InputError, f"{tmp_path / 's.stream'}:2: error: {message}")
+    else:
+        assert spark[1].skipped == 199 and spark[1].messages[0].endswith(message)
+
+
+@pytest.mark.spark
+def test_spark_merges_several_files(spark_master, tmp_path):
+    paths = [write(tmp_path, generated_stream(seed, lines=80), f"s{seed}.nt") for seed in (8, 9)]
+    spark, local = both(paths, NTRIPLES, spark_master)
+    assert spark == local
+
+
+@pytest.mark.spark
+def test_spark_lars_stream_file(spark_master):
+    path = Path(__file__).parents[2] / "examples" / "coupons" / "stream.txt"
+    spark, local = both(str(path), parse_stream_line, spark_master)
+    assert spark == local and spark[0]
+
+
+@pytest.mark.spark
+def test_spark_turtle_folder_skip_mode(spark_master, tmp_path):
+    folder = tmp_path / "stream"
+    folder.mkdir()
+    (folder / "d_1.ttl").write_text("@prefix ex: <http://ex.org/> .\nex:a ex:p [ ex:q 1 ] .\n")
+    (folder / "d_2.ttl").write_text("@prefix ex: <http://ex.org/> .\nex:a ex:p ex:b ex:c .\n")
+    spark, local = both(turtle_files(folder), parse_turtle_document, spark_master,
+                        ReadPolicy(on_error="skip"), whole_files=True)
+    assert spark == local
+    assert local[1].skipped == 1 and ":2:" in local[1].messages[0]
+
+
+@pytest.mark.spark
+def test_spark_missing_file(spark_master, tmp_path):
+    spark, local = both([tmp_path / "none.nt"], NTRIPLES, spark_master)
+    assert spark == local and spark[0] is InputError
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("raised, stops", [
+    pytest.param(KeyboardInterrupt(), True, id="ctrl-c-stops"),
+    pytest.param(RuntimeError("bug"), True, id="bug-stops"),
+    pytest.param(InputError("bad input"), False, id="input-error-keeps"),
+])
+def test_spark_session_stops_on_ctrl_c_and_bugs_only(spark_master, monkeypatch, raised, stops):
+    stopped = []
+    monkeypatch.setattr(slicing, "stop_spark", lambda: stopped.append(True))
+    with pytest.raises(type(raised)):
+        with slicing.spark_session(spark_master):
+            raise raised
+    assert stopped == ([True] if stops else [])
+
+
+@pytest.mark.spark
+def test_spark_without_java_is_an_input_error(tmp_path):
+    code = ("from solver.slicing import spark_session\n"
+            "try:\n    with spark_session('local[1]'): pass\n"
+            "except Exception as error: print(type(error).__name__, error)\n")
+    env = {"PATH": "/usr/bin:/bin", "JAVA_HOME": str(tmp_path / "no-java"), "HOME": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=120).stdout
+    assert out.startswith("InputError error: cannot start Spark with master 'local[1]': ")
+    assert out.rstrip().endswith("(Spark needs Java 17 or later (on PATH or in JAVA_HOME))")
