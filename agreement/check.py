@@ -6,13 +6,21 @@ translation) computes both sides from a query and a stream.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from agreement.compare import compare
-from agreement.explain import shifted_answers
+from agreement.compare import AnswerSeries, Row, compare
+from agreement.conditions import shared_patterns, snapshot_explanations
+from agreement.data import QueryData, query_data
+from agreement.explain import hashable_text, shifted_answers
 from agreement.recorded import read_recorded
 from agreement.report import AgreementReport
+from lars.errors import SolverError
+from solver.evaluate import Problem
+from translate.api import Translation, translate
 from translate.durations import unit_text
+from translate.rdfstreams import StreamTriple
+from translate.rsp import RspQuery
 
 RECORDED_NOTE = ("time points are floor(timestamp / unit); CQELS answers at wall-clock times "
                  "just after the arrival that caused them, so flooring puts each answer at that "
@@ -40,3 +48,59 @@ def check_recorded(csparql_file: str | Path, cqels_file: str | Path, period: int
         report.explanations[(verdict.start, verdict.end)] = shifted_answers(
             verdict, csparql, cqels, period, report.row_text)
     return report
+
+
+def side_answers(translation: Translation, data: QueryData, time_points: Iterable[int]) -> AnswerSeries:
+    """The chopped ``ans_1`` rows of one translated side at each of ``time_points``."""
+    problem = Problem(translation.program, data.stream, data.background)
+    select = translation.answer.select_order
+    answers = {}
+    for answer in problem.run(time_points):
+        if len(answer.streams) != 1:
+            raise SolverError(f"the {translation.engine} translation has {len(answer.streams)} answer "
+                              f"streams at {answer.time}; translated programs must have exactly one")
+        atoms = [atom for atom, time in answer.streams[0] if time == answer.time]
+        answers[answer.time] = frozenset(
+            tuple(row[v] for v in select) for row in translation.rows(atoms, data.encoder))
+    return AnswerSeries(select, answers)
+
+
+def check_query(query: RspQuery, elements: Sequence[StreamTriple], graphs: dict, period: int,
+                variant: str = "brave", window_bounds: str = "closed",
+                timeline: tuple[int | None, int | None] = (None, None),
+                csparql_query: RspQuery | None = None) -> AgreementReport:
+    """Compute both sides from a query and check them (SPEC section 9).
+
+    C-SPARQL: ``℘(τ1(cs(Q)), U)`` at the multiples of ``U``; CQELS: ``℘(τ2(Q'))`` for the
+    ``variant`` of ``cq(Q)`` at every time point with input.
+
+    Args:
+        query: the abstract query, normally read from CQELS syntax (its stream patterns give ``S``).
+        elements: the stream triples; graphs: static graphs by IRI (see :mod:`agreement.data`).
+        period: ``U`` in ticks.
+        csparql_query: a separately written C-SPARQL query for the C-SPARQL side, if any.
+    """
+    cs_side = translate(csparql_query or query, "csparql", mode="pull", period_ticks=period,
+                        window_bounds=window_bounds)
+    cq_side = translate(query, "cqels", variant=variant, mode="push", window_bounds=window_bounds)
+    data = query_data([cs_side, cq_side], elements, graphs, timeline)
+    line = data.stream.timeline
+    pulls = [t for t in line if t % period == 0]
+    pushes = data.stream.time_points()
+    csparql = side_answers(cs_side, data, pulls)
+    cqels = side_answers(cq_side, data, pushes)
+    report = AgreementReport("computed", period, unit_text(query.unit_ms), (line.start, line.end),
+                             csparql.variables, compare(csparql, cqels, period, (line.start, line.end)),
+                             notes=[f"CQELS variant: {variant}", f"window bounds: {window_bounds}"])
+    report.row_text = row_text
+    shared = shared_patterns(query, graphs)
+    for verdict in report.disagreeing:
+        report.explanations[(verdict.start, verdict.end)] = (
+            shared + snapshot_explanations(verdict, query, elements, pushes, line, window_bounds, row_text)
+            + shifted_answers(verdict, csparql, cqels, period, row_text))
+    return report
+
+
+def row_text(row: Row) -> str:
+    """An answer row as ``(v1, v2, ...)`` with RDF terms in N-Triples form."""
+    return "(" + ", ".join(hashable_text(value) for value in row) + ")"
