@@ -1,0 +1,373 @@
+"""rdflib's SPARQL algebra → our pattern tree (the only module that reads rdflib's algebra).
+
+:func:`read_query` walks the algebra of a translated query once. Supported operators become
+:mod:`translate.rsp` nodes; every unsupported one is recorded with the position of its keyword
+in the user's text, and at the end one :class:`~lars.errors.UnsupportedError` lists them all,
+one per line (collect, then fail). Graph nodes whose name is a stream placeholder (see
+:mod:`translate.cqels`) become :class:`~translate.rsp.StreamPattern` nodes.
+
+>>> from translate.scanner import Rewrite, SourceText
+>>> from translate.sparql import parse_sparql
+>>> text = "SELECT (AVG(?v) AS ?a) WHERE { ?s <http://e/p> ?v } ORDER BY ?a"
+>>> read_query(parse_sparql(Rewrite(text, []), SourceText(text)), SourceText(text))
+Traceback (most recent call last):
+...
+lars.errors.UnsupportedError: <string>:1:9: error: unsupported: aggregate AVG
+<string>:1:53: error: unsupported: ORDER BY
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import reduce
+
+from rdflib import BNode, Literal, URIRef, Variable
+from rdflib.paths import Path
+from rdflib.plugins.sparql.parserutils import CompValue
+from rdflib.plugins.sparql.sparql import Query
+
+from lars.errors import ParseError, Position, UnsupportedError
+from translate.rsp import (
+    BGP, And, Arith, BlankVar, Call, Compare, Dataset, Expr, Filter, Graph, Join, Minus, Neg,
+    Not, Optional, Or, Pattern, RspWindow, StreamPattern, TriplePattern, Union, Var,
+    canonical_bgp, in_scope,
+)
+from translate.scanner import SourceText, tokenize
+
+
+@dataclass(frozen=True)
+class StreamSlot:
+    """What a placeholder graph IRI stands for: ``STREAM <stream> [window]`` at ``position``."""
+
+    stream: URIRef
+    window: RspWindow
+    position: Position | None = None
+
+
+@dataclass(frozen=True)
+class QueryParts:
+    """What the algebra gives: ``V`` (and whether it was ``*``), DISTINCT, ``P``, ``D``, prefixes."""
+
+    variables: tuple[Var, ...]
+    select_all: bool
+    distinct: bool
+    pattern: Pattern
+    dataset: Dataset
+    prefixes: tuple[tuple[str, str], ...]
+
+
+@dataclass
+class _Reader:
+    source: SourceText
+    slots: dict[URIRef, StreamSlot] = field(default_factory=dict)
+    problems: list[tuple[str, Position | None]] = field(default_factory=list)
+    distinct: bool = False
+    projection: list[Variable] | None = None
+
+    def refuse(self, feature: str, *keywords: str) -> None:
+        position = self.source.find_keyword(*keywords) if keywords else None
+        if (feature, position) not in self.problems:
+            self.problems.append((feature, position))
+
+
+def resolver(query: Query, source: SourceText) -> Callable[[str, Position | None], URIRef]:
+    """A function resolving ``<iri>`` or ``prefix:local`` text with the query's prologue."""
+    def resolve(text: str, position: Position | None = None) -> URIRef:
+        if text.startswith("<"):
+            return query.prologue.absolutize(URIRef(text[1:-1]))
+        prefix, _, local = text.partition(":")
+        try:
+            return query.prologue.resolvePName(prefix, local)
+        except Exception:
+            raise ParseError(f"unknown prefix '{prefix}:'", position,
+                             hint=f"declare it with PREFIX {prefix}: <...>") from None
+    return resolve
+
+
+def read_query(query: Query, source: SourceText,
+               slots: dict[URIRef, StreamSlot] | None = None) -> QueryParts:
+    """Our view of an rdflib query, or an :class:`UnsupportedError` listing every problem."""
+    reader = _Reader(source, dict(slots or {}))
+    algebra = query.algebra
+    if algebra.name != "SelectQuery":
+        kind = algebra.name.replace("Query", "").upper()
+        reader.refuse(f"{kind} query (only SELECT)", kind)
+    pattern = _pattern(reader, _modifiers(reader, algebra.p))
+    dataset = _dataset(algebra.get("datasetClause") or [])
+    if reader.problems:
+        raise _unsupported(reader.problems)
+    select_all = reader.projection is None or _is_star(source)
+    if select_all:
+        variables = tuple(Var(name) for name in sorted(in_scope(pattern)))
+    else:
+        variables = tuple(Var(str(v)) for v in reader.projection)
+    prefixes = tuple((p, str(ns)) for p, ns in query.prologue.namespace_manager.namespaces())
+    return QueryParts(variables, select_all, reader.distinct, pattern, dataset, prefixes)
+
+
+def _is_star(source: SourceText) -> bool:
+    tokens = iter(tokenize(source.text))
+    for token in tokens:
+        if token.is_keyword("SELECT"):
+            following = next(tokens, None)
+            if following is not None and following.is_keyword("DISTINCT", "REDUCED"):
+                following = next(tokens, None)
+            return following is not None and following.text == "*"
+    return False
+
+
+def _unsupported(problems: list[tuple[str, Position | None]]) -> UnsupportedError:
+    problems = sorted(problems, key=lambda p: (p[1] is None, p[1].line if p[1] else 0,
+                                               p[1].column if p[1] else 0))
+    (first, position), rest = problems[0], problems[1:]
+    lines = [first] + [f"{pos or '<input>'}: error: unsupported: {feature}" for feature, pos in rest]
+    error = UnsupportedError("\n".join(lines), position)
+    error.features = tuple(problems)
+    return error
+
+
+def _dataset(clauses) -> Dataset:
+    default = tuple(c["default"] for c in clauses if "default" in c)
+    named = tuple(c["named"] for c in clauses if "named" in c)
+    return Dataset(default, named)
+
+
+# --- solution modifiers -----------------------------------------------------------------------
+
+def _modifiers(reader: _Reader, node) -> CompValue:
+    """Peel the modifiers above the graph pattern, refusing the unsupported ones."""
+    while isinstance(node, CompValue) and node.name in _MODIFIERS:
+        node = _MODIFIERS[node.name](reader, node)
+    return node
+
+
+def _slice(reader: _Reader, node):
+    if node.get("length") is not None:
+        reader.refuse("LIMIT", "LIMIT")
+    if node.get("start"):
+        reader.refuse("OFFSET", "OFFSET")
+    return node.p
+
+
+def _distinct(reader: _Reader, node):
+    reader.distinct = True
+    return node.p
+
+
+def _project(reader: _Reader, node):
+    reader.projection = list(node.PV)
+    return node.p
+
+
+def _extend(reader: _Reader, node):
+    if not str(node.var).startswith("__agg_") and not _is_aggregate_result(node.expr):
+        reader.refuse("SELECT expression (... AS ?var)", "AS")
+    return node.p
+
+
+def _is_aggregate_result(expr) -> bool:
+    return isinstance(expr, Variable) and str(expr).startswith("__agg_")
+
+
+def _aggregate_join(reader: _Reader, node):
+    mentions_sample = reader.source.find_keyword("SAMPLE") is not None
+    for aggregate in node.A:
+        name = aggregate.name.split("_", 1)[1].upper()
+        if name == "SAMPLE" and not mentions_sample:
+            continue  # rdflib's own SAMPLE for grouped variables
+        keyword = {"GROUPCONCAT": "GROUP_CONCAT"}.get(name, name)
+        reader.refuse(f"aggregate {keyword}", keyword)
+    return node.p
+
+
+def _group(reader: _Reader, node):
+    if node.get("expr"):
+        reader.refuse("GROUP BY", "GROUP")
+    return node.p
+
+
+def _order(reader: _Reader, node):
+    reader.refuse("ORDER BY", "ORDER")
+    return node.p
+
+
+def _having(reader: _Reader, node):
+    if isinstance(node.p, CompValue) and node.p.name == "AggregateJoin":
+        reader.refuse("HAVING", "HAVING")
+        return node.p
+    return node  # an ordinary FILTER: stop peeling
+
+
+_MODIFIERS = {"Slice": _slice, "Distinct": _distinct, "Reduced": _distinct, "Project": _project,
+              "Extend": _extend, "AggregateJoin": _aggregate_join, "Group": _group,
+              "OrderBy": _order}
+
+
+def _peel_having(reader: _Reader, node):
+    if isinstance(node, CompValue) and node.name == "Filter":
+        peeled = _having(reader, node)
+        if peeled is not node:
+            return _modifiers(reader, peeled)
+    return node
+
+
+# --- graph patterns ---------------------------------------------------------------------------
+
+def _pattern(reader: _Reader, node) -> Pattern:
+    node = _peel_having(reader, node)
+    handler = _PATTERNS.get(node.name) if isinstance(node, CompValue) else None
+    if handler is None:
+        feature = _PATTERN_FEATURES.get(getattr(node, "name", None))
+        reader.refuse(*(feature or (f"SPARQL operator {getattr(node, 'name', node)}",)))
+        return BGP()
+    return handler(reader, node)
+
+
+def _term(reader: _Reader, term):
+    if isinstance(term, Variable):
+        return Var(str(term))
+    if isinstance(term, BNode):
+        return BlankVar(str(term))
+    if isinstance(term, Path):
+        reader.refuse("property path")
+        return Var("_path")
+    return term
+
+
+def _bgp(reader: _Reader, node) -> BGP:
+    return canonical_bgp([TriplePattern(*(_term(reader, t) for t in triple))
+                          for triple in node.triples])
+
+
+def _binary(kind):
+    def convert(reader: _Reader, node):
+        return kind(_pattern(reader, node.p1), _pattern(reader, node.p2))
+    return convert
+
+
+def _left_join(reader: _Reader, node) -> Optional:
+    expr = node.get("expr")
+    condition = None if isinstance(expr, CompValue) and expr.name == "TrueFilter" \
+        else _expr(reader, expr)
+    return Optional(_pattern(reader, node.p1), _pattern(reader, node.p2), condition)
+
+
+def _filter(reader: _Reader, node) -> Filter:
+    return Filter(_expr(reader, node.expr), _pattern(reader, node.p))
+
+
+def _graph(reader: _Reader, node) -> Pattern:
+    inner = _pattern(reader, node.p)
+    slot = reader.slots.get(node.term)
+    if slot is None:
+        return Graph(_term(reader, node.term), inner)
+    if not isinstance(inner, BGP):
+        reader.problems.append(("a STREAM pattern that is not a basic graph pattern "
+                                "(FILTER, OPTIONAL, UNION, ... go outside the STREAM block)",
+                                slot.position))
+        return BGP()
+    return StreamPattern(slot.stream, slot.window, inner)
+
+
+def _bind(reader: _Reader, node) -> Pattern:
+    reader.refuse("BIND", "BIND")
+    return _pattern(reader, node.p)
+
+
+def _to_multiset(reader: _Reader, node) -> Pattern:
+    if isinstance(node.p, CompValue) and node.p.name == "values":
+        reader.refuse("VALUES", "VALUES")
+    else:
+        reader.problems.append(("subquery", _nth_select(reader.source)))
+    return BGP()
+
+
+def _nth_select(source: SourceText) -> Position | None:
+    upper = source.text.upper()
+    first = upper.find("SELECT")
+    second = upper.find("SELECT", first + 1)
+    return source.position(second) if second >= 0 else None
+
+
+_PATTERNS = {"BGP": _bgp, "Join": _binary(Join), "Union": _binary(Union),
+             "Minus": _binary(Minus), "LeftJoin": _left_join, "Filter": _filter,
+             "Graph": _graph, "Extend": _bind, "ToMultiSet": _to_multiset}
+_PATTERN_FEATURES = {"values": ("VALUES", "VALUES"), "ServiceGraphPattern": ("SERVICE", "SERVICE"),
+                     "Project": ("subquery", "SELECT"), "Slice": ("subquery", "SELECT"),
+                     "Group": ("GROUP BY", "GROUP"), "OrderBy": ("ORDER BY", "ORDER")}
+
+
+# --- expressions ------------------------------------------------------------------------------
+
+_CALLS = {"Builtin_BOUND": "bound", "Builtin_isIRI": "isIRI", "Builtin_isURI": "isIRI",
+          "Builtin_isLITERAL": "isLiteral", "Builtin_isBLANK": "isBlank"}
+_KEYWORDS = {"MD": "MD5", "SHA": "SHA1", "NOTEXISTS": "NOT EXISTS"}
+
+
+def _expr(reader: _Reader, node) -> Expr:
+    if isinstance(node, Variable):
+        return Var(str(node))
+    if isinstance(node, (URIRef, Literal)):
+        return node
+    if not isinstance(node, CompValue):
+        reader.refuse(f"expression {node!r}")
+        return Literal(False)
+    handler = _EXPRESSIONS.get(node.name)
+    if handler is not None:
+        return handler(reader, node)
+    return _unsupported_expression(reader, node)
+
+
+def _unsupported_expression(reader: _Reader, node) -> Expr:
+    name = node.name
+    if name.startswith("Builtin_"):
+        keyword = name[len("Builtin_"):]
+        keyword = _KEYWORDS.get(keyword, keyword)
+        word = keyword.split()[-1]
+        reader.refuse(f"{keyword} filter" if "EXISTS" in keyword else f"function {keyword.upper()}",
+                      word)
+    elif name.startswith("Aggregate_"):
+        keyword = name.split("_", 1)[1].upper()
+        reader.refuse(f"aggregate {keyword}", keyword)
+    elif name == "Function":
+        reader.refuse(f"function <{node.iri}>")
+    else:
+        reader.refuse(f"expression {name}")
+    return Literal(False)
+
+
+def _fold(kind):
+    def convert(reader: _Reader, node):
+        parts = [node.expr] + list(node.get("other") or [])
+        return reduce(kind, (_expr(reader, part) for part in parts))
+    return convert
+
+
+def _relational(reader: _Reader, node) -> Expr:
+    if node.op in ("IN", "NOT IN"):
+        reader.refuse(node.op, node.op.split()[-1])
+        return Literal(False)
+    return Compare(node.op, _expr(reader, node.expr), _expr(reader, node.other))
+
+
+def _arithmetic(reader: _Reader, node) -> Expr:
+    result = _expr(reader, node.expr)
+    for op, other in zip(node.get("op") or [], node.get("other") or []):
+        result = Arith(op, result, _expr(reader, other))
+    return result
+
+
+def _call(reader: _Reader, node) -> Expr:
+    return Call(_CALLS[node.name], _expr(reader, node.arg))
+
+
+_EXPRESSIONS = {
+    "ConditionalOrExpression": _fold(Or), "ConditionalAndExpression": _fold(And),
+    "RelationalExpression": _relational, "AdditiveExpression": _arithmetic,
+    "MultiplicativeExpression": _arithmetic,
+    "UnaryNot": lambda reader, node: Not(_expr(reader, node.expr)),
+    "UnaryMinus": lambda reader, node: Neg(_expr(reader, node.expr)),
+    "UnaryPlus": lambda reader, node: _expr(reader, node.expr),
+    **{name: _call for name in _CALLS},
+}

@@ -1,0 +1,233 @@
+"""The façade: one function per stage (STYLE: a thin façade, like sqlglot's ``parse``).
+
+* :func:`parse_query` — query text → :class:`~translate.rsp.RspQuery`;
+* :func:`translate` — query → :class:`Translation` (a LARS program with comments, the answer
+  predicate, what the data must look like);
+* :func:`background_atoms`, :func:`input_atoms`, :func:`lars_stream` — RDF data → LARS atoms with
+  the translation's encoder; :meth:`Translation.rows` — answer atoms → result rows.
+
+>>> q = parse_query('''PREFIX : <http://ex.org/>
+... SELECT ?shop FROM STREAM :s [RANGE 30m STEP 5m] WHERE { ?shop :offers ?c }''', unit="1m")
+>>> t = translate(q, "csparql", mode="pull", period_ticks=5)
+>>> from lars.printer import print_program
+>>> print(print_program(t.program, "ascii"))
+ans_1(Shop,default,streams) :- triple(Shop,<http://ex.org/offers>,C,default), trigger.
+triple(S,P,O,default) :- [30,0,5] <> striple(S,P,O,<http://ex.org/s>), trigger.
+trigger :- [0] @T true, T % 5 = 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from rdflib import URIRef
+from rdflib.graph import Dataset, Graph
+from rdflib.term import Identifier
+
+from lars.analysis import Signature
+from lars.atoms import Atom
+from lars.errors import InputError
+from lars.rules import Program
+from lars.streams import Stream, Timeline
+from lars.terms import Constant
+from translate.durations import parse_unit
+from translate.engines import engine as engine_profile
+from translate.engines import guess_engine
+from translate.rdf import (
+    DEFAULT_GRAPH, STREAMS, STRIPLE, TRIPLE, RdfTermEncoder, dataset_atoms, graph_atoms, rows,
+    stream_contents,
+)
+from translate.rsp import Compare, Filter, Optional, RspQuery, children
+from translate.triggers import pull_rule, push_rules, with_trigger
+from translate.windows import check_reading
+
+MODES = ("none", "push", "pull")
+
+
+@dataclass(frozen=True)
+class AnswerSpec:
+    """The answer predicate: ``predicate(variables..., D, S)``.
+
+    Attributes:
+        predicate: ``ans_1``.
+        variables: SPARQL names of its arguments, in argument order (lexicographic).
+        select_order: the same names in SELECT order, for printing rows.
+    """
+
+    predicate: str
+    variables: tuple[str, ...]
+    select_order: tuple[str, ...]
+
+    @property
+    def arity(self) -> int:
+        return len(self.variables) + 2
+
+
+@dataclass(frozen=True)
+class Translation:
+    """A translated query and everything needed to run it and show its answers.
+
+    Attributes:
+        program: the LARS program.
+        comments: one provenance comment per rule (``node 2: BGP {...}``).
+        answer: the answer predicate.
+        query: the query that was translated (``cs(Q)`` or a ``cq(Q)`` variant).
+        engine, variant, mode, period, window_bounds: the options used.
+        dataset, streams: the constants ``D`` (the default graph) and ``S`` in ``ans_i``.
+        background: signatures of the background predicates (``triple/4``).
+        inputs: signatures of the input predicates (``striple/4``).
+        query_terms: the RDF constants of the query's patterns (seeds for :meth:`encoder`).
+        compares_values: whether FILTERs compare values (the encoder then refuses literals it
+            could only compare by identity).
+    """
+
+    program: Program
+    comments: tuple[str, ...]
+    answer: AnswerSpec
+    query: RspQuery
+    engine: str
+    variant: str | None = None
+    mode: str = "none"
+    period: int | None = None
+    window_bounds: str = "closed"
+    dataset: Constant = DEFAULT_GRAPH
+    streams: Constant = STREAMS
+    background: frozenset[Signature] = frozenset({(TRIPLE, 4)})
+    inputs: frozenset[Signature] = frozenset({(STRIPLE, 4)})
+    query_terms: tuple[Identifier, ...] = field(default=(), repr=False)
+    compares_values: bool = False
+
+    def encoder(self) -> RdfTermEncoder:
+        """A fresh encoder that knows the query's constants (so data collisions are caught)."""
+        encoder = RdfTermEncoder(self.compares_values)
+        for term in self.query_terms:
+            encoder.encode(term)
+        return encoder
+
+    def comment_map(self) -> dict[int, str]:
+        """The comments by rule index, as :func:`lars.printer.print_program` takes them."""
+        return dict(enumerate(self.comments))
+
+    def rows(self, atoms: Iterable[Atom], encoder: RdfTermEncoder,
+             chopped: bool = False) -> list[dict[str, Identifier | None]]:
+        """The result rows in ``atoms`` (answer atoms, chopped or not), keys in SELECT order."""
+        found = rows(atoms, self.answer.predicate, self.answer.variables, encoder, chopped)
+        return [{v: row[v] for v in self.answer.select_order} for row in found]
+
+
+def parse_query(text: str, source: str = "<string>", engine: str | None = None,
+                unit: str = "1s") -> RspQuery:
+    """Read a C-SPARQL, CQELS or plain SPARQL query (``engine=None`` guesses from the syntax)."""
+    profile = engine_profile(engine or guess_engine(text))
+    return profile.read(text, source, parse_unit(unit))
+
+
+def _compares_values(pattern) -> bool:
+    conditions = []
+    if isinstance(pattern, Filter):
+        conditions.append(pattern.condition)
+    if isinstance(pattern, Optional) and pattern.condition is not None:
+        conditions.append(pattern.condition)
+    return any(_has_compare(c) for c in conditions) or any(
+        _compares_values(child) for child in children(pattern))
+
+
+def _has_compare(expr) -> bool:
+    if isinstance(expr, Compare):
+        return True
+    parts = [getattr(expr, n) for n in ("left", "right", "operand", "argument") if hasattr(expr, n)]
+    return any(_has_compare(p) for p in parts)
+
+
+def translate(query: RspQuery, engine: str | None = None, variant: str = "brave",
+              mode: str = "none", period_ticks: int | None = None,
+              window_bounds: str = "closed") -> Translation:
+    """Translate ``query`` for ``engine`` (default: the syntax it was read from).
+
+    Args:
+        variant: for CQELS, which query of ``cq(Q)``: ``brave``, ``cautious`` or ``bc``-style.
+        mode: ``none`` (the plain program), ``push`` (℘(P)) or ``pull`` (℘(P, U)).
+        period_ticks: ``U`` for pull (default: the C-SPARQL ``COMPUTED EVERY``).
+        window_bounds: ``closed`` (the paper), ``left-open`` or ``right-open``.
+    """
+    profile = engine_profile(engine or query.engine)
+    check_reading(window_bounds)
+    if mode not in MODES:
+        raise InputError(f"unknown mode '{mode}'", hint="use one of " + ", ".join(MODES))
+    result = profile.translate(query, variant, window_bounds)
+    program, comments = result.program, list(result.comments)
+    period = period_ticks if period_ticks is not None else query.every
+    extra = []
+    if mode == "push":
+        extra = [(r, f"push: input {r.body[0].formula.atom.predicate}/"
+                     f"{len(r.body[0].formula.atom.args)} arrived now")
+                 for r in push_rules(program, {(TRIPLE, 4)})]
+    elif mode == "pull":
+        if period is None:
+            raise InputError("pull mode needs a period", hint="give period_ticks (--period)")
+        extra = [(pull_rule(period), f"pull: evaluate every {period} ticks")]
+    if mode != "none":
+        program = Program(with_trigger(program).rules + tuple(r for r, _ in extra))
+        comments += [c for _, c in extra]
+    select = tuple(v.name for v in query.variables)
+    answer = AnswerSpec(result.answer_predicate, tuple(sorted(set(select))), select)
+    return Translation(program, tuple(comments), answer, query, profile.name,
+                       variant if profile.name == "cqels" else None, mode,
+                       period if mode == "pull" else None, window_bounds,
+                       query_terms=result.terms, compares_values=_compares_values(query.pattern))
+
+
+# --- data ---------------------------------------------------------------------------------------
+
+def background_atoms(data: Graph, encoder: RdfTermEncoder) -> frozenset[Atom]:
+    """``triple(s,p,o,G)`` atoms of an rdflib Graph (all in ``default``) or Dataset."""
+    if isinstance(data, Dataset):
+        return frozenset(dataset_atoms(data, encoder))
+    return frozenset(graph_atoms(data, encoder))
+
+
+def query_background(query: RspQuery, graphs: Mapping[URIRef | None, Graph],
+                     encoder: RdfTermEncoder) -> frozenset[Atom]:
+    """The background of ``query``'s dataset from graphs keyed by IRI (``None``: default graph).
+
+    FROM IRIs are merged into the default graph, FROM NAMED IRIs are named graphs. Without
+    dataset clauses, ``graphs[None]`` is the default graph and the other entries named graphs.
+    """
+    dataset = query.dataset
+    atoms: set[Atom] = set()
+    default = dataset.default if (dataset.default or dataset.named) else (None,)
+    named = dataset.named if (dataset.default or dataset.named) else tuple(
+        k for k in graphs if k is not None)
+    for iri in default:
+        if iri not in graphs:
+            raise InputError(f"no data given for FROM <{iri}>", hint="map it to a file")
+        atoms.update(graph_atoms(graphs[iri], encoder))
+    for iri in named:
+        if iri not in graphs:
+            raise InputError(f"no data given for FROM NAMED <{iri}>", hint="map it to a file")
+        atoms.update(graph_atoms(graphs[iri], encoder, iri))
+    return frozenset(atoms)
+
+
+def input_atoms(elements: Iterable, encoder: RdfTermEncoder,
+                stream: URIRef | None = None) -> dict[int, list[Atom]]:
+    """``{t: striple atoms}`` from ``(triple, t, stream)`` tuples or objects with ``triple``,
+    ``time`` and ``stream`` attributes; ``stream`` is used where an element names none."""
+    def normalise(element):
+        if isinstance(element, tuple):
+            triple, time, name = element
+        else:
+            triple, time, name = element.triple, element.time, element.stream
+        if name is None and stream is None:
+            raise InputError(f"no stream IRI for the triple at time {time}")
+        return triple, time, name if name is not None else stream
+    return stream_contents((normalise(e) for e in elements), encoder)
+
+
+def lars_stream(contents: Mapping[int, Iterable[Atom]], timeline: Timeline | None = None) -> Stream:
+    """A LARS stream from ``{t: atoms}``; the timeline defaults to ``[min t, max t]`` (or [0, 0])."""
+    if timeline is None:
+        points = sorted(contents) or [0]
+        timeline = Timeline(min(0, points[0]), points[-1])
+    return Stream.from_mapping(timeline, contents)

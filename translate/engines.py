@@ -1,0 +1,88 @@
+"""The engine profiles, as data (STYLE: front ends as data).
+
+| engine | reader | translation | execution mode | variants |
+|---|---|---|---|---|
+| ``csparql`` | :func:`~translate.csparql.read_csparql` | τ1(cs(Q)) | pull | — |
+| ``cqels`` | :func:`~translate.cqels.read_cqels` | τ2(Q') for Q' ∈ cq(Q) | push | brave … cautious |
+| ``sparql`` | :func:`~translate.cqels.read_cqels` (no STREAM) | τ(Q) | none | — |
+
+>>> guess_engine("REGISTER QUERY q AS SELECT * WHERE { ?s ?p ?o }")
+'csparql'
+>>> guess_engine("SELECT * WHERE { STREAM <http://s> [NOW] { ?s ?p ?o } }")
+'cqels'
+>>> engine("cqles")
+Traceback (most recent call last):
+...
+lars.errors.InputError: error: unknown engine 'cqles' (did you mean 'cqels'?)
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
+from lars.errors import InputError
+from translate.cqels import read_cqels
+from translate.csparql import read_csparql
+from translate.rsp import RspQuery
+from translate.scanner import tokenize
+from translate.strategies import TauResult, tau, tau1, tau2
+from translate.variants import cq_variant, cs
+
+
+def _csparql(query: RspQuery, variant: str, reading: str) -> TauResult:
+    return tau1(cs(query), reading=reading)
+
+
+def _cqels(query: RspQuery, variant: str, reading: str) -> TauResult:
+    return tau2(cq_variant(query, variant), reading=reading)
+
+
+def _sparql(query: RspQuery, variant: str, reading: str) -> TauResult:
+    return tau(query)
+
+
+@dataclass(frozen=True)
+class Engine:
+    """An engine profile: how to read its syntax, how to translate, its execution mode."""
+
+    name: str
+    read: Callable[..., RspQuery]
+    translate: Callable[[RspQuery, str, str], TauResult]
+    mode: str
+    strategy: str
+
+
+ENGINES = {
+    "csparql": Engine("csparql", read_csparql, _csparql, "pull", "τ1(cs(Q))"),
+    "cqels": Engine("cqels", read_cqels, _cqels, "push", "τ2(cq(Q))"),
+    "sparql": Engine("sparql", partial(read_cqels, engine="sparql"), _sparql, "none", "τ(Q)"),
+}
+
+
+def engine(name: str) -> Engine:
+    """The profile called ``name``; an :class:`InputError` with a suggestion otherwise."""
+    if name in ENGINES:
+        return ENGINES[name]
+    close = difflib.get_close_matches(name, list(ENGINES), n=1)
+    suggestion = f" (did you mean '{close[0]}'?)" if close else ""
+    raise InputError(f"unknown engine '{name}'{suggestion}",
+                     hint=None if close else "use one of " + ", ".join(ENGINES))
+
+
+def guess_engine(text: str) -> str:
+    """``csparql`` for REGISTER or FROM STREAM, ``cqels`` for STREAM <iri>, else ``sparql``."""
+    tokens = tokenize(text)
+    for k, token in enumerate(tokens):
+        after = tokens[k + 1: k + 3]
+        if token.is_keyword("REGISTER"):
+            return "csparql"
+        if token.is_keyword("FROM") and any(t.is_keyword("STREAM") for t in after):
+            return "csparql"
+        if token.is_keyword("STREAM") and after and after[0].kind in ("iri", "pname"):
+            previous = tokens[k - 1] if k else None
+            if previous is None or not previous.is_keyword("FROM", "NAMED"):
+                return "cqels"
+    return "sparql"

@@ -1,0 +1,61 @@
+"""Names of generated predicates and variables, built in one place so they never clash.
+
+* ``ans_i`` — the predicate of SPARQL node ``i`` (root 1, children ``2i`` and ``2i+1``);
+  ``ans_i_prime`` — Polleres' helper ``ans'_i`` for OPTIONAL and MINUS;
+* ``triple``/``striple`` — static and stream triples (:mod:`translate.rdf`);
+* ``named_graph`` — the named graphs of the data, for ``GRAPH ?g`` over a pattern that reads
+  no triple of the graph it names; ``trigger`` — push and pull (:mod:`translate.triggers`).
+
+A SPARQL variable becomes a LARS variable with an upper-case initial: ``?shop`` is ``Shop``.
+Names that do not start with a lower-case letter get a ``V`` in front (``?Shop`` is ``VShop``,
+``?_x`` is ``V_x``), which keeps the mapping one-to-one and reversible. Variables the translation
+makes up itself start with ``_`` and never meet a user's.
+
+>>> [lars_variable(n).name for n in ("shop", "Shop", "vx", "Vx", "_x", "1a")]
+['Shop', 'VShop', 'Vx', 'VVx', 'V_x', 'V1a']
+>>> [sparql_name(n) for n in ("Shop", "VShop", "Vx", "VVx", "V_x", "V1a")]
+['shop', 'Shop', 'vx', 'Vx', '_x', '1a']
+"""
+
+from __future__ import annotations
+
+import re
+
+from lars.errors import UnsupportedError
+from lars.terms import Variable
+
+NAMED_GRAPH = "named_graph"
+TRIGGER = "trigger"
+
+_SPARQL_NAME = re.compile(r"[A-Za-z0-9_]+\Z")
+
+
+def answer_predicate(index: int) -> str:
+    """``ans_i``."""
+    return f"ans_{index}"
+
+
+def helper_predicate(index: int) -> str:
+    """``ans_i_prime``: Polleres' ``ans'_i``."""
+    return f"ans_{index}_prime"
+
+
+def lars_variable(name: str) -> Variable:
+    """The LARS variable for the SPARQL variable ``?name`` (see the module doc)."""
+    if not _SPARQL_NAME.match(name):
+        raise UnsupportedError(f"variable name ?{name} (only ASCII letters, digits and _)")
+    if "a" <= name[0] <= "z":
+        return Variable(name[0].upper() + name[1:])
+    return Variable("V" + name)
+
+
+def sparql_name(name: str) -> str:
+    """The inverse of :func:`lars_variable`."""
+    if name.startswith("V") and len(name) > 1 and not "a" <= name[1] <= "z":
+        return name[1:]
+    return name[0].lower() + name[1:]
+
+
+def internal_variable(stem: str, index: int | None = None) -> Variable:
+    """A variable of the translation's own, e.g. ``_B1`` for a blank node (``stem`` upper-case)."""
+    return Variable(f"_{stem}" if index is None else f"_{stem}{index}")

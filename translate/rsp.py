@@ -1,0 +1,411 @@
+"""The abstract RSP query ``Q = (V, P, D, S)`` (SPEC section 4, paper section 3).
+
+Everything here is a frozen value; the readers build it, :mod:`translate.variants` rewrites it
+and :mod:`translate.tau` reads it. Nothing here parses.
+
+* ``V`` — :attr:`RspQuery.variables`, in SELECT order, and the DISTINCT flag;
+* ``P`` — a pattern tree: :class:`BGP`, :class:`Join` (AND), :class:`Union`, :class:`Optional`
+  (with an optional filter condition), :class:`Filter`, :class:`Graph`, :class:`Minus`, and
+  :class:`StreamPattern` for CQELS ``STREAM <s> [ω] { g }``;
+* ``D`` — :class:`Dataset`, the FROM and FROM NAMED IRIs;
+* ``S`` — :attr:`RspQuery.streams`, :class:`StreamSpec` triples ``(s, ω, g)``.
+
+Pattern terms are :class:`Var`, :class:`BlankVar` (a blank node in a pattern: an existential,
+never projected) or rdflib's ``URIRef`` and ``Literal``. Windows are :class:`RangeWindow`,
+:class:`TriplesWindow`, :class:`NowWindow` and :class:`AllWindow`, durations already in ticks.
+Filter expressions are :class:`And`, :class:`Or`, :class:`Not`, :class:`Compare`,
+:class:`Arith`, :class:`Neg` and :class:`Call` over variables and constants.
+
+>>> p = Join(BGP((TriplePattern(Var("s"), URIRef("http://ex.org/p"), Var("o")),)),
+...          Optional(BGP((TriplePattern(Var("o"), URIRef("http://ex.org/q"), Var("z")),)),
+...                   BGP((TriplePattern(Var("z"), URIRef("http://ex.org/r"), Var("w")),))))
+>>> sorted(in_scope(p)), sorted(certain(p))
+(['o', 's', 'w', 'z'], ['o', 's', 'z'])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import singledispatch
+from typing import Union as TypingUnion
+
+from rdflib import Literal, URIRef
+
+
+@dataclass(frozen=True, order=True)
+class Var:
+    """A SPARQL variable ``?name``."""
+
+    name: str
+
+
+@dataclass(frozen=True, order=True)
+class BlankVar:
+    """A blank node ``_:label`` or ``[ ... ]`` in a pattern: a variable that is never projected."""
+
+    label: str
+
+
+PatternTerm = TypingUnion[Var, BlankVar, URIRef, Literal]
+
+
+@dataclass(frozen=True)
+class TriplePattern:
+    subject: PatternTerm
+    predicate: PatternTerm
+    object: PatternTerm
+
+    def terms(self) -> tuple[PatternTerm, PatternTerm, PatternTerm]:
+        return (self.subject, self.predicate, self.object)
+
+
+# --- windows -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RangeWindow:
+    """``[RANGE L]`` (``step=1``), ``[RANGE L STEP D]``/``[RANGE L SLIDE D]``, ``[RANGE L TUMBLING]``
+    (``step=L``); ``length`` and ``step`` in ticks."""
+
+    length: int
+    step: int = 1
+
+
+@dataclass(frozen=True)
+class TriplesWindow:
+    """``[TRIPLES N]``, ``[RANGE TRIPLES N]`` or ``[ROWS N]``: the latest ``count`` triples."""
+
+    count: int
+
+
+@dataclass(frozen=True)
+class NowWindow:
+    """``[NOW]``: the current time point."""
+
+
+@dataclass(frozen=True)
+class AllWindow:
+    """``[ALL]`` or ``[RANGE UNBOUNDED]``: everything so far."""
+
+
+RspWindow = TypingUnion[RangeWindow, TriplesWindow, NowWindow, AllWindow]
+
+
+# --- filter expressions ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class And:
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Or:
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Not:
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Compare:
+    """``left op right`` with ``op`` one of ``= != < <= > >=``."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Arith:
+    """``left op right`` with ``op`` one of ``+ - * /``."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Neg:
+    """Unary minus."""
+
+    operand: Expr
+
+
+CALLS = ("bound", "isIRI", "isLiteral", "isBlank")
+"""The supported built-in functions (``isURI`` is read as ``isIRI``)."""
+
+
+@dataclass(frozen=True)
+class Call:
+    """``function(argument)`` for a function of :data:`CALLS`."""
+
+    function: str
+    argument: Expr
+
+
+Expr = TypingUnion[And, Or, Not, Compare, Arith, Neg, Call, Var, URIRef, Literal]
+
+
+# --- graph patterns -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BGP:
+    """A basic graph pattern; the empty BGP ``{}`` has one solution, the empty mapping."""
+
+    triples: tuple[TriplePattern, ...] = ()
+
+
+@dataclass(frozen=True)
+class Join:
+    """``left AND right``."""
+
+    left: Pattern
+    right: Pattern
+
+
+@dataclass(frozen=True)
+class Union:
+    left: Pattern
+    right: Pattern
+
+
+@dataclass(frozen=True)
+class Optional:
+    """``left OPTIONAL { right FILTER(condition) }``; ``condition`` ``None`` means no filter."""
+
+    left: Pattern
+    right: Pattern
+    condition: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Filter:
+    condition: Expr
+    pattern: Pattern
+
+
+@dataclass(frozen=True)
+class Graph:
+    """``GRAPH name { pattern }`` with ``name`` an IRI or a variable."""
+
+    name: TypingUnion[URIRef, Var]
+    pattern: Pattern
+
+
+@dataclass(frozen=True)
+class Minus:
+    """SPARQL 1.1 ``left MINUS { right }``."""
+
+    left: Pattern
+    right: Pattern
+
+
+@dataclass(frozen=True)
+class StreamPattern:
+    """CQELS ``STREAM <stream> [window] { pattern }``."""
+
+    stream: URIRef
+    window: RspWindow
+    pattern: BGP
+
+
+Pattern = TypingUnion[BGP, Join, Union, Optional, Filter, Graph, Minus, StreamPattern]
+
+
+# --- the query -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Dataset:
+    """``D``: the IRIs of ``FROM`` (merged into the default graph) and ``FROM NAMED``."""
+
+    default: tuple[URIRef, ...] = ()
+    named: tuple[URIRef, ...] = ()
+
+
+@dataclass(frozen=True)
+class StreamSpec:
+    """One element ``(s, ω, g)`` of ``S``; ``g`` is the empty BGP for C-SPARQL streams."""
+
+    stream: URIRef
+    window: RspWindow
+    pattern: BGP = BGP()
+    named: bool = field(default=False, compare=False)
+
+
+@dataclass(frozen=True)
+class RspQuery:
+    """``Q = (V, P, D, S)`` plus what the printer and the execution modes need.
+
+    Attributes:
+        variables: the result variables in SELECT order (for ``SELECT *``: sorted in-scope ones).
+        pattern: ``P``.
+        dataset: ``D``.
+        streams: ``S`` in order of appearance in the text.
+        distinct: the DISTINCT (or REDUCED) flag; answers are sets either way.
+        engine: the syntax it was read from: ``csparql``, ``cqels`` or ``sparql``.
+        name: the C-SPARQL ``REGISTER QUERY name``, if any.
+        every: the C-SPARQL ``COMPUTED EVERY`` period in ticks, if any.
+        unit_ms: the length of one tick in milliseconds.
+        prefixes: ``(prefix, namespace)`` pairs, for printing.
+    """
+
+    variables: tuple[Var, ...]
+    pattern: Pattern
+    dataset: Dataset = Dataset()
+    streams: tuple[StreamSpec, ...] = ()
+    distinct: bool = False
+    engine: str = field(default="sparql", compare=False)
+    name: str | None = field(default=None, compare=False)
+    every: int | None = field(default=None, compare=False)
+    unit_ms: int = field(default=1000, compare=False)
+    prefixes: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
+
+
+# --- variables in scope (SPARQL 1.1, section 18.2.1) ----------------------------------------
+
+def triple_variables(triples: tuple[TriplePattern, ...]) -> frozenset[str]:
+    """The names of the (non-blank) variables of some triple patterns."""
+    return frozenset(t.name for triple in triples for t in triple.terms() if isinstance(t, Var))
+
+
+@singledispatch
+def in_scope(pattern) -> frozenset[str]:
+    """The in-scope variables of a pattern: those a solution may bind."""
+    raise TypeError(f"not a pattern: {pattern!r}")
+
+
+@in_scope.register(BGP)
+@in_scope.register(StreamPattern)
+def _(pattern) -> frozenset[str]:
+    triples = pattern.triples if isinstance(pattern, BGP) else pattern.pattern.triples
+    return triple_variables(triples)
+
+
+@in_scope.register(Join)
+@in_scope.register(Union)
+@in_scope.register(Optional)
+def _(pattern) -> frozenset[str]:
+    return in_scope(pattern.left) | in_scope(pattern.right)
+
+
+@in_scope.register(Minus)
+def _(pattern) -> frozenset[str]:
+    return in_scope(pattern.left)
+
+
+@in_scope.register(Filter)
+def _(pattern) -> frozenset[str]:
+    return in_scope(pattern.pattern)
+
+
+@in_scope.register(Graph)
+def _(pattern) -> frozenset[str]:
+    own = frozenset({pattern.name.name}) if isinstance(pattern.name, Var) else frozenset()
+    return in_scope(pattern.pattern) | own
+
+
+@singledispatch
+def certain(pattern) -> frozenset[str]:
+    """The variables every solution of the pattern binds (the others may be unbound)."""
+    raise TypeError(f"not a pattern: {pattern!r}")
+
+
+@certain.register(BGP)
+@certain.register(StreamPattern)
+@certain.register(Graph)
+def _(pattern) -> frozenset[str]:
+    if isinstance(pattern, Graph):
+        own = frozenset({pattern.name.name}) if isinstance(pattern.name, Var) else frozenset()
+        return certain(pattern.pattern) | own
+    return in_scope(pattern)
+
+
+@certain.register(Join)
+def _(pattern) -> frozenset[str]:
+    return certain(pattern.left) | certain(pattern.right)
+
+
+@certain.register(Union)
+def _(pattern) -> frozenset[str]:
+    return certain(pattern.left) & certain(pattern.right)
+
+
+@certain.register(Optional)
+@certain.register(Minus)
+def _(pattern) -> frozenset[str]:
+    return certain(pattern.left)
+
+
+@certain.register(Filter)
+def _(pattern) -> frozenset[str]:
+    return certain(pattern.pattern)
+
+
+def children(pattern: Pattern) -> tuple[Pattern, ...]:
+    """The sub-patterns of a node, left to right."""
+    if isinstance(pattern, (Join, Union, Optional, Minus)):
+        return (pattern.left, pattern.right)
+    if isinstance(pattern, (Filter, Graph)):
+        return (pattern.pattern,)
+    return ()
+
+
+def stream_patterns(pattern: Pattern) -> list[StreamPattern]:
+    """The STREAM patterns of ``pattern`` in text order (left to right)."""
+    if isinstance(pattern, StreamPattern):
+        return [pattern]
+    return [found for child in children(pattern) for found in stream_patterns(child)]
+
+
+def expression_variables(expr: Expr) -> frozenset[str]:
+    """The names of the variables an expression mentions."""
+    if isinstance(expr, Var):
+        return frozenset({expr.name})
+    parts = [getattr(expr, name) for name in ("left", "right", "operand", "argument")
+             if hasattr(expr, name)]
+    return frozenset().union(*(expression_variables(part) for part in parts))
+
+
+# --- canonical basic graph patterns ---------------------------------------------------------
+
+def _term_key(term: PatternTerm) -> tuple[int, str]:
+    if isinstance(term, Var):
+        return (0, term.name)
+    if isinstance(term, BlankVar):
+        return (1, "")
+    return (2, term.n3())
+
+
+def canonical_bgp(triples) -> BGP:
+    """A BGP with its triples in a canonical order and blank nodes renamed ``b1, b2, ...``.
+
+    rdflib reorders the triples of a BGP and names blank nodes at random; the canonical form
+    makes equal patterns equal values.
+
+    >>> t = lambda s, o: TriplePattern(s, URIRef("http://e/p"), o)
+    >>> canonical_bgp([t(BlankVar("x9"), Var("a")), t(Var("a"), BlankVar("x9"))]).triples[0]
+    TriplePattern(subject=Var(name='a'), predicate=rdflib.term.URIRef('http://e/p'), object=BlankVar(label='b1'))
+    """
+    ordered = sorted(triples, key=lambda t: [_term_key(x) for x in t.terms()])
+    labels: dict[str, str] = {}
+    for triple in ordered:
+        for term in triple.terms():
+            if isinstance(term, BlankVar) and term.label not in labels:
+                labels[term.label] = f"b{len(labels) + 1}"
+
+    def rename(term):
+        return BlankVar(labels[term.label]) if isinstance(term, BlankVar) else term
+    renamed = {TriplePattern(*(rename(x) for x in t.terms())) for t in ordered}
+    return BGP(tuple(sorted(renamed, key=lambda t: [
+        (1, x.label) if isinstance(x, BlankVar) else _term_key(x) for x in t.terms()])))
+
+
+def merge_bgps(left: BGP, right: BGP) -> BGP:
+    """``left AND right`` as one BGP, blank nodes of the two kept apart."""
+    def apart(term):
+        return BlankVar("r" + term.label) if isinstance(term, BlankVar) else term
+    moved = [TriplePattern(*(apart(x) for x in t.terms())) for t in right.triples]
+    return canonical_bgp(list(left.triples) + moved)

@@ -1,0 +1,350 @@
+"""τ: Polleres' SPARQL-to-rules translation with a stream parameter (SPEC section 5, paper Fig. 1).
+
+Node ``i`` of the pattern tree (root 1, children ``2i`` and ``2i+1``; a FILTER's or GRAPH's one
+child is ``2i``) yields rules for ``ans_i(V̄, D, S)``: ``V̄`` the node's variables in
+lexicographic order (at the root: the SELECT variables), ``D`` the active graph (``default`` at
+the root, the IRI or variable inside GRAPH) and ``S`` the stream-set constant ``streams``.
+Unbound variables are ``null``.
+
+SPARQL joins unbound variables with anything, Datalog equality does not. Where a shared variable
+may be unbound (:func:`translate.rsp.certain`), a join is split into cases: both sides carry it
+(equal values, or both ``null``), or one side is ``null`` and the other gives the value. The
+OPTIONAL and MINUS helpers ``ans_2i_prime`` test compatibility in the same way. So the answers
+are SPARQL's, also for patterns that are not well designed; when no variable may be unbound the
+rules are exactly the paper's.
+
+>>> from translate.rsp import BGP, TriplePattern, Var
+>>> from rdflib import URIRef
+>>> bgp = BGP((TriplePattern(Var("s"), URIRef("http://ex.org/p"), Var("o")),))
+>>> out = Tau(RdfTermEncoder())
+>>> shape = out.translate(bgp, ("s",))
+>>> out.comments[0]
+'node 1: BGP {?s <http://ex.org/p> ?o}'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import singledispatchmethod
+from itertools import product
+
+from lars.analysis import bound_variables
+from lars.atoms import Atom, Comparison
+from lars.errors import UnsupportedError
+from lars.rules import Literal, Rule
+from lars.terms import Term, Variable
+from translate.filters import Scope, when_true
+from translate.names import (
+    NAMED_GRAPH, answer_predicate, helper_predicate, internal_variable, lars_variable,
+)
+from translate.rdf import DEFAULT_GRAPH, NULL, STREAMS, STRIPLE, TRIPLE, RdfTermEncoder
+from translate.rsp import (
+    BGP, BlankVar, Filter, Graph, Join, Minus, Optional, Pattern, StreamPattern, TriplePattern,
+    Union, Var, certain, in_scope,
+)
+from translate.sparqltext import Names, expr_text, node_summary
+
+MAX_CASES = 243
+"""At most this many rules per join: 3^5, five shared variables that may be unbound."""
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The predicate ``ans_index(variables..., D, S)`` of a translated node."""
+
+    index: int
+    variables: tuple[str, ...]
+    maybe: frozenset[str]
+
+
+StreamBody = Callable[[StreamPattern, list[Atom]], Sequence[Literal]]
+"""How a strategy reads ``STREAM s ω g``: the triple atoms of ``g`` → body literals."""
+
+
+def var(name: str) -> Variable:
+    return lars_variable(name)
+
+
+def join_cases(left: Shape, right: Shape) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """The ways two solutions can be compatible: which shared variables each side leaves ``null``.
+
+    >>> join_cases(Shape(2, ("x",), frozenset({"x"})), Shape(3, ("x",), frozenset()))
+    [(frozenset(), frozenset()), (frozenset({'x'}), frozenset())]
+    """
+    options = []
+    for name in sorted(set(left.variables) & set(right.variables)):
+        choices = [("eq",)] + [("left",)] * (name in left.maybe) + [("right",)] * (name in right.maybe)
+        options.append([(name, choice[0]) for choice in choices])
+    cases = []
+    for combination in product(*options):
+        cases.append((frozenset(n for n, c in combination if c == "left"),
+                      frozenset(n for n, c in combination if c == "right")))
+        if len(cases) > MAX_CASES:
+            raise UnsupportedError("join over more than 5 variables that may be unbound")
+    return cases
+
+
+class Tau:
+    """Collects the rules of τ, each with a provenance comment.
+
+    Args:
+        encoder: encodes the constants of the patterns (and remembers them for answers).
+        stream_body: how STREAM patterns are read (τ2); ``None`` refuses them (τ, τ1).
+        names: prefixes for the comments.
+    """
+
+    def __init__(self, encoder: RdfTermEncoder, stream_body: StreamBody | None = None,
+                 names: Names = Names()):
+        self.encoder = encoder
+        self.stream_body = stream_body
+        self.names = names
+        self._emitted: list[tuple[int, Rule, str]] = []
+        self._named_graph_rule = False
+
+    @property
+    def rules(self) -> list[Rule]:
+        """The rules so far, root first (node order), helpers last."""
+        return [rule for _, rule, _ in sorted(self._emitted, key=lambda e: e[0])]
+
+    @property
+    def comments(self) -> list[str]:
+        return [comment for _, _, comment in sorted(self._emitted, key=lambda e: e[0])]
+
+    def translate(self, pattern: Pattern, head: Sequence[str]) -> Shape:
+        """Translate the query pattern as node 1 with the result variables ``head``."""
+        return self.node(pattern, 1, DEFAULT_GRAPH, tuple(sorted(set(head))))
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    def shape(self, pattern: Pattern, index: int, head: tuple[str, ...] | None) -> Shape:
+        own = in_scope(pattern)
+        variables = tuple(sorted(own)) if head is None else head
+        maybe = (own - certain(pattern)) | (frozenset(variables) - own)
+        return Shape(index, variables, maybe & frozenset(variables))
+
+    def atom(self, shape: Shape, graph: Term, nulls: frozenset[str] = frozenset(),
+             helper: bool = False) -> Atom:
+        """``ans_i(...)`` of a shape, with the variables in ``nulls`` set to ``null``."""
+        args = [NULL if v in nulls else var(v) for v in shape.variables]
+        name = helper_predicate(shape.index) if helper else answer_predicate(shape.index)
+        return Atom(name, tuple(args) + (graph, STREAMS))
+
+    def head(self, shape: Shape, graph: Term, present: frozenset[str]) -> Atom:
+        """The head of a node's rule: variables the body does not give are ``null``."""
+        return self.atom(shape, graph, frozenset(shape.variables) - present)
+
+    def emit(self, head: Atom, body: Sequence, comment: str) -> None:
+        """Add ``head ← body``; a graph variable nothing binds ranges over the named graphs."""
+        literals = [b if isinstance(b, Literal) else Literal(b) for b in body]
+        rule = Rule(head, tuple(literals))
+        unbound = rule.variables() - bound_variables(rule)
+        graph = head.args[-2]
+        if unbound:
+            if unbound != {getattr(graph, "name", None)}:
+                raise AssertionError(f"unsafe generated rule {rule} ({comment})")
+            self._need_named_graphs()
+            rule = Rule(head, tuple(literals) + (Literal(Atom(NAMED_GRAPH, (graph,))),))
+        self._emitted.append((self._index_of(head), rule, comment))
+
+    @staticmethod
+    def _index_of(head: Atom) -> int:
+        return int(head.predicate.split("_")[1])
+
+    def _need_named_graphs(self) -> None:
+        if self._named_graph_rule:
+            return
+        self._named_graph_rule = True
+        g = internal_variable("G")
+        body = (Literal(Atom(TRIPLE, (internal_variable("S"), internal_variable("P"),
+                                      internal_variable("O"), g))),
+                Literal(Comparison("!=", g, DEFAULT_GRAPH)))
+        self._emitted.append((1 << 62, Rule(Atom(NAMED_GRAPH, (g,)), body),
+                              "the named graphs of the data (for GRAPH ?g)"))
+
+    def add(self, rule: Rule, comment: str) -> None:
+        """Add a rule that belongs after all node rules (e.g. τ1's import rules)."""
+        self._emitted.append((1 << 63, rule, comment))
+
+    def describe(self, pattern: Pattern, index: int, role: str = "") -> str:
+        text = f"node {index}: {node_summary(pattern, index, self.names)}"
+        return f"{text} — {role}" if role else text
+
+    def term(self, term, blanks: dict[str, Variable]) -> Term:
+        if isinstance(term, Var):
+            return var(term.name)
+        if isinstance(term, BlankVar):
+            return blanks.setdefault(term.label, internal_variable("B", len(blanks) + 1))
+        return self.encoder.encode(term)
+
+    def triple_atoms(self, triples: Sequence[TriplePattern], predicate: str,
+                     last: Term) -> list[Atom]:
+        blanks: dict[str, Variable] = {}
+        return [Atom(predicate, tuple(self.term(t, blanks) for t in triple.terms()) + (last,))
+                for triple in triples]
+
+    # --- one method per node type ---------------------------------------------------------
+
+    @singledispatchmethod
+    def node(self, pattern, index: int, graph: Term, head: tuple[str, ...] | None) -> Shape:
+        raise TypeError(f"not a pattern: {pattern!r}")
+
+    @node.register
+    def _(self, pattern: BGP, index: int, graph: Term, head=None) -> Shape:
+        shape = self.shape(pattern, index, head)
+        body = self.triple_atoms(pattern.triples, TRIPLE, graph)
+        self.emit(self.head(shape, graph, in_scope(pattern)), body, self.describe(pattern, index))
+        return shape
+
+    @node.register
+    def _(self, pattern: StreamPattern, index: int, graph: Term, head=None) -> Shape:
+        if self.stream_body is None:
+            raise UnsupportedError("STREAM pattern outside a CQELS translation (τ2)")
+        shape = self.shape(pattern, index, head)
+        atoms = self.triple_atoms(pattern.pattern.triples, STRIPLE,
+                                  self.encoder.encode(pattern.stream))
+        body = self.stream_body(pattern, atoms)
+        self.emit(self.head(shape, graph, in_scope(pattern)), body, self.describe(pattern, index))
+        return shape
+
+    @node.register
+    def _(self, pattern: Join, index: int, graph: Term, head=None) -> Shape:
+        shape = self.shape(pattern, index, head)
+        left = self.node(pattern.left, 2 * index, graph, None)
+        right = self.node(pattern.right, 2 * index + 1, graph, None)
+        cases = join_cases(left, right)
+        for k, (lnull, rnull) in enumerate(cases, start=1):
+            role = _case_role(k, len(cases), lnull, rnull)
+            self.emit(self.head(shape, graph, in_scope(pattern)),
+                      [self.atom(left, graph, lnull), self.atom(right, graph, rnull)],
+                      self.describe(pattern, index, role))
+        return shape
+
+    @node.register
+    def _(self, pattern: Union, index: int, graph: Term, head=None) -> Shape:
+        shape = self.shape(pattern, index, head)
+        for k, child in enumerate((pattern.left, pattern.right)):
+            sub = self.node(child, 2 * index + k, graph, None)
+            self.emit(self.head(shape, graph, frozenset(sub.variables)), [self.atom(sub, graph)],
+                      self.describe(pattern, index, "left branch" if k == 0 else "right branch"))
+        return shape
+
+    @node.register
+    def _(self, pattern: Filter, index: int, graph: Term, head=None) -> Shape:
+        shape = self.shape(pattern, index, head)
+        child = self.node(pattern.pattern, 2 * index, graph, None)
+        scope = Scope({v: var(v) for v in child.variables},
+                      frozenset(var(v).name for v in child.variables if v not in child.maybe))
+        disjuncts = when_true(pattern.condition, scope)
+        for k, conj in enumerate(disjuncts, start=1):
+            role = f"disjunct {k} of {len(disjuncts)}" if len(disjuncts) > 1 else ""
+            self.emit(self.head(shape, graph, in_scope(pattern)),
+                      [self.atom(child, graph), *conj], self.describe(pattern, index, role))
+        return shape
+
+    @node.register
+    def _(self, pattern: Graph, index: int, graph: Term, head=None) -> Shape:
+        shape = self.shape(pattern, index, head)
+        if not isinstance(pattern.name, Var):
+            named = self.encoder.encode(pattern.name)
+            child = self.node(pattern.pattern, 2 * index, named, None)
+            self.emit(self.head(shape, graph, in_scope(pattern)), [self.atom(child, named)],
+                      self.describe(pattern, index))
+            return shape
+        name = var(pattern.name.name)
+        child = self.node(pattern.pattern, 2 * index, name, None)
+        cases = [frozenset()]
+        if pattern.name.name in child.maybe:
+            cases.append(frozenset({pattern.name.name}))
+        for nulls in cases:
+            role = f"?{pattern.name.name} unbound inside" if nulls else ""
+            self.emit(self.head(shape, graph, in_scope(pattern)),
+                      [self.atom(child, name, nulls), Comparison("!=", name, DEFAULT_GRAPH)],
+                      self.describe(pattern, index, role))
+        return shape
+
+    @node.register
+    def _(self, pattern: Optional, index: int, graph: Term, head=None) -> Shape:
+        shape = self.shape(pattern, index, head)
+        left = self.node(pattern.left, 2 * index, graph, None)
+        right = self.node(pattern.right, 2 * index + 1, graph, None)
+        present = in_scope(pattern)
+        for lnull, rnull, conj, role in self._matches(pattern.condition, left, right):
+            self.emit(self.head(shape, graph, present),
+                      [self.atom(left, graph, lnull), self.atom(right, graph, rnull), *conj],
+                      self.describe(pattern, index, "with a match" + (f" ({role})" if role else "")))
+        self._difference(pattern, shape, left, right, graph, minus=False)
+        return shape
+
+    @node.register
+    def _(self, pattern: Minus, index: int, graph: Term, head=None) -> Shape:
+        shape = self.shape(pattern, index, head)
+        left = self.node(pattern.left, 2 * index, graph, None)
+        right = self.node(pattern.right, 2 * index + 1, graph, None)
+        self._difference(pattern, shape, left, right, graph, minus=True)
+        return shape
+
+    # --- OPTIONAL and MINUS -----------------------------------------------------------------
+
+    def _matches(self, condition, left: Shape, right: Shape):
+        """``(left nulls, right nulls, filter conjunction, role)`` for each compatible case."""
+        cases = join_cases(left, right)
+        for k, (lnull, rnull) in enumerate(cases, start=1):
+            role = _case_role(k, len(cases), lnull, rnull)
+            if condition is None:
+                yield lnull, rnull, (), role
+                continue
+            values = {v: var(v) for v in set(left.variables) | set(right.variables)}
+            sure = {var(v).name for v in left.variables if v not in left.maybe and v not in lnull}
+            sure |= {var(v).name for v in right.variables if v not in right.maybe and v not in rnull}
+            for conj in when_true(condition, Scope(values, frozenset(sure))):
+                yield lnull, rnull, conj, ", ".join(filter(None, [role, "FILTER " + expr_text(condition, self.names)]))
+
+    def _difference(self, pattern, shape: Shape, left: Shape, right: Shape, graph: Term,
+                    minus: bool) -> None:
+        """``ans_i ← ans_2i, not ans_2i_prime(key)``; the helper says a compatible match exists."""
+        shared = sorted(set(left.variables) & set(right.variables))
+        head = self.head(shape, graph, frozenset(left.variables))
+        kind = "MINUS" if minus else "without a match"
+        if minus and not shared:
+            self.emit(head, [self.atom(left, graph)], self.describe(
+                pattern, shape.index, "no shared variable: MINUS removes nothing"))
+            return
+        condition = None if minus else pattern.condition
+        key = tuple(shared) if condition is None else left.variables
+        helper = Shape(2 * shape.index, key, frozenset())
+        plain = condition is None and not any(v in left.maybe or v in right.maybe for v in shared)
+        if plain:
+            self.emit(self.atom(helper, graph, helper=True), [self.atom(right, graph)],
+                      self.describe(pattern, shape.index, f"helper ans'_{2 * shape.index}"))
+            made = True
+        else:
+            made = self._compatible_helper(pattern, shape, left, right, graph, helper, minus)
+        negated = [Literal(self.atom(helper, graph, helper=True), negated=True)] if made else []
+        self.emit(head, [self.atom(left, graph), *negated],
+                  self.describe(pattern, shape.index, kind))
+
+    def _compatible_helper(self, pattern, shape, left, right, graph, helper, minus) -> bool:
+        made = False
+        condition = None if minus else pattern.condition
+        for lnull, rnull, conj, role in self._matches(condition, left, right):
+            extras: list[list] = [list(conj)]
+            if minus:
+                equal = [v for v in sorted(set(left.variables) & set(right.variables))
+                         if v not in lnull and v not in rnull]
+                extras = [[Comparison("!=", var(v), NULL)] for v in equal]
+            for extra in extras:
+                self.emit(self.atom(helper, graph, lnull & frozenset(helper.variables), helper=True),
+                          [self.atom(left, graph, lnull), self.atom(right, graph, rnull), *extra],
+                          self.describe(pattern, shape.index, f"helper ans'_{helper.index}" + (f" ({role})" if role else "")))
+                made = True
+        return made
+
+
+def _case_role(k: int, total: int, lnull: frozenset[str], rnull: frozenset[str]) -> str:
+    if total == 1:
+        return ""
+    unbound = [f"?{v} unbound on the left" for v in sorted(lnull)]
+    unbound += [f"?{v} unbound on the right" for v in sorted(rnull)]
+    return f"case {k} of {total}" + (": " + ", ".join(unbound) if unbound else "")
+
