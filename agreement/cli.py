@@ -1,82 +1,50 @@
-"""The ``lars`` command: ``lars run`` (and, as they land, ``translate`` and ``agree``).
+"""The ``lars`` command: ``translate``, ``run`` and ``agree``.
 
-This is the only module that reads ``sys.argv``, prints results and exits. Exit status:
-0 success, 1 (``agree`` only) a disagreement, 2 any error. An error about the user's input is
-one line on stderr (``file:line:col: error: message``); anything else is an internal error,
-shown with its traceback only under ``--debug``.
+This is the only module that reads ``sys.argv`` and exits; :mod:`agreement.commands` does the
+work. Exit status (like ``diff``): 0 success (for ``agree``: they agree), 1 ``agree`` found a
+disagreement, 2 any error. An error about the user's input is one line on stderr
+(``file:line:col: error: message``); anything else is an internal error, shown with its
+traceback only under ``--debug``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import traceback
 from collections.abc import Sequence
 
-from agreement.check import check_recorded
-from agreement.report import render_text, to_json
-from lars.analysis import is_stratified
-from lars.errors import InputError, LarsError
-from lars.parser import parse_facts, parse_program
-from lars.readpolicy import ON_ERROR, ORDER, ReadPolicy, ReadReport, read_text
-from lars.streamfile import read_stream
-from lars.streams import Stream, Timeline
-from solver.evaluate import Limits, Problem
-from solver.formats import FORMATS, RunInfo
-from translate.durations import parse_duration, parse_unit, to_ticks
+from agreement.commands import command_agree, command_run, command_translate
+from lars.errors import LarsError
+from lars.readpolicy import ON_ERROR, ORDER
+from solver.evaluate import Limits
+from solver.formats import FORMATS
+from translate.windows import READINGS
 
 
-def choose_timeline(stream: Stream, start: int | None, end: int | None) -> Timeline:
-    """``--from``/``--to`` when given; else from 0 (or the first time point, if earlier) to the last."""
-    timeline = Timeline(min(0, stream.timeline.start) if start is None else start,
-                        stream.timeline.end if end is None else end)
-    if timeline.start > timeline.end:
-        raise InputError(f"empty timeline [{timeline.start},{timeline.end}]: --from is after --to")
-    outside = [t for t in stream.time_points() if t not in timeline]
-    if outside:
-        raise InputError(f"the stream has atoms at time point {outside[0]}, outside the timeline "
-                         f"[{timeline.start},{timeline.end}]", hint="widen --from/--to")
-    return timeline
+def add_query_options(parser: argparse.ArgumentParser) -> None:
+    """Options shared by everything that translates a query."""
+    parser.add_argument("--engine", choices=("csparql", "cqels", "sparql"),
+                        help="the query's language (default: guessed from its syntax)")
+    parser.add_argument("--variant", default="brave",
+                        help="CQELS variant of cq(Q): brave, cautious, all, or an id such as bc")
+    parser.add_argument("--unit", default="1s", help="length of one tick (default %(default)s)")
+    parser.add_argument("--window-bounds", choices=READINGS, default="closed",
+                        help="[RANGE L] as [t-L,t] (closed, the paper), (t-L,t] or [t-L,t)")
 
 
-def load_atom_stream(args: argparse.Namespace) -> Stream:
-    """The ``--stream`` file on the timeline of ``--from``/``--to``; reading problems go to stderr."""
-    policy = ReadPolicy(on_error=args.on_error, order=args.order)
-    report = ReadReport()
-    stream = read_stream(args.stream, policy=policy, report=report) if args.stream \
-        else Stream(Timeline(0, 0))
-    for line in report.summary():
-        print(line, file=sys.stderr)
-    timeline = choose_timeline(stream, args.start, args.end)
-    return Stream(timeline, stream.items)
-
-
-def command_run(args: argparse.Namespace) -> int:
-    """``lars run PROGRAM --stream FILE``: print the answer stream of a LARS program."""
-    program = parse_program(read_text(args.program), args.program)
-    background = frozenset(parse_facts(read_text(args.background), args.background)) \
-        if args.background else frozenset()
-    stream = load_atom_stream(args)
-    problem = Problem(program, stream, background, Limits(max_facts=args.max_facts))
-    timeline = (stream.timeline.start, stream.timeline.end)
-    FORMATS[args.format](problem.run(), sys.stdout, RunInfo(timeline, timeline, is_stratified(program)))
-    return 0
-
-
-def command_agree(args: argparse.Namespace) -> int:
-    """``lars agree``: do C-SPARQL and CQELS agree? Exit 0 if so, 1 if not."""
-    unit_ms = parse_unit(args.unit)
-    period = to_ticks(parse_duration(args.period), unit_ms)
-    if not (args.recorded_csparql and args.recorded_cqels):
-        raise InputError("give both --recorded-csparql and --recorded-cqels")
-    report = check_recorded(args.recorded_csparql, args.recorded_cqels, period, unit_ms,
-                            (args.start, args.end))
-    if args.format == "json":
-        print(json.dumps(to_json(report), indent=1, ensure_ascii=False))
-    else:
-        sys.stdout.write(render_text(report))
-    return 0 if report.agree else 1
+def add_data_options(parser: argparse.ArgumentParser) -> None:
+    """Options shared by everything that reads streams."""
+    parser.add_argument("--stream", help="the stream: a file, or a folder of Turtle files for queries")
+    parser.add_argument("--stream-iri", help="stream IRI for triples whose line names none")
+    parser.add_argument("--static", action="append", default=[], metavar="[IRI=]FILE",
+                        help="static RDF data (repeatable); IRI= maps it to FROM <IRI>")
+    parser.add_argument("--from", dest="start", type=int, help="first time point (default 0)")
+    parser.add_argument("--to", dest="end", type=int, help="last time point (default: last input)")
+    parser.add_argument("--on-error", choices=ON_ERROR, default="stop",
+                        help="stop at the first bad stream line, or skip bad lines and report them")
+    parser.add_argument("--order", choices=ORDER, default="strict",
+                        help="refuse timestamps that go back in time, or sort them (with a warning)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -84,30 +52,43 @@ def build_parser() -> argparse.ArgumentParser:
         prog="lars", description="LARS translator and ASP-backed analyzer for RDF stream queries.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    run = commands.add_parser("run", help="compute the answer stream of a LARS program",
-                              description="Compute the answer stream of a LARS program over a stream.")
-    run.add_argument("program", help="LARS program file (unicode or ascii spelling)")
-    run.add_argument("--stream", help="LARS atom stream file: lines 't: a(1), b(x,\"y\")'")
-    run.add_argument("--background", help="background facts file: 'p(a). q(1,\"x\").'")
-    run.add_argument("--from", dest="start", type=int, help="first time point (default: 0)")
-    run.add_argument("--to", dest="end", type=int, help="last time point (default: last in stream)")
+
+    translate = commands.add_parser("translate", help="print the LARS program of a query",
+                                    description="Translate a C-SPARQL or CQELS query into LARS.")
+    translate.add_argument("query", help="query file")
+    add_query_options(translate)
+    translate.add_argument("--mode", choices=("none", "push", "pull"), default="none",
+                           help="execution mode: none, push ℘(P) or pull ℘(P,U)")
+    translate.add_argument("--period", help="pulling period U for --mode pull, e.g. 10s")
+    translate.add_argument("--syntax", choices=("unicode", "ascii", "asp", "json"), default="unicode")
+    translate.set_defaults(handler=command_translate)
+
+    run = commands.add_parser("run", help="compute the answer stream of a LARS program or a query",
+                              description="Compute the answer stream of a LARS program (over a "
+                              "LARS atom stream) or of a query (over an RDF stream).")
+    run.add_argument("program", help="LARS program (.lars) or query (.rq, .sparql, or by content)")
+    run.add_argument("--background", help="LARS background facts file: 'p(a). q(1,\"x\").'")
+    add_query_options(run)
+    add_data_options(run)
+    run.add_argument("--mode", choices=("none", "push", "pull"), default="none")
+    run.add_argument("--period", help="pulling period for --mode pull")
     run.add_argument("--format", choices=sorted(FORMATS), default="table", help="output format")
-    run.add_argument("--on-error", choices=ON_ERROR, default="stop",
-                     help="stop at the first bad stream line, or skip bad lines and report them")
-    run.add_argument("--order", choices=ORDER, default="strict",
-                     help="refuse timestamps that go back in time, or sort them (with a warning)")
     run.add_argument("--max-facts", type=int, default=Limits().max_facts,
                      help="refuse a time point that would ground more input facts (default %(default)s)")
     run.set_defaults(handler=command_run)
+
     agree = commands.add_parser(
         "agree", help="check whether C-SPARQL and CQELS agree (exit 0: yes, 1: no)",
-        description="Check whether C-SPARQL and CQELS agree on every pulling interval.")
+        description="Check whether C-SPARQL and CQELS agree on every pulling interval, from a "
+        "query and a stream, or from answers recorded from the engines.")
+    agree.add_argument("query", nargs="?", help="a CQELS query (both sides are derived from it)")
+    agree.add_argument("--cqels", help="the CQELS query (instead of QUERY)")
+    agree.add_argument("--csparql", help="a separately written C-SPARQL query for its side")
     agree.add_argument("--recorded-csparql", help="answers recorded from C-SPARQL (CSRBench JSON)")
     agree.add_argument("--recorded-cqels", help="answers recorded from CQELS (CSRBench JSON)")
     agree.add_argument("--period", required=True, help="pulling period U, a duration such as 10s")
-    agree.add_argument("--unit", default="1s", help="length of one tick (default %(default)s)")
-    agree.add_argument("--from", dest="start", type=int, help="first time point (default 0)")
-    agree.add_argument("--to", dest="end", type=int, help="last time point (default: last answer)")
+    add_query_options(agree)
+    add_data_options(agree)
     agree.add_argument("--format", choices=("text", "json"), default="text")
     agree.set_defaults(handler=command_agree)
     return parser
@@ -117,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``lars`` console command."""
     args = build_parser().parse_args(argv)
     try:
-        return args.handler(args)
+        return args.handler(args, sys.stdout)
     except LarsError as error:
         print(str(error), file=sys.stderr)
         return 2

@@ -37,9 +37,13 @@ import clingo
 from lars.atoms import Atom, Comparison
 from lars.errors import UnsupportedError
 from lars.formulas import At, AtAtom, Box, Diamond, Modality, WindowAtom
+from lars.printer import print_rule
 from lars.rules import Literal, Program, Rule
 from lars.terms import BinaryOp, Iri, Name, Number, String, Term, Variable
 from lars.windows import TupleWindow, Window
+
+PREAMBLE = ("__h(A,T) :- __d(A,T).", "__bg(true).")
+SHOW = "#show __d/2."
 
 NOW_WINDOW = None
 """Marker for the interval of an ordinary atom: ``[t, t]``."""
@@ -187,7 +191,10 @@ def encode_rule(rule_index: int, rule: Rule) -> tuple[list[str], list[Scope]]:
     """The ASP rules for one LARS rule and the scopes of its body atoms."""
     body, lines, scopes = [], [], []
     for index, literal in enumerate(rule.body):
-        text, aux_rules, scope = encode_literal(rule_index, index, literal)
+        try:
+            text, aux_rules, scope = encode_literal(rule_index, index, literal)
+        except UnsupportedError as error:
+            raise UnsupportedError(error.message, rule.position) from None
         body.append(text)
         lines.extend(aux_rules)
         if scope is not None:
@@ -198,14 +205,23 @@ def encode_rule(rule_index: int, rule: Rule) -> tuple[list[str], list[Scope]]:
 
 def encode_program(program: Program) -> Encoding:
     """The ASP encoding of a safe program (see the module docstring)."""
-    lines = ["__h(A,T) :- __d(A,T).", "__bg(true)."]
+    lines = list(PREAMBLE)
     scopes: list[Scope] = []
     for rule_index, rule in enumerate(program):
-        try:
-            rule_lines, rule_scopes = encode_rule(rule_index, rule)
-        except UnsupportedError as error:
-            raise UnsupportedError(error.message, rule.position) from None
+        rule_lines, rule_scopes = encode_rule(rule_index, rule)
         lines.extend(rule_lines)
         scopes.extend(rule_scopes)
-    lines.append("#show __d/2.")
+    lines.append(SHOW)
     return Encoding("\n".join(lines), tuple(scopes))
+
+
+def annotated_encoding(program: Program, comments: dict[int, str] | None = None) -> str:
+    """The encoding of :func:`encode_program` with each LARS rule's ASP rules under a comment
+    naming it (and ``comments[i]``, e.g. the SPARQL node it comes from): provenance for readers.
+    """
+    from_rules = []
+    for rule_index, rule in enumerate(program):
+        lines, _ = encode_rule(rule_index, rule)
+        note = f" ({comments[rule_index]})" if comments and rule_index in comments else ""
+        from_rules += [f"% rule {rule_index}{note}: {print_rule(rule, 'ascii')}", *lines]
+    return "\n".join([*PREAMBLE, *from_rules, SHOW])
