@@ -96,7 +96,8 @@ def check_query(query: RspQuery, elements: Sequence[StreamTriple], graphs: dict,
     shared = shared_patterns(query, graphs)
     for verdict in report.disagreeing:
         report.explanations[(verdict.start, verdict.end)] = (
-            shared + snapshot_explanations(verdict, query, elements, pushes, line, window_bounds, row_text)
+            shared + snapshot_explanations(verdict, query, csparql.variables, elements, pushes, line,
+                                             window_bounds, row_text)
             + shifted_answers(verdict, csparql, cqels, period, row_text))
     return report
 

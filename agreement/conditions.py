@@ -9,13 +9,13 @@
   window and the triples: data that expired before the pull, data that never met its join
   partner in one push snapshot, and triples exactly at a window's edge.
 
-A triple is *relevant* to an answer when it mentions one of the answer's values; explanations
-list relevant triples only, so that each names what witnesses it.
+The witnesses of an answer are the stream triples of one match of the stream graph pattern
+with the answer's values bound (:func:`support`), found in the snapshot where an engine saw it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rdflib.term import Node
@@ -27,20 +27,6 @@ from lars.windows import time_window_range
 from translate.rdfstreams import StreamTriple
 from translate.rsp import BlankVar, RangeWindow, RspQuery, StreamSpec, TriplePattern, TriplesWindow, Var
 from translate.windows import needs_cutoff, tau_window
-
-
-def matches(pattern: TriplePattern, triple: tuple[Node, Node, Node]) -> bool:
-    """Whether a triple pattern matches a triple (variables and blank nodes match anything,
-    a variable used twice must match the same term twice)."""
-    seen: dict[str, Node] = {}
-    for term, value in zip((pattern.subject, pattern.predicate, pattern.object), triple):
-        if isinstance(term, (Var, BlankVar)):
-            key = term.name if isinstance(term, Var) else "_:" + term.label
-            if seen.setdefault(key, value) != value:
-                return False
-        elif term != value:
-            return False
-    return True
 
 
 def pattern_text(pattern: TriplePattern) -> str:
@@ -63,7 +49,7 @@ def shared_patterns(query: RspQuery, graphs: dict) -> list[Explanation]:
     static = [triple for graph in graphs.values() for triple in graph]
     for spec in query.streams:
         for pattern in spec.pattern.triples:
-            example = next((t for t in static if matches(pattern, t)), None)
+            example = next((t for t in static if bind(pattern, t, {}) is not None), None)
             if example is not None:
                 found.append(Explanation(
                     "static-shares-pattern",
@@ -98,10 +84,37 @@ def snapshot(spec: StreamSpec, elements: Sequence[StreamTriple], t: int, timelin
     return Snapshot(spec, t, lo, hi, frozenset(e for e in own if lo <= e.time <= hi))
 
 
-def relevant(triples: Iterable[StreamTriple], row: Row) -> list[StreamTriple]:
-    """The triples that mention a value of the answer, in arrival order."""
-    values = {value for value in row if value is not None}
-    return sorted((e for e in triples if values & set(e.triple)), key=lambda e: (e.time, e.position.line or 0))
+def bind(pattern: TriplePattern, triple, binding: dict[str, Node]) -> dict[str, Node] | None:
+    """``binding`` extended so that ``pattern`` matches ``triple``, or ``None`` if it cannot."""
+    extended = dict(binding)
+    for term, value in zip((pattern.subject, pattern.predicate, pattern.object), triple):
+        if isinstance(term, (Var, BlankVar)):
+            key = term.name if isinstance(term, Var) else "_:" + term.label
+            if extended.setdefault(key, value) != value:
+                return None
+        elif term != value:
+            return None
+    return extended
+
+
+def support(patterns: Sequence[TriplePattern], triples: Sequence[StreamTriple],
+            binding: dict[str, Node]) -> list[StreamTriple] | None:
+    """Triples that match all ``patterns`` consistently with ``binding`` (one match, by
+    backtracking), or ``None`` when the snapshot holds no such match."""
+    if not patterns:
+        return []
+    first, rest = patterns[0], patterns[1:]
+    for element in triples:
+        extended = bind(first, element.triple, binding)
+        if extended is not None:
+            others = support(rest, triples, extended)
+            if others is not None:
+                return [element, *others]
+    return None
+
+
+def row_binding(row: Row, variables: Sequence[str]) -> dict[str, Node]:
+    return {name: value for name, value in zip(variables, row) if value is not None}
 
 
 def witness(element: StreamTriple) -> str:
@@ -115,41 +128,57 @@ def window_name(spec: StreamSpec) -> str:
     return type(window).__name__
 
 
-def snapshot_explanations(verdict: IntervalVerdict, query: RspQuery, elements: Sequence[StreamTriple],
-                          push_times: Sequence[int], timeline: Timeline, reading: str,
-                          row_text) -> list[Explanation]:
-    """Condition (iii) on one interval: how the push snapshots differ from the pull snapshot."""
+def ordered(snap: Snapshot) -> list[StreamTriple]:
+    return sorted(snap.triples, key=lambda e: (e.time, e.position.line or 0, repr(e.triple)))
+
+
+def snapshot_explanations(verdict: IntervalVerdict, query: RspQuery, variables: Sequence[str],
+                          elements: Sequence[StreamTriple], push_times: Sequence[int],
+                          timeline: Timeline, reading: str, row_text) -> list[Explanation]:
+    """Condition (iii) on one interval: how the push snapshots differ from the pull snapshot.
+
+    The witnesses of an answer are the stream triples of one match of the stream graph pattern
+    with the answer's values, found in the snapshot where that engine saw it.
+    """
     found: list[Explanation] = []
     for spec in query.streams:
+        patterns = spec.pattern.triples
         pull = snapshot(spec, elements, verdict.end, timeline, reading)
-        pushes = [snapshot(spec, elements, t, timeline, reading) for t in push_times
-                  if verdict.start < t <= verdict.end]
+        pushes = {t: snapshot(spec, elements, t, timeline, reading) for t in push_times
+                  if verdict.start < t <= verdict.end}
         for row, times in verdict.only_cqels.items():
-            expired = [e for p in pushes if p.time in times for e in relevant(p.triples - pull.triples, row)]
-            if expired:
+            binding = row_binding(row, variables)
+            seen = next(((t, m) for t in times if t in pushes
+                         for m in [support(patterns, ordered(pushes[t]), binding)] if m), None)
+            if seen and support(patterns, ordered(pull), binding) is None:
+                t, match = seen
+                gone = [e for e in match if e not in pull.triples]
                 found.append(Explanation(
                     "snapshot-differs", f"{row_text(row)}: window {window_name(spec)} of <{spec.stream}> "
-                    f"held these triples at the push at {times[0]}, but they expired before the pull "
-                    f"at {verdict.end}", tuple(dict.fromkeys(witness(e) for e in expired))))
+                    f"held a match at the push at {t} (window [{pushes[t].lo},{pushes[t].hi}]) but not "
+                    f"at the pull at {verdict.end} (window [{pull.lo},{pull.hi}]): these triples were "
+                    "no longer in it", tuple(witness(e) for e in gone or match)))
         for row in verdict.only_csparql:
-            needed = relevant(pull.triples, row)
-            if needed and not any(set(needed) <= p.triples for p in pushes):
-                when = ", ".join(str(p.time) for p in pushes) or "no push in this interval"
+            binding = row_binding(row, variables)
+            match = support(patterns, ordered(pull), binding)
+            if match and not any(support(patterns, ordered(p), binding) for p in pushes.values()):
+                when = ", ".join(f"{p.time} [{p.lo},{p.hi}]" for p in pushes.values()) or "none in this interval"
                 found.append(Explanation(
-                    "snapshot-differs", f"{row_text(row)}: the pull at {verdict.end} sees these triples "
-                    f"of <{spec.stream}> together in window {window_name(spec)}, but no push snapshot "
-                    f"held them all (pushes: {when})", tuple(witness(e) for e in needed)))
-        found += edge_explanations(verdict, spec, pull, row_text)
+                    "snapshot-differs", f"{row_text(row)}: the pull at {verdict.end} sees a match in "
+                    f"window {window_name(spec)} of <{spec.stream}>, but no push snapshot held one "
+                    f"together (pushes: {when})", tuple(witness(e) for e in match)))
+        found += edge_explanations(verdict, spec, pull, variables, row_text)
     return found
 
 
 def edge_explanations(verdict: IntervalVerdict, spec: StreamSpec, pull: Snapshot,
-                      row_text) -> list[Explanation]:
-    """Answers that depend on a triple exactly at the lower edge of the pull window (a triple
+                      variables: Sequence[str], row_text) -> list[Explanation]:
+    """Answers whose match in the pull window uses a triple exactly at its lower edge (a triple
     there is also in the previous pull's window when windows overlap at their edges)."""
     found = []
     for row in [*verdict.only_cqels, *verdict.only_csparql]:
-        at_edge = [e for e in relevant(pull.triples, row) if e.time == pull.lo]
+        match = support(spec.pattern.triples, ordered(pull), row_binding(row, variables)) or []
+        at_edge = [e for e in match if e.time == pull.lo]
         if at_edge:
             found.append(Explanation(
                 "window-boundary", f"{row_text(row)} depends on triples exactly at the lower edge "

@@ -49,6 +49,8 @@ def static_graphs(specs: Sequence[str], query: RspQuery) -> dict[URIRef | None, 
             graphs[key] = graph
     if None in graphs and len(query.dataset.default) == 1 and query.dataset.default[0] not in graphs:
         graphs[query.dataset.default[0]] = graphs.pop(None)
+    if not (query.dataset.default or query.dataset.named):
+        graphs.setdefault(None, Graph())
     return graphs
 
 

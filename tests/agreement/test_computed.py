@@ -1,0 +1,88 @@
+"""``lars agree`` computing both sides from a query: the paper's running example, condition (ii),
+and CSRBench Q1 on the real stream (SPEC section 9, paper section 5)."""
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from agreement.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+COUPONS = ROOT / "examples" / "coupons" / "rdf"
+CSRBENCH = ROOT / "examples" / "csrbench"
+SCHEMA = json.loads((ROOT / "docs" / "schemas" / "agreement.schema.json").read_text())
+RUNNING = ["agree", str(COUPONS / "cqels.rq"), "--stream", str(COUPONS / "stream.nt"),
+           "--static", str(COUPONS / "static.ttl"), "--unit", "1m", "--to", "50", "--format", "json"]
+EX = "http://ex.org/"
+
+
+def agree(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    report = json.loads(out) if out.startswith(("{", "[")) else out
+    return status, report, err
+
+
+@pytest.mark.parametrize("period", ["5m", "10m"])
+def test_running_example_agrees_for_short_periods(capsys, period):
+    status, report, _ = agree(capsys, *RUNNING, "--period", period)
+    jsonschema.validate(report, SCHEMA)
+    assert status == 0 and report["agree"] and report["disagreeing"] == 0
+
+
+def test_running_example_disagrees_for_30_minutes_because_isnear_expired(capsys):
+    status, report, _ = agree(capsys, *RUNNING, "--period", "30m")
+    jsonschema.validate(report, SCHEMA)
+    assert status == 1
+    [interval] = report["intervals"]
+    assert (interval["start"], interval["end"], interval["agree"]) == (0, 30, False)
+    answer = f'(<{EX}b>, <{EX}rayban>, "25"^^<http://www.w3.org/2001/XMLSchema#integer>)'
+    assert interval["only_cqels"] == [{"answer": answer, "times": [18]}]
+    assert interval["only_csparql"] == []
+    [why] = interval["explanations"]
+    assert why["condition"] == "snapshot-differs"
+    assert "[RANGE 5] of <http://ex.org/s2>" in why["message"] and "push at 18" in why["message"]
+    assert why["witnesses"] == [f"<{EX}claire> <{EX}isNear> <{EX}b> . at 18 on <{EX}s2>"]
+
+
+def test_static_data_sharing_a_stream_pattern_is_named(tmp_path, capsys):
+    static = tmp_path / "static.ttl"
+    static.write_text((COUPONS / "static.ttl").read_text()
+                      + "<http://ex.org/claire> <http://ex.org/isNear> <http://ex.org/b> .\n")
+    argv = [a if a != str(COUPONS / "static.ttl") else str(static) for a in RUNNING]
+    status, report, _ = agree(capsys, *argv, "--period", "10m", "--variant", "cautious")
+    jsonschema.validate(report, SCHEMA)
+    assert status == 1
+    reasons = [e for i in report["intervals"] for e in i["explanations"]
+               if e["condition"] == "static-shares-pattern"]
+    assert reasons, report
+    assert reasons[0]["witnesses"] == ["pattern ?user <http://ex.org/isNear> ?shop .",
+                                       f"static triple <{EX}claire> <{EX}isNear> <{EX}b> ."]
+
+
+def test_csrbench_q1_computed_with_10s_period(capsys):
+    status, report, _ = agree(capsys, "agree", str(CSRBENCH / "queries" / "q1-cqels.rq"),
+                              "--stream", str(CSRBENCH / "stream"), "--period", "10s", "--format", "json")
+    jsonschema.validate(report, SCHEMA)
+    assert status == 1
+    verdicts = [(i["start"], i["end"], i["agree"]) for i in report["intervals"]]
+    assert verdicts == [(0, 10, True), (10, 20, True), (20, 30, False)]
+    bad = report["intervals"][2]
+    assert bad["only_csparql"] == [] and len(bad["only_cqels"]) == 5
+    assert all(t in range(21, 30) for a in bad["only_cqels"] for t in a["times"])
+    assert {e["condition"] for e in bad["explanations"]} == {"snapshot-differs", "other-interval"}
+
+
+def test_separate_queries_that_differ_are_warned_about(tmp_path, capsys):
+    other = tmp_path / "other.rq"
+    other.write_text((COUPONS / "csparql.rq").read_text().replace("RANGE 5m", "RANGE 6m"))
+    status, report, err = agree(capsys, *RUNNING, "--period", "10m", "--csparql", str(other))
+    assert "warning: the C-SPARQL and CQELS queries do not describe the same abstract query" in err
+
+
+def test_separate_queries_that_match_agree_quietly(capsys):
+    status, report, err = agree(capsys, *RUNNING, "--period", "10m", "--csparql",
+                                str(COUPONS / "csparql.rq"))
+    assert status == 0 and err == ""
