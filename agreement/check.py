@@ -43,7 +43,7 @@ def check_recorded(csparql_file: str | Path, cqels_file: str | Path, period: int
             max(times, default=0) if timeline[1] is None else timeline[1])
     verdicts = compare(csparql, cqels, period, span)
     report = AgreementReport("recorded", period, unit_text(unit_ms), span, csparql.variables,
-                             verdicts, notes=[RECORDED_NOTE])
+                             verdicts, notes=[RECORDED_NOTE], csparql=csparql, cqels=cqels)
     for verdict in report.disagreeing:
         report.explanations[(verdict.start, verdict.end)] = shifted_answers(
             verdict, csparql, cqels, period, report.row_text)
@@ -91,7 +91,8 @@ def check_query(query: RspQuery, elements: Sequence[StreamTriple], graphs: dict,
     cqels = side_answers(cq_side, data, pushes)
     report = AgreementReport("computed", period, unit_text(query.unit_ms), (line.start, line.end),
                              csparql.variables, compare(csparql, cqels, period, (line.start, line.end)),
-                             notes=[f"CQELS variant: {variant}", f"window bounds: {window_bounds}"])
+                             notes=[f"CQELS variant: {variant}", f"window bounds: {window_bounds}"],
+                             csparql=csparql, cqels=cqels)
     report.row_text = row_text
     shared = shared_patterns(query, graphs)
     for verdict in report.disagreeing:

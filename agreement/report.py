@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from agreement.compare import IntervalVerdict, Row
+from agreement.compare import AnswerSeries, IntervalVerdict, Row
 from agreement.explain import Explanation, hashable_text
 
 
@@ -25,6 +25,7 @@ class AgreementReport:
         verdicts: one per pulling interval, in time order.
         explanations: reasons per disagreeing interval, keyed by ``(start, end)``.
         notes: general remarks (e.g. which variant, how time points were mapped).
+        csparql, cqels: the answers compared (C-SPARQL at pull times, CQELS at push times).
     """
 
     source: str
@@ -36,6 +37,8 @@ class AgreementReport:
     explanations: dict[tuple[int, int], list[Explanation]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     row_text: Callable[[Row], str] = field(default=None, repr=False)
+    csparql: AnswerSeries | None = field(default=None, repr=False)
+    cqels: AnswerSeries | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.row_text is None:

@@ -1,0 +1,408 @@
+"""The façade for notebooks and the ``lars`` command: translate, run, check — one call each.
+
+Each function takes the options of the matching ``lars`` subcommand as keyword arguments and
+returns a view (:mod:`agreement.views`, :mod:`agreement.agreementview`) that shows itself in
+Jupyter, turns into a pandas DataFrame and plots (:mod:`agreement.plots`). :mod:`agreement.commands` calls these same functions and only prints.
+
+* :func:`translate_query` — a C-SPARQL or CQELS query → its LARS program (``lars translate``);
+* :func:`run` — a LARS program over an atom stream, or a query over an RDF stream → the answer
+  stream (``lars run``);
+* :func:`check` — do C-SPARQL and CQELS agree, computed from a query and a stream or from answers
+  recorded from the engines (``lars agree``).
+
+Queries, programs, background facts and LARS atom streams are given as text or as a path (a
+:class:`~pathlib.Path`, or a one-line string naming a file); RDF streams, static data and
+recorded answers as paths.
+
+>>> view = run("x :- [2] <> p.", stream=None, end=3)
+>>> [(a.time, a.streams) for a in view][:1]
+[(0, (frozenset(),))]
+>>> view = translate_query('''PREFIX : <http://ex.org/>
+... SELECT ?shop FROM STREAM :s [RANGE 30m STEP 5m] WHERE { ?shop :offers ?c }''', unit="1m")
+>>> print(view.text("ascii", comments=False))
+ans_1(Shop,default,streams) :- triple(Shop,<http://ex.org/offers>,C,default).
+triple(S,P,O,default) :- [30,0,5] <> striple(S,P,O,<http://ex.org/s>).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rdflib import URIRef
+
+from agreement.agreementview import AgreementView
+from agreement.check import check_query, check_recorded
+from agreement.data import QueryData, query_data, read_rdf_stream, static_graphs
+from agreement.views import AnswerStreamView, ProgramView
+from lars.analysis import is_stratified
+from lars.atoms import Atom
+from lars.errors import InputError
+from lars.parser import parse_facts, parse_program, parse_stream_line
+from lars.readpolicy import ReadPolicy, ReadReport, parse_lines, read_text
+from lars.streamfile import read_stream
+from lars.streams import Stream, Timeline
+from solver.evaluate import DEFAULT_MAX_FACTS, Limits, Problem, TimePointAnswer
+from solver.formats import RunInfo
+from translate.api import Translation, parse_query, translate
+from translate.durations import parse_duration, parse_unit, to_ticks
+from translate.rdf import chop
+from translate.rdfstreams import StreamTriple
+from translate.variants import cs, variant_ids
+
+Source = str | os.PathLike
+"""Text, or a path: a :class:`~pathlib.Path`, or a one-line string naming an existing file or
+ending in a known suffix (``.lars``, ``.rq``, ``.sparql``, ``.csparql``, ``.cqels``, ``.txt``)."""
+
+QUERY_SUFFIXES = (".rq", ".sparql", ".csparql", ".cqels")
+SOURCE_SUFFIXES = (".lars", ".txt", *QUERY_SUFFIXES)
+QUERY_START = re.compile(r"\A(?:\s|#[^\n]*\n)*(PREFIX|BASE|SELECT|REGISTER)\b", re.IGNORECASE)
+TEXT_SOURCE = "<string>"
+
+
+def read_source(value: Source) -> tuple[str, str]:
+    """``(text, source name)`` of a text-or-path argument (see :data:`Source`).
+
+    >>> read_source("x :- p.")
+    ('x :- p.', '<string>')
+    """
+    if isinstance(value, os.PathLike):
+        return read_text(value), os.fspath(value)
+    if "\n" not in value and (value.lower().endswith(SOURCE_SUFFIXES) or names_file(value)):
+        return read_text(value), value
+    return value, TEXT_SOURCE
+
+
+def names_file(value: str) -> bool:
+    """Whether ``value`` is one line naming an existing file."""
+    try:
+        return "\n" not in value and Path(value).is_file()
+    except OSError:  # a name too long for the system is no file's name
+        return False
+
+
+def read_atom_stream(stream: Source, policy: ReadPolicy, report: ReadReport) -> Stream:
+    """A LARS atom stream from a file, or from text (lines ``t: a(1), b``; text is what holds a
+    line break, or a colon without naming a file).
+
+    >>> read_atom_stream("1: p(1)\\n3: q", ReadPolicy(), ReadReport()).time_points()
+    [1, 3]
+    """
+    if isinstance(stream, os.PathLike) or not ("\n" in stream or ":" in stream) or names_file(stream):
+        return read_stream(stream, policy=policy, report=report)
+    contents: dict[int, list[Atom]] = {}
+    for entry in parse_lines(stream.splitlines(), TEXT_SOURCE, parse_stream_line, policy, report):
+        contents.setdefault(entry.time, []).extend(entry.elements)
+    return Stream.from_mapping(Timeline(min(contents, default=0), max(contents, default=0)), contents)
+
+
+def is_query(path: str, text: str) -> bool:
+    """A query file by its suffix, or, for other names, by its first keyword."""
+    return path.lower().endswith(QUERY_SUFFIXES) or (
+        not path.lower().endswith(".lars") and QUERY_START.match(text) is not None)
+
+
+def period_ticks(period: str | int | None, unit: str) -> int | None:
+    """A pulling period in ticks: a duration such as ``"10s"``, or a number of ticks."""
+    if period is None or isinstance(period, int):
+        return period
+    return to_ticks(parse_duration(period), parse_unit(unit))
+
+
+def read_policy(on_error: str, order: str) -> tuple[ReadPolicy, ReadReport]:
+    return ReadPolicy(on_error=on_error, order=order), ReadReport()
+
+
+def choose_timeline(stream: Stream, start: int | None, end: int | None) -> Timeline:
+    """``start``/``end`` when given; else from 0 (or the first time point, if earlier) to the last."""
+    timeline = Timeline(min(0, stream.timeline.start) if start is None else start,
+                        stream.timeline.end if end is None else end)
+    if timeline.start > timeline.end:
+        raise InputError(f"empty timeline [{timeline.start},{timeline.end}]: --from is after --to")
+    outside = [t for t in stream.time_points() if t not in timeline]
+    if outside:
+        raise InputError(f"the stream has atoms at time point {outside[0]}, outside the timeline "
+                         f"[{timeline.start},{timeline.end}]", hint="widen --from/--to")
+    return timeline
+
+
+# --- translate ------------------------------------------------------------------------------------
+
+def translate_variants(query: Source, *, engine: str | None = None, variant: str = "brave",
+                       mode: str = "none", period: str | int | None = None, unit: str = "1s",
+                       window_bounds: str = "closed") -> list[ProgramView]:
+    """Like :func:`translate_query`, but ``variant="all"`` gives one view per CQELS variant."""
+    text, source = read_source(query)
+    return translations(text, source, engine=engine, variant=variant, mode=mode, period=period,
+                        unit=unit, window_bounds=window_bounds)
+
+
+def translations(text: str, source: str, *, engine: str | None, variant: str, mode: str,
+                 period: str | int | None, unit: str, window_bounds: str) -> list[ProgramView]:
+    """The translations of query ``text`` the options ask for (several for ``variant="all"``)."""
+    parsed = parse_query(text, source, engine, unit)
+    engine = engine or parsed.engine
+    variants = [variant]
+    if engine == "cqels" and variant == "all":
+        variants = list(variant_ids(len(parsed.streams)))
+    ticks = period_ticks(period, unit)
+    return [ProgramView(translate(parsed, engine, variant="brave" if v == "all" else v, mode=mode,
+                                  period_ticks=ticks, window_bounds=window_bounds), unit)
+            for v in variants]
+
+
+def translate_query(query: Source, *, engine: str | None = None, variant: str = "brave",
+                    mode: str = "none", period: str | int | None = None, unit: str = "1s",
+                    window_bounds: str = "closed") -> ProgramView:
+    """The LARS program of a C-SPARQL or CQELS query (``lars translate``).
+
+    Args:
+        query: the query text, or its path.
+        engine: ``csparql``, ``cqels`` or ``sparql`` (default: guessed from the syntax).
+        variant: for CQELS, which query of ``cq(Q)``: ``brave``, ``cautious`` or an id such as ``bc``.
+        mode: ``none``, ``push`` (℘(P)) or ``pull`` (℘(P,U)).
+        period: ``U`` for pull mode, a duration (``"10s"``) or ticks (default: ``COMPUTED EVERY``).
+        unit: the length of one tick.
+        window_bounds: ``closed`` (``[t-L,t]``, the paper), ``left-open`` or ``right-open``.
+
+    Returns:
+        a :class:`~agreement.views.ProgramView`: it shows the rules in the paper's notation with
+        the provenance comment of each; ``.text("ascii")``, ``.text("asp")``, ``.program``.
+
+    >>> view = translate_query("PREFIX : <http://ex.org/> SELECT ?x "
+    ...                        "WHERE { STREAM :s [NOW] { ?x :p 1 } }", mode="push")
+    >>> print(view.text())
+    # node 1: STREAM :s [NOW] {?x :p 1}
+    ans_1(X,default,streams) ← ⊞^0 ◇ striple(X,<http://ex.org/p>,1,<http://ex.org/s>), trigger.
+    # push: input striple/4 arrived now
+    trigger ← ⊞^0 ◇ striple(X1,X2,X3,X4).
+    """
+    if variant == "all":
+        raise InputError("translate_query takes one variant", hint="use translate_variants for all")
+    [view] = translate_variants(query, engine=engine, variant=variant, mode=mode, period=period,
+                                unit=unit, window_bounds=window_bounds)
+    return view
+
+
+# --- run ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RunPlan:
+    """Everything :func:`run` prepares before solving; :meth:`answers` solves lazily.
+
+    ``lars run`` writes :meth:`answers` as they come (a long run never holds the whole answer
+    stream); :meth:`view` collects them into an :class:`~agreement.views.AnswerStreamView`.
+    """
+
+    problem: Problem
+    info: RunInfo
+    unit: str | None
+    title: str
+    translation: Translation | None = None
+    data: QueryData | None = None
+    warnings: tuple[str, ...] = ()
+
+    def answers(self) -> Iterator[TimePointAnswer]:
+        """The answers at every time point of the timeline, in order (a query's: chopped ``ans_1``)."""
+        answers = self.problem.run()
+        if self.translation is None:
+            return answers
+        return answers_only(answers, self.translation.answer.predicate)
+
+    def view(self) -> AnswerStreamView:
+        """Solve at every time point and collect the answers."""
+        t = self.translation
+        counts = {time: len(atoms) for time, atoms in self.problem.stream.items}
+        return AnswerStreamView(
+            tuple(self.answers()), self.info.timeline, self.unit, self.info.stratified, self.title,
+            counts, "atoms" if t is None else "triples",
+            variables=() if t is None else t.answer.select_order,
+            row_of=None if t is None else RowOf(t, self.data),
+            prefixes=() if t is None else t.query.prefixes, warnings=self.warnings)
+
+
+class RowOf:
+    """A chopped answer atom of a query → its values in SELECT order (rdflib terms, ``None``
+    for unbound), cached."""
+
+    def __init__(self, translation: Translation, data: QueryData) -> None:
+        self.translation, self.data, self.cache = translation, data, {}
+
+    def __call__(self, atom: Atom) -> tuple:
+        if atom not in self.cache:
+            [row] = self.translation.rows([atom], self.data.encoder, chopped=True)
+            self.cache[atom] = tuple(row.values())
+        return self.cache[atom]
+
+
+def answers_only(answers: Iterator[TimePointAnswer], predicate: str) -> Iterator[TimePointAnswer]:
+    """Keep the chopped answer atoms of each answer stream (SPEC section 5: ``chop``)."""
+    for answer in answers:
+        yield TimePointAnswer(answer.time, tuple(
+            frozenset((atom, t) for a, t in stream for atom in chop([a]) if atom.predicate == predicate)
+            for stream in answer.streams))
+
+
+def prepare_run(program_or_query: Source, *, stream: Source | None = None,
+                background: Source | None = None, static: Sequence[str] = (),
+                start: int | None = None, end: int | None = None, engine: str | None = None,
+                variant: str = "brave", mode: str = "none", period: str | int | None = None,
+                unit: str = "1s", window_bounds: str = "closed", stream_iri: str | None = None,
+                on_error: str = "stop", order: str = "strict",
+                max_facts: int = DEFAULT_MAX_FACTS) -> RunPlan:
+    """Read and translate what :func:`run` is given (same arguments), without solving."""
+    text, source = read_source(program_or_query)
+    policy, report = read_policy(on_error, order)
+    limits = Limits(max_facts=max_facts)
+    if not is_query(source, text):
+        program = parse_program(text, source)
+        facts = frozenset(parse_facts(*read_source(background))) if background is not None else frozenset()
+        atoms = read_atom_stream(stream, policy, report) if stream is not None else Stream(Timeline(0, 0))
+        atoms = Stream(choose_timeline(atoms, start, end), atoms.items)
+        line = (atoms.timeline.start, atoms.timeline.end)
+        return RunPlan(Problem(program, atoms, facts, limits), RunInfo(line, line, is_stratified(program)),
+                       unit, "LARS program" if source == TEXT_SOURCE else Path(source).name,
+                       warnings=tuple(report.summary()))
+    view = one_translation(text, source, engine=engine, variant=variant, mode=mode, period=period,
+                           unit=unit, window_bounds=window_bounds)
+    t = view.translation
+    elements = read_rdf_stream(os.fspath(stream), URIRef(stream_iri) if stream_iri else None,
+                               policy, report) if stream is not None else []
+    data = query_data([t], elements, static_graphs(list(static), t.query), (start, end))
+    line = (data.stream.timeline.start, data.stream.timeline.end)
+    title = view.short_title() if source == TEXT_SOURCE else f"{Path(source).name}: {view.short_title()}"
+    return RunPlan(Problem(t.program, data.stream, data.background, limits),
+                   RunInfo(line, line, is_stratified(t.program), unit), unit, title, t, data,
+                   tuple(report.summary()))
+
+
+def one_translation(text: str, source: str, **options) -> ProgramView:
+    """The one translation :func:`run` takes (``variant="all"`` for CQELS is refused)."""
+    found = translations(text, source, **options)
+    if len(found) > 1:
+        raise InputError("lars run takes one variant", hint="choose --variant brave, cautious or an id")
+    return found[0]
+
+
+def run(program_or_query: Source, *, stream: Source | None = None,
+        background: Source | None = None, static: Sequence[str] = (), start: int | None = None,
+        end: int | None = None, engine: str | None = None, variant: str = "brave",
+        mode: str = "none", period: str | int | None = None, unit: str = "1s",
+        window_bounds: str = "closed", stream_iri: str | None = None, on_error: str = "stop",
+        order: str = "strict", max_facts: int = DEFAULT_MAX_FACTS) -> AnswerStreamView:
+    """The answer stream of a LARS program or of a query (``lars run``).
+
+    Args:
+        program_or_query: LARS text or a ``.lars`` path, or query text or a query path (told
+            apart like ``lars run``: by suffix, else by a first keyword PREFIX/BASE/SELECT/REGISTER).
+        stream: for a program, a LARS atom stream (``t: a(1), b`` lines), a file or text; for a
+            query, a timestamped N-Triples file or a folder of Turtle files named by timestamp.
+        background: for a program, LARS facts (``p(a). q(1).``), text or path.
+        static: for a query, static RDF files, ``FILE`` or ``IRI=FILE``.
+        start, end: the timeline (default: 0 to the last time point with input).
+        engine, variant, mode, period, unit, window_bounds: as in :func:`translate_query`
+            (``unit`` also labels the time axis of a program's plots).
+        stream_iri: for a query, the stream IRI of triples whose line names none.
+        on_error, order: ``stop``/``skip`` bad stream lines; ``strict``/``sort`` timestamps.
+        max_facts: refuse a time point that would ground more input facts.
+
+    Returns:
+        an :class:`~agreement.views.AnswerStreamView`; for a query, its chopped ``ans_1`` atoms.
+
+    >>> view = run("x :- not y. y :- not x.", end=1)
+    >>> sorted(map(sorted, view.at(0)))
+    [[('x', 0)], [('y', 0)]]
+    """
+    return prepare_run(program_or_query, stream=stream, background=background, static=static,
+                       start=start, end=end, engine=engine, variant=variant, mode=mode,
+                       period=period, unit=unit, window_bounds=window_bounds, stream_iri=stream_iri,
+                       on_error=on_error, order=order, max_facts=max_facts).view()
+
+
+# --- check ----------------------------------------------------------------------------------------
+
+DIFFERENT_QUERIES = ("warning: the C-SPARQL and CQELS queries do not describe the same abstract "
+                     "query (result variables, pattern, dataset or stream windows differ)")
+
+
+def check_variants(query: Source | None = None, *, stream: str | os.PathLike | None = None,
+                   static: Sequence[str] = (), period: str | int, csparql: Source | None = None,
+                   variant: str = "brave", unit: str = "1s", window_bounds: str = "closed",
+                   start: int | None = None, end: int | None = None,
+                   recorded_csparql: str | os.PathLike | None = None,
+                   recorded_cqels: str | os.PathLike | None = None, stream_iri: str | None = None,
+                   on_error: str = "stop", order: str = "strict") -> list[AgreementView]:
+    """Like :func:`check`, but ``variant="all"`` gives one view per CQELS variant."""
+    ticks = period_ticks(period, unit)
+    if recorded_csparql is not None or recorded_cqels is not None:
+        if recorded_csparql is None or recorded_cqels is None:
+            raise InputError("give both --recorded-csparql and --recorded-cqels")
+        report = check_recorded(recorded_csparql, recorded_cqels, ticks, parse_unit(unit), (start, end))
+        return [AgreementView(report, report.csparql, report.cqels.reordered(report.csparql.variables),
+                              title=f"{Path(recorded_csparql).name} vs {Path(recorded_cqels).name}")]
+    if query is None:
+        raise InputError("give a CQELS query (QUERY or --cqels), or recorded answers")
+    text, source = read_source(query)
+    parsed = parse_query(text, source, "cqels", unit)
+    other = parse_query(*read_source(csparql), "csparql", unit) if csparql is not None else None
+    warnings = [DIFFERENT_QUERIES] if other is not None and cs(other) != cs(parsed) else []
+    policy, report = read_policy(on_error, order)
+    elements: list[StreamTriple] = read_rdf_stream(
+        os.fspath(stream), URIRef(stream_iri) if stream_iri else None, policy, report) if stream else []
+    warnings += report.summary()
+    graphs = static_graphs(list(static), parsed)
+    counts: dict[int, int] = {}
+    for element in elements:
+        counts[element.time] = counts.get(element.time, 0) + 1
+    variants = variant_ids(len(parsed.streams)) if variant == "all" else [variant]
+    views = []
+    for v in variants:
+        found = check_query(parsed, elements, graphs, ticks, v, window_bounds, (start, end), other)
+        views.append(AgreementView(found, found.csparql, found.cqels.reordered(found.csparql.variables),
+                                   counts, parsed.prefixes, tuple(warnings),
+                                   "query" if source == TEXT_SOURCE else Path(source).name))
+    return views
+
+
+def check(query: Source | None = None, *, stream: str | os.PathLike | None = None,
+          static: Sequence[str] = (), period: str | int, csparql: Source | None = None,
+          variant: str = "brave", unit: str = "1s", window_bounds: str = "closed",
+          start: int | None = None, end: int | None = None,
+          recorded_csparql: str | os.PathLike | None = None,
+          recorded_cqels: str | os.PathLike | None = None, stream_iri: str | None = None,
+          on_error: str = "stop", order: str = "strict") -> AgreementView:
+    """Do C-SPARQL and CQELS agree on every pulling interval? (``lars agree``, SPEC section 9).
+
+    Computed mode (``query`` and ``stream``): both sides come from the CQELS query —
+    C-SPARQL's answers are those of ``℘(τ1(cs(Q)), U)`` at the multiples of ``U``, CQELS's those
+    of ``℘(τ2(Q'))`` at every time point with input. Recorded mode (``recorded_csparql`` and
+    ``recorded_cqels``): answers recorded from the real engines (CSRBench JSON).
+
+    Args:
+        query: the CQELS query, text or path.
+        stream: a timestamped N-Triples file or a folder of Turtle files.
+        static: static RDF files, ``FILE`` or ``IRI=FILE``.
+        period: ``U``, a duration (``"10s"``) or ticks.
+        csparql: a separately written C-SPARQL query for its side (warned about if it differs).
+        variant, unit, window_bounds: as in :func:`translate_query`.
+        start, end: the timeline (default: 0 to the last input or recorded answer).
+        recorded_csparql, recorded_cqels: answer files recorded from the engines.
+        stream_iri, on_error, order: as in :func:`run`.
+
+    Returns:
+        an :class:`~agreement.views.AgreementView`: ``.agree``, ``.to_pandas()``, ``.plot()``.
+
+    >>> answers = "examples/csrbench/engine-answers/csparql-answer-1.json"
+    >>> check(recorded_csparql=answers, recorded_cqels=answers, period="10s").agree
+    True
+    """
+    if variant == "all":
+        raise InputError("check takes one variant", hint="use check_variants for all")
+    [view] = check_variants(query, stream=stream, static=static, period=period, csparql=csparql,
+                            variant=variant, unit=unit, window_bounds=window_bounds, start=start,
+                            end=end, recorded_csparql=recorded_csparql, recorded_cqels=recorded_cqels,
+                            stream_iri=stream_iri, on_error=on_error, order=order)
+    return view
