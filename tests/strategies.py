@@ -313,3 +313,129 @@ def window_scenario(draw):
     check_safety(program)
     t = draw(st.sampled_from(tuple(stream.timeline)))
     return program, stream, frozenset(draw(st.sampled_from(((), (Atom("s"),))))), t
+
+
+# --- longer streams for partitioned evaluation (solver/partition.py) ---------------------------
+
+@lru_cache(maxsize=None)
+def hopping_windows() -> st.SearchStrategy[TimeWindow]:
+    """``⊞^{l,u,d}`` with ``l`` up to 8, ``u`` up to 2 and a hop ``d`` of 2 to 5 ticks."""
+    return st.builds(TimeWindow, st.integers(0, 8), st.sampled_from((0, 0, 1, 2)), st.integers(2, 5))
+
+
+@lru_cache(maxsize=None)
+def wide_windows() -> st.SearchStrategy:
+    """Windows that reach several ticks back: hopping (half of them), sliding ``⊞^l`` (l ≤ 8) or
+    ``⊞^{#n}`` (n ≤ 6)."""
+    return st.one_of(hopping_windows(), hopping_windows(), st.builds(TimeWindow, st.integers(0, 8)),
+                     st.builds(TupleWindow, st.integers(1, 6)))
+
+
+@lru_cache(maxsize=None)
+def long_streams(min_points: int = 20, max_points: int = 40) -> st.SearchStrategy[Stream]:
+    """Streams of 20 to 40 points over ``r``, ``s``, ``p(a)``, ``p(b)``: 0 to 2 atoms per point,
+    often none, so tuple windows reach back over several points."""
+    timeline = st.builds(lambda start, size: Timeline(start, start + size - 1),
+                         st.sampled_from((0, 0, 3, 7)), st.integers(min_points, max_points))
+    point = st.one_of(st.just([]), st.lists(st.sampled_from(DENSE_ATOMS), unique=True, max_size=2))
+    return timeline.flatmap(lambda line: st.lists(point, min_size=len(line), max_size=len(line)).map(
+        lambda picks: Stream.from_mapping(line, dict(zip(line, picks)))))
+
+
+@st.composite
+def straddling_rules(draw) -> Rule:
+    """A safe rule whose body reads wide windows: one positive window atom over the input, maybe a
+    second one (negated or not, possibly over a derived predicate); heads ``a`` or ``@_t a``."""
+    variables = draw(st.sampled_from(((), (Variable("X"),))))
+    inputs = (("p", 1),) if variables else (("r", 0), ("s", 0), ("p", 1))
+    first = WindowAtom(draw(wide_windows()), draw(modalities()), draw(atoms(inputs, variables)))
+    assume({v.name for v in variables} <= first.atom.variables())
+    body = [Literal(first)]
+    if draw(st.booleans()):
+        second = WindowAtom(draw(wide_windows()), draw(modalities(False)),
+                            draw(atoms(inputs + DERIVED_SIGNATURES, variables)))
+        body.append(Literal(second, negated=draw(st.booleans())))
+    bound = frozenset().union(*(lit.variables() for lit in body if not lit.negated))
+    rule = Rule(draw(heads(bound)), tuple(body))
+    check_safety(Program((rule,)))
+    return rule
+
+
+@st.composite
+def straddling_scenario(draw):
+    """``(program, stream, background, parts)``: 1 to 3 :func:`straddling_rules` over a
+    :func:`long_streams` stream, cut into 2 to 5 ranges, so windows straddle range boundaries."""
+    program = Program(tuple(draw(st.lists(straddling_rules(), min_size=1, max_size=3))))
+    stream = draw(long_streams())
+    background = frozenset(draw(st.sampled_from(((), (Atom("s"),)))))
+    return program, stream, background, draw(st.integers(2, 5))
+
+
+# --- long gaps; input and background atoms of derived predicates (solver/strategies.py) ---------
+
+@lru_cache(maxsize=None)
+def gappy_streams(min_points: int = 15, max_points: int = 60, max_busy: int = 5) -> st.SearchStrategy[Stream]:
+    """Streams on a long timeline with atoms at only a few (up to ``max_busy``) time points, so
+    there are long gaps: windows empty out, tuple windows reach far back, idle points repeat."""
+    timeline = st.builds(lambda start, size: Timeline(start, start + size - 1),
+                         st.sampled_from((0, 0, 3)), st.integers(min_points, max_points))
+    return timeline.flatmap(lambda line: st.dictionaries(
+        st.sampled_from(tuple(line)), st.lists(ground_atoms(), min_size=1, max_size=3, unique=True),
+        max_size=max_busy).map(lambda contents: Stream.from_mapping(line, contents)))
+
+
+@st.composite
+def gap_scenario(draw):
+    """``(program, stream, background, t)`` over a :func:`gappy_streams` stream."""
+    stream = draw(gappy_streams())
+    return draw(programs()), stream, draw(backgrounds()), stream.timeline.start
+
+
+MIXED_SIGNATURES = INPUT_SIGNATURES + DERIVED_SIGNATURES
+"""Stream atoms of :func:`mixed_streams`: the input predicates and the derived ones."""
+
+
+@lru_cache(maxsize=None)
+def mixed_streams(max_points: int = 6, max_per_point: int = 3) -> st.SearchStrategy[Stream]:
+    """Streams whose atoms may be of derived predicates too, and may arrive twice at one point."""
+    per_point = st.lists(ground_atoms(MIXED_SIGNATURES), max_size=max_per_point)
+    return timelines(max_points).flatmap(lambda line: st.tuples(*[per_point] * len(line)).map(
+        lambda contents: Stream.from_mapping(line, dict(zip(line, contents)))))
+
+
+@st.composite
+def mixed_scenario(draw):
+    """``(program, stream, background, t)``: a :func:`mixed_streams` stream and a background that
+    may hold atoms of derived predicates, so input and background meet what rules derive."""
+    stream = draw(mixed_streams())
+    background = draw(st.frozensets(ground_atoms(MIXED_SIGNATURES + STATIC_SIGNATURES), max_size=3))
+    return draw(programs()), stream, background, stream.timeline.start
+
+
+MASKING_ATOMS = (Atom("x", (Name("a"),)), Atom("y"), Atom("z", (Number(1),)), Atom("p", (Name("a"),)),
+                 Atom("r"))
+"""Stream atoms of :func:`masking_scenario`: input atoms and atoms its heads derive."""
+
+
+@st.composite
+def masking_scenario(draw):
+    """``(program, stream, background, parts)``: heads ``@_k a`` with a constant ``k`` put derived
+    atoms at early time points where the stream holds the same atoms as input, while the bodies
+    look back two ticks at most; so later ranges get little history, yet the answers must still
+    leave those atoms out (``Lookback.masks`` in solver/partition.py)."""
+    timeline = Timeline(0, draw(st.integers(7, 15)))
+    picks = draw(st.lists(st.lists(st.sampled_from(MASKING_ATOMS), unique=True, max_size=2),
+                          min_size=len(timeline), max_size=len(timeline)))
+    chosen = []
+    for _ in range(draw(st.integers(1, 2))):
+        variables = draw(st.sampled_from(((), (Variable("X"),))))
+        atom = draw(atoms((("p", 1),) if variables else (("p", 1), ("r", 0)), variables))
+        window = draw(st.sampled_from((None, TimeWindow(0), TimeWindow(1), TimeWindow(2))))
+        formula = atom if window is None else WindowAtom(window, DIAMOND, atom)
+        bound = tuple(Variable(name) for name in sorted(formula.variables()))
+        head = AtAtom(Number(draw(st.integers(0, 4))), draw(atoms(DERIVED_SIGNATURES, bound)))
+        chosen.append(Rule(head, (Literal(formula),)))
+    program = Program(tuple(chosen))
+    check_safety(program)
+    return program, Stream.from_mapping(timeline, dict(zip(timeline, picks))), frozenset(), draw(
+        st.integers(2, 5))

@@ -1,0 +1,320 @@
+"""Evaluation over slices at scale: split the timeline, ship each range its history (SPEC 8).
+
+Under the paper's semantics (SPEC section 3: rules fire at the reference time only, nothing is
+remembered between time points; streaming reading) the answer at ``t`` depends only on
+
+* the input in ``[t - lookback, t]``, where ``lookback`` is the widest reach of the program's
+  body atoms: a plain atom reads ``[t, t]``; a time window ``⊞^{l,u,d}`` starts at
+  ``floor(t/d)*d - l >= t - (d - 1) - l``; ``⊞^∞`` and ``@_s a`` outside windows read the whole
+  timeline (then every range needs everything from ``t_min``: no shipping saving);
+* for tuple windows ``⊞^{#n}``, the latest ``n`` input atoms up to ``t``;
+* the background, and the timeline itself (windows are clamped to it, heads ``@_T a`` checked).
+
+So the timeline is :func:`split` into ranges, each range gets the slices it needs
+(:func:`range_input`), the ranges are evaluated independently by a *runner* (a plain loop, or a
+Spark job whose executors run clingo) and the answers come back in time order, identical to
+``Problem(program, stream, background).run()``.
+
+One more thing reaches back further: an answer leaves out derived atoms that are also input at
+their time point (:meth:`solver.evaluate.Problem.additions`), and a head ``@_T a`` with a
+constant or computed ``T`` can put an atom anywhere. For such programs the input atoms of
+derived predicates are shipped from the whole history (:attr:`Lookback.masks`; usually none).
+
+>>> from lars.parser import parse_program
+>>> history_needed(parse_program("x :- [3,0,5] <> p. y :- [#4] <> q."))
+Lookback(ticks=7, tuples=4, masks=frozenset())
+>>> split(Timeline(0, 9), 3)
+[Timeline(start=0, end=3), Timeline(start=4, end=6), Timeline(start=7, end=9)]
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from lars.analysis import Signature, check_safety, derived_predicates
+from lars.atoms import Atom, Comparison
+from lars.errors import InputError, LarsError
+from lars.formulas import At, AtAtom, WindowAtom
+from lars.rules import Program, Rule
+from lars.streams import Stream, Timeline
+from lars.terms import Variable
+from lars.windows import TimeWindow, TupleWindow
+from solver.encode import encode_program
+from solver.evaluate import Limits, Problem, TimePointAnswer
+from solver.slicing import spark_session
+
+Slice = tuple[int, tuple[Atom, ...]]
+"""The input atoms at one time point, in arrival order (as :mod:`solver.slicing` makes them)."""
+
+
+@dataclass(frozen=True)
+class Lookback:
+    """How much history the answer at ``t`` needs.
+
+    Attributes:
+        ticks: input from ``[t - ticks, t]``; ``None`` means from the start of the timeline.
+        tuples: the largest tuple window ``n`` (0 without tuple windows): the latest ``n``
+            input atoms before a range are shipped with it.
+        masks: derived predicates whose input atoms are shipped from the whole history, because
+            a head can derive them at a time point before the shipped history (see the module
+            docstring); empty for most programs.
+    """
+
+    ticks: int | None
+    tuples: int = 0
+    masks: frozenset[Signature] = frozenset()
+
+    @property
+    def unbounded(self) -> bool:
+        """Whether every range needs the whole history (``⊞^∞``, ``@_s a`` outside windows)."""
+        return self.ticks is None
+
+
+def formula_ticks(formula: object) -> int | None:
+    """How far back one body formula reads input (``None``: the whole history)."""
+    if isinstance(formula, AtAtom):
+        return None
+    if isinstance(formula, WindowAtom) and isinstance(formula.window, TimeWindow):
+        window = formula.window
+        return None if window.length is None else window.step - 1 + window.length
+    return 0
+
+
+def window_bound_times(rule: Rule) -> frozenset[str]:
+    """Time variables a positive ``⊞ @_T a`` with a bounded window binds in ``rule``."""
+    bound = set()
+    for literal in rule.positive_body:
+        formula = literal.formula
+        if isinstance(formula, WindowAtom) and isinstance(formula.modality, At) \
+                and isinstance(formula.modality.time, Variable) \
+                and formula_ticks(formula) is not None:
+            bound.add(formula.modality.time.name)
+    return frozenset(bound)
+
+
+def head_escapes(rule: Rule) -> bool:
+    """Whether a head ``@_T a`` may put its atom before the window history of its body."""
+    if not isinstance(rule.head, AtAtom):
+        return False
+    time = rule.head.time
+    return not (isinstance(time, Variable) and time.name in window_bound_times(rule))
+
+
+def history_needed(program: Program) -> Lookback:
+    """The history each range must be shipped with (see the module docstring).
+
+    Args:
+        program: a LARS program.
+
+    Returns:
+        The widest lookback in ticks over all body atoms (``None`` if one reads the whole
+        history), the largest tuple window, and the masked derived predicates.
+    """
+    ticks: int | None = 0
+    tuples = 0
+    for rule in program:
+        for literal in rule.body:
+            formula = literal.formula
+            if isinstance(formula, Comparison):
+                continue
+            if isinstance(formula, WindowAtom) and isinstance(formula.window, TupleWindow):
+                tuples = max(tuples, formula.window.size)
+                continue
+            reach = formula_ticks(formula)
+            ticks = None if ticks is None or reach is None else max(ticks, reach)
+    escapes = ticks is not None and any(head_escapes(rule) for rule in program)
+    masks = derived_predicates(program) if escapes else frozenset()
+    return Lookback(ticks, tuples, masks)
+
+
+def split(timeline: Timeline, parts: int) -> list[Timeline]:
+    """``timeline`` cut into ``parts`` consecutive ranges of (nearly) equal length.
+
+    Fewer ranges come back when the timeline has fewer points than ``parts``; none for an empty
+    timeline.
+
+    Raises:
+        InputError: ``parts`` is less than 1.
+    """
+    if parts < 1:
+        raise InputError(f"cannot split the timeline into {parts} parts", hint="use 1 or more")
+    size, count = len(timeline), min(parts, len(timeline))
+    ranges, start = [], timeline.start
+    for index in range(count):
+        length = size // count + (1 if index < size % count else 0)
+        ranges.append(Timeline(start, start + length - 1))
+        start += length
+    return ranges
+
+
+def tuple_suffix_start(slices: Sequence[Slice], before: int, size: int) -> int:
+    """Index of the first slice of the shortest suffix of ``slices[:before]`` with ``size`` atoms."""
+    index, held = before, 0
+    while index > 0 and held < size:
+        index -= 1
+        held += len(slices[index][1])
+    return index
+
+
+def range_input(slices: Sequence[Slice], span: Timeline, lookback: Lookback) -> list[Slice]:
+    """The slices the range ``span`` needs, ascending in time.
+
+    That is every slice in ``[span.start - ticks, span.end]`` (from the first slice if the
+    lookback is unbounded), every slice of the shortest suffix before ``span.start`` that holds
+    ``lookback.tuples`` atoms, and, before those, the atoms of masked predicates.
+
+    Args:
+        slices: all input slices ``(t, atoms)``, strictly ascending in ``t``.
+        span: the range of reference times.
+        lookback: from :func:`history_needed`.
+
+    >>> from lars.atoms import Atom
+    >>> slices = [(t, (Atom("p"),) * (t % 3)) for t in range(10)]
+    >>> [t for t, _ in range_input(slices, Timeline(6, 7), Lookback(ticks=1, tuples=3))]
+    [4, 5, 6, 7]
+    """
+    return _range_input(slices, [t for t, _ in slices], span, lookback)
+
+
+def _range_input(slices: Sequence[Slice], times: Sequence[int], span: Timeline,
+                 lookback: Lookback) -> list[Slice]:
+    """:func:`range_input` with the time points of ``slices`` listed once (bisected per range)."""
+    end = bisect.bisect_right(times, span.end)
+    if lookback.unbounded:
+        return list(slices[:end])
+    first = bisect.bisect_left(times, span.start)
+    start = min(bisect.bisect_left(times, span.start - lookback.ticks),
+                tuple_suffix_start(slices, first, lookback.tuples))
+    masked = [(t, kept) for t, atoms in itertools.islice(slices, start) if lookback.masks
+              and (kept := tuple(a for a in atoms if a.signature in lookback.masks))]
+    return masked + list(slices[start:end])
+
+
+def checked_times(slices: Sequence[Slice], timeline: Timeline) -> list[int]:
+    """The time points of ``slices``; raise if they are not ascending or leave the timeline.
+
+    Raises:
+        InputError: a time point repeats, goes back, or lies outside ``timeline``.
+    """
+    times = [t for t, _ in slices]
+    for before, after in zip(times, times[1:]):
+        if after <= before:
+            raise InputError(f"slices are not in time order: {after} after {before}")
+    outside = [t for t in times[:1] + times[-1:] if t not in timeline]
+    if outside:
+        raise InputError(f"time point {outside[0]} is outside the timeline "
+                         f"[{timeline.start}, {timeline.end}]")
+    return times
+
+
+@dataclass(frozen=True)
+class RangeTask:
+    """Everything one range needs; a frozen, picklable value shipped to an executor.
+
+    Attributes:
+        program, background: the problem.
+        timeline: the whole timeline (windows are clamped to it, heads ``@_T a`` checked).
+        span: the reference times to evaluate.
+        slices: the input the range needs (:func:`range_input`).
+        limits: the solver's limits.
+    """
+
+    program: Program
+    background: frozenset[Atom]
+    timeline: Timeline
+    span: Timeline
+    slices: tuple[Slice, ...]
+    limits: Limits = field(default_factory=Limits)
+
+
+def range_answers(task: RangeTask) -> Iterator[TimePointAnswer]:
+    """The answers of one range, one time point at a time (nothing is gathered)."""
+    problem = Problem(task.program, Stream(task.timeline, task.slices), task.background, task.limits)
+    yield from problem.run(task.span)
+
+
+@dataclass(frozen=True)
+class RangeResult:
+    """The answers of one range, or the error it raised as plain data ``(type, message,
+    position, hint)``: a pickled exception keeps its message only."""
+
+    answers: tuple[TimePointAnswer, ...] = ()
+    error: tuple | None = None
+
+
+def evaluate_range(task: RangeTask) -> RangeResult:
+    """All answers of one range, gathered to be sent back from an executor (errors as data)."""
+    try:
+        return RangeResult(tuple(range_answers(task)))
+    except LarsError as error:
+        return RangeResult(error=(type(error), error.message, error.position, error.hint))
+
+
+def answers_of(result: RangeResult) -> tuple[TimePointAnswer, ...]:
+    """The answers of a range, raising its error again on the driver."""
+    if result.error is None:
+        return result.answers
+    kind, message, position, hint = result.error
+    raise kind(message, position, hint)
+
+
+Runner = Callable[[list[RangeTask]], Iterable[Iterable[TimePointAnswer]]]
+"""Maps range tasks to the answers of each range, in task order."""
+
+
+def in_process(tasks: list[RangeTask]) -> Iterator[Iterator[TimePointAnswer]]:
+    """The plain runner: one range after another in this process, each answer as it is found."""
+    return (range_answers(task) for task in tasks)
+
+
+def spark_runner(master: str = "local[*]") -> Runner:
+    """A runner that evaluates each range as one Spark task (the executors run clingo).
+
+    The session comes from :func:`solver.slicing.spark_session` (pyspark loads only there,
+    when the first session starts). All answers come back to the driver at once (``collect``),
+    so the driver holds the whole answer stream; an error in a range is raised again there.
+    """
+    def run(tasks: list[RangeTask]) -> Iterator[tuple[TimePointAnswer, ...]]:
+        if not tasks:
+            return iter(())
+        with spark_session(master) as session:
+            rdd = session.sparkContext.parallelize(tasks, len(tasks))
+            results = rdd.map(evaluate_range).collect()
+        return (answers_of(result) for result in results)
+    return run
+
+
+def evaluate_partitioned(program: Program, slices: Iterable[Slice], timeline: Timeline,
+                         background: frozenset[Atom] = frozenset(), parts: int = 1,
+                         runner: Runner = in_process, limits: Limits | None = None,
+                         ) -> Iterator[TimePointAnswer]:
+    """The answers at every point of ``timeline``, computed range by range, in time order.
+
+    Equal to ``Problem(program, Stream(timeline, slices), background).run()``.
+
+    Args:
+        program: a safe LARS program.
+        slices: the input ``(t, atoms)``, ascending in ``t``, each ``t`` in ``timeline``.
+        timeline: the whole timeline.
+        background: background atoms.
+        parts: how many ranges to cut the timeline into.
+        runner: :func:`in_process` or :func:`spark_runner`.
+        limits: the solver's limits.
+
+    Raises:
+        InputError: ``parts < 1``, an unsafe rule, slices out of order or off the timeline (all
+            at once); a limit exceeded (as :class:`Problem`, when that range's answers are read).
+        UnsupportedError: a rule outside the fragment.
+    """
+    check_safety(program)
+    encode_program(program)
+    slices = slices if isinstance(slices, Sequence) else list(slices)
+    times = checked_times(slices, timeline)
+    lookback = history_needed(program)
+    tasks = [RangeTask(program, frozenset(background), timeline, span,
+                       tuple(_range_input(slices, times, span, lookback)), limits or Limits())
+             for span in split(timeline, parts)]
+    return itertools.chain.from_iterable(runner(tasks))
