@@ -252,7 +252,8 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
                 variant: str = "brave", mode: str = "none", period: str | int | None = None,
                 unit: str = "1s", window_bounds: str = "closed", stream_iri: str | None = None,
                 on_error: str = "stop", order: str = "strict",
-                max_facts: int = DEFAULT_MAX_FACTS) -> RunPlan:
+                max_facts: int = DEFAULT_MAX_FACTS, spark: str = "auto",
+                master: str = "local[*]") -> RunPlan:
     """Read and translate what :func:`run` is given (same arguments), without solving."""
     text, source = read_source(program_or_query)
     policy, report = read_policy(on_error, order)
@@ -270,7 +271,7 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
                            unit=unit, window_bounds=window_bounds)
     t = view.translation
     elements = read_rdf_stream(os.fspath(stream), URIRef(stream_iri) if stream_iri else None,
-                               policy, report) if stream is not None else []
+                               policy, report, spark, master) if stream is not None else []
     data = query_data([t], elements, static_graphs(list(static), t.query), (start, end))
     line = (data.stream.timeline.start, data.stream.timeline.end)
     title = view.short_title() if source == TEXT_SOURCE else f"{Path(source).name}: {view.short_title()}"
@@ -292,7 +293,8 @@ def run(program_or_query: Source, *, stream: Source | None = None,
         end: int | None = None, engine: str | None = None, variant: str = "brave",
         mode: str = "none", period: str | int | None = None, unit: str = "1s",
         window_bounds: str = "closed", stream_iri: str | None = None, on_error: str = "stop",
-        order: str = "strict", max_facts: int = DEFAULT_MAX_FACTS) -> AnswerStreamView:
+        order: str = "strict", max_facts: int = DEFAULT_MAX_FACTS, spark: str = "auto",
+        master: str = "local[*]") -> AnswerStreamView:
     """The answer stream of a LARS program or of a query (``lars run``).
 
     Args:
@@ -308,6 +310,8 @@ def run(program_or_query: Source, *, stream: Source | None = None,
         stream_iri: for a query, the stream IRI of triples whose line names none.
         on_error, order: ``stop``/``skip`` bad stream lines; ``strict``/``sort`` timestamps.
         max_facts: refuse a time point that would ground more input facts.
+        spark, master: read an RDF stream with Spark (``always``, ``never``, or ``auto``: for
+            inputs over :data:`agreement.data.SPARK_THRESHOLD_BYTES`) on ``master``.
 
     Returns:
         an :class:`~agreement.views.AnswerStreamView`; for a query, its chopped ``ans_1`` atoms.
@@ -319,7 +323,8 @@ def run(program_or_query: Source, *, stream: Source | None = None,
     return prepare_run(program_or_query, stream=stream, background=background, static=static,
                        start=start, end=end, engine=engine, variant=variant, mode=mode,
                        period=period, unit=unit, window_bounds=window_bounds, stream_iri=stream_iri,
-                       on_error=on_error, order=order, max_facts=max_facts).view()
+                       on_error=on_error, order=order, max_facts=max_facts, spark=spark,
+                       master=master).view()
 
 
 # --- check ----------------------------------------------------------------------------------------
@@ -334,7 +339,8 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
                    start: int | None = None, end: int | None = None,
                    recorded_csparql: str | os.PathLike | None = None,
                    recorded_cqels: str | os.PathLike | None = None, stream_iri: str | None = None,
-                   on_error: str = "stop", order: str = "strict") -> list[AgreementView]:
+                   on_error: str = "stop", order: str = "strict", spark: str = "auto",
+                   master: str = "local[*]") -> list[AgreementView]:
     """Like :func:`check`, but ``variant="all"`` gives one view per CQELS variant."""
     ticks = period_ticks(period, unit)
     if recorded_csparql is not None or recorded_cqels is not None:
@@ -351,7 +357,8 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
     warnings = [DIFFERENT_QUERIES] if other is not None and cs(other) != cs(parsed) else []
     policy, report = read_policy(on_error, order)
     elements: list[StreamTriple] = read_rdf_stream(
-        os.fspath(stream), URIRef(stream_iri) if stream_iri else None, policy, report) if stream else []
+        os.fspath(stream), URIRef(stream_iri) if stream_iri else None, policy, report, spark,
+        master) if stream else []
     warnings += report.summary()
     graphs = static_graphs(list(static), parsed)
     counts: dict[int, int] = {}
@@ -373,7 +380,8 @@ def check(query: Source | None = None, *, stream: str | os.PathLike | None = Non
           start: int | None = None, end: int | None = None,
           recorded_csparql: str | os.PathLike | None = None,
           recorded_cqels: str | os.PathLike | None = None, stream_iri: str | None = None,
-          on_error: str = "stop", order: str = "strict") -> AgreementView:
+          on_error: str = "stop", order: str = "strict", spark: str = "auto",
+          master: str = "local[*]") -> AgreementView:
     """Do C-SPARQL and CQELS agree on every pulling interval? (``lars agree``, SPEC section 9).
 
     Computed mode (``query`` and ``stream``): both sides come from the CQELS query —
@@ -390,7 +398,7 @@ def check(query: Source | None = None, *, stream: str | os.PathLike | None = Non
         variant, unit, window_bounds: as in :func:`translate_query`.
         start, end: the timeline (default: 0 to the last input or recorded answer).
         recorded_csparql, recorded_cqels: answer files recorded from the engines.
-        stream_iri, on_error, order: as in :func:`run`.
+        stream_iri, on_error, order, spark, master: as in :func:`run`.
 
     Returns:
         an :class:`~agreement.views.AgreementView`: ``.agree``, ``.to_pandas()``, ``.plot()``.
@@ -404,5 +412,6 @@ def check(query: Source | None = None, *, stream: str | os.PathLike | None = Non
     [view] = check_variants(query, stream=stream, static=static, period=period, csparql=csparql,
                             variant=variant, unit=unit, window_bounds=window_bounds, start=start,
                             end=end, recorded_csparql=recorded_csparql, recorded_cqels=recorded_cqels,
-                            stream_iri=stream_iri, on_error=on_error, order=order)
+                            stream_iri=stream_iri, on_error=on_error, order=order, spark=spark,
+                            master=master)
     return view

@@ -15,6 +15,7 @@ import traceback
 from collections.abc import Sequence
 
 from agreement.commands import command_agree, command_run, command_translate
+from agreement.data import SPARK_CHOICES, SPARK_THRESHOLD_BYTES
 from lars.errors import LarsError
 from lars.readpolicy import ON_ERROR, ORDER
 from solver.evaluate import Limits
@@ -45,6 +46,11 @@ def add_data_options(parser: argparse.ArgumentParser) -> None:
                         help="stop at the first bad stream line, or skip bad lines and report them")
     parser.add_argument("--order", choices=ORDER, default="strict",
                         help="refuse timestamps that go back in time, or sort them (with a warning)")
+    parser.add_argument("--spark", choices=SPARK_CHOICES, default="auto",
+                        help="read RDF streams with Spark: always, never, or auto (inputs over "
+                             f"{SPARK_THRESHOLD_BYTES // 2**20} MiB)")
+    parser.add_argument("--master", default="local[*]",
+                        help="Spark master URL (default %(default)s: embedded, needs only Java)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -73,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--mode", choices=("none", "push", "pull"), default="none")
     run.add_argument("--period", help="pulling period for --mode pull")
     run.add_argument("--format", choices=sorted(FORMATS), default="table", help="output format")
+    run.add_argument("--quiet", action="store_true", help="no progress bar on the terminal")
     run.add_argument("--max-facts", type=int, default=Limits().max_facts,
                      help="refuse a time point that would ground more input facts (default %(default)s)")
     run.set_defaults(handler=command_run)

@@ -15,6 +15,7 @@ from typing import TextIO
 
 from agreement.api import check_variants, prepare_run, translate_variants
 from solver.formats import FORMATS
+from solver.progress import progress
 
 
 def print_warnings(lines: tuple[str, ...] | list[str]) -> None:
@@ -31,7 +32,8 @@ def query_options(args: argparse.Namespace) -> dict:
 def data_options(args: argparse.Namespace) -> dict:
     """The options every stream-reading command shares, as the façade's keyword arguments."""
     return {"stream": args.stream, "stream_iri": args.stream_iri, "static": args.static,
-            "start": args.start, "end": args.end, "on_error": args.on_error, "order": args.order}
+            "start": args.start, "end": args.end, "on_error": args.on_error, "order": args.order,
+            "spark": args.spark, "master": args.master}
 
 
 def command_translate(args: argparse.Namespace, out: TextIO) -> int:
@@ -55,7 +57,9 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
                        mode=args.mode, period=args.period, max_facts=args.max_facts,
                        **query_options(args), **data_options(args))
     print_warnings(plan.warnings)
-    FORMATS[args.format](plan.answers(), out, plan.info)
+    first, last = plan.info.evaluated
+    with progress(plan.answers(), total=last - first + 1, quiet=args.quiet) as answers:
+        FORMATS[args.format](answers, out, plan.info)
     return 0
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from rdflib import URIRef
@@ -20,19 +21,51 @@ from lars.readpolicy import ReadPolicy, ReadReport
 from lars.streams import Stream, Timeline
 from translate.api import Translation, input_atoms, query_background
 from translate.rdf import RdfTermEncoder
+from solver.slicing import slice_stream
 from translate.rdfstreams import (
-    CSRBENCH_STREAM, StreamTriple, load_static, read_timestamped_ntriples, read_turtle_folder,
+    CSRBENCH_STREAM, StreamTriple, load_static, parse_ntriples_line, parse_turtle_document,
+    read_timestamped_ntriples, read_turtle_folder, turtle_files,
 )
 from translate.rsp import RspQuery
 
 
-def read_rdf_stream(path: str, stream: URIRef | None, policy: ReadPolicy,
-                    report: ReadReport) -> list[StreamTriple]:
-    """A timestamped N-Triples file, or a folder of Turtle files named by timestamp."""
-    if Path(path).is_dir():
-        return list(read_turtle_folder(path, stream=stream or CSRBENCH_STREAM, policy=policy,
-                                       report=report))
-    return list(read_timestamped_ntriples(path, default_stream=stream, policy=policy, report=report))
+SPARK_THRESHOLD_BYTES = 256 * 2**20
+"""``--spark auto`` reads inputs larger than this with Spark, smaller ones in process. Spark
+starts in ~10 s and, on one 2-core machine, slices ~2.5x slower than plain Python
+(benchmarks/bench_ingest.py), so it pays only on a cluster or past what one process holds."""
+
+SPARK_CHOICES = ("auto", "always", "never")
+
+
+def input_bytes(path: str) -> int:
+    """The size of a stream file, or of all files in a stream folder."""
+    target = Path(path)
+    if target.is_dir():
+        return sum(f.stat().st_size for f in target.iterdir() if f.is_file())
+    return target.stat().st_size if target.exists() else 0
+
+
+def read_rdf_stream(path: str, stream: URIRef | None, policy: ReadPolicy, report: ReadReport,
+                    spark: str = "auto", master: str = "local[*]") -> list[StreamTriple]:
+    """A timestamped N-Triples file, or a folder of Turtle files named by timestamp, read in
+    process or by the Spark job (:mod:`solver.slicing`; both give the same elements in order)."""
+    if spark not in SPARK_CHOICES:
+        raise InputError(f"unknown --spark choice '{spark}'", hint="use auto, always or never")
+    folder = Path(path).is_dir()
+    if spark == "never" or (spark == "auto" and input_bytes(path) <= SPARK_THRESHOLD_BYTES):
+        if folder:
+            return list(read_turtle_folder(path, stream=stream or CSRBENCH_STREAM, policy=policy,
+                                           report=report))
+        return list(read_timestamped_ntriples(path, default_stream=stream, policy=policy,
+                                              report=report))
+    if folder:
+        paths = [str(p) for p in turtle_files(path, policy=policy, report=report)]
+        parser = partial(parse_turtle_document, stream=stream or CSRBENCH_STREAM)
+    else:
+        paths, parser = [path], partial(parse_ntriples_line, default_stream=stream)
+    slices = slice_stream(paths, parser, whole_files=folder, master=master, policy=policy,
+                          report=report)
+    return [element for _, elements in slices for element in elements]
 
 
 def static_graphs(specs: Sequence[str], query: RspQuery) -> dict[URIRef | None, Graph]:
