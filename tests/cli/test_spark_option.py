@@ -6,7 +6,7 @@ from agreement.cli import main
 from tests.cli.test_run import ROOT
 
 Q1 = ["run", str(ROOT / "examples" / "csrbench" / "queries" / "q1-cqels.rq"), "--stream",
-      str(ROOT / "examples" / "csrbench" / "stream"), "--format", "json", "--to", "25"]
+      str(ROOT / "examples" / "csrbench" / "stream"), "--format", "json"]
 
 
 @pytest.mark.spark
