@@ -31,9 +31,14 @@ from lars.errors import ParseError, Position, UnsupportedError
 from translate.rsp import (
     BGP, And, Arith, BlankVar, Call, Compare, Dataset, Expr, Filter, Graph, Join, Minus, Neg,
     Not, Optional, Or, Pattern, RspWindow, StreamPattern, TriplePattern, Union, Var,
-    canonical_bgp, in_scope,
+    canonical_bgp,
 )
-from translate.scanner import SourceText, tokenize
+from translate.rdf import VALUE_TYPES, XSD
+from translate.positions import binding_feature, nth_select, path_position, select_star
+from translate.scanner import SourceText
+from translate.scope import in_scope
+
+XSD_BOOLEAN = URIRef(XSD + "boolean")
 
 
 @dataclass(frozen=True)
@@ -47,7 +52,8 @@ class StreamSlot:
 
 @dataclass(frozen=True)
 class QueryParts:
-    """What the algebra gives: ``V`` (and whether it was ``*``), DISTINCT, ``P``, ``D``, prefixes."""
+    """What the algebra gives: ``V`` (and whether it was ``*``), DISTINCT, ``P``, ``D``, and
+    the prefixes."""
 
     variables: tuple[Var, ...]
     select_all: bool
@@ -97,7 +103,7 @@ def read_query(query: Query, source: SourceText,
     dataset = _dataset(algebra.get("datasetClause") or [])
     if reader.problems:
         raise _unsupported(reader.problems)
-    select_all = reader.projection is None or _is_star(source)
+    select_all = reader.projection is None or select_star(source)
     if select_all:
         variables = tuple(Var(name) for name in sorted(in_scope(pattern)))
     else:
@@ -106,22 +112,12 @@ def read_query(query: Query, source: SourceText,
     return QueryParts(variables, select_all, reader.distinct, pattern, dataset, prefixes)
 
 
-def _is_star(source: SourceText) -> bool:
-    tokens = iter(tokenize(source.text))
-    for token in tokens:
-        if token.is_keyword("SELECT"):
-            following = next(tokens, None)
-            if following is not None and following.is_keyword("DISTINCT", "REDUCED"):
-                following = next(tokens, None)
-            return following is not None and following.text == "*"
-    return False
-
-
 def _unsupported(problems: list[tuple[str, Position | None]]) -> UnsupportedError:
     problems = sorted(problems, key=lambda p: (p[1] is None, p[1].line if p[1] else 0,
                                                p[1].column if p[1] else 0))
     (first, position), rest = problems[0], problems[1:]
-    lines = [first] + [f"{pos or '<input>'}: error: unsupported: {feature}" for feature, pos in rest]
+    lines = [first] + [f"{pos or '<input>'}: error: unsupported: {feature}"
+                       for feature, pos in rest]
     error = UnsupportedError("\n".join(lines), position)
     error.features = tuple(problems)
     return error
@@ -138,7 +134,10 @@ def _dataset(clauses) -> Dataset:
 def _modifiers(reader: _Reader, node) -> CompValue:
     """Peel the modifiers above the graph pattern, refusing the unsupported ones."""
     while isinstance(node, CompValue) and node.name in _MODIFIERS:
-        node = _MODIFIERS[node.name](reader, node)
+        peeled = _MODIFIERS[node.name](reader, node)
+        if peeled is node:
+            break
+        node = peeled
     return node
 
 
@@ -162,7 +161,7 @@ def _project(reader: _Reader, node):
 
 def _extend(reader: _Reader, node):
     if not str(node.var).startswith("__agg_") and not _is_aggregate_result(node.expr):
-        reader.refuse("SELECT expression (... AS ?var)", "AS")
+        reader.problems.append(binding_feature(reader.source, str(node.var)))
     return node.p
 
 
@@ -192,30 +191,28 @@ def _order(reader: _Reader, node):
     return node.p
 
 
+def _aggregated(node) -> bool:
+    """Whether ``node`` is an AggregateJoin, possibly under Extends and HAVING filters."""
+    while isinstance(node, CompValue) and node.name in ("Extend", "Filter"):
+        node = node.p
+    return isinstance(node, CompValue) and node.name == "AggregateJoin"
+
+
 def _having(reader: _Reader, node):
-    if isinstance(node.p, CompValue) and node.p.name == "AggregateJoin":
+    if _aggregated(node.p):
         reader.refuse("HAVING", "HAVING")
         return node.p
-    return node  # an ordinary FILTER: stop peeling
+    return node  # an ordinary FILTER: the graph pattern starts here
 
 
 _MODIFIERS = {"Slice": _slice, "Distinct": _distinct, "Reduced": _distinct, "Project": _project,
               "Extend": _extend, "AggregateJoin": _aggregate_join, "Group": _group,
-              "OrderBy": _order}
-
-
-def _peel_having(reader: _Reader, node):
-    if isinstance(node, CompValue) and node.name == "Filter":
-        peeled = _having(reader, node)
-        if peeled is not node:
-            return _modifiers(reader, peeled)
-    return node
+              "OrderBy": _order, "Filter": _having}
 
 
 # --- graph patterns ---------------------------------------------------------------------------
 
 def _pattern(reader: _Reader, node) -> Pattern:
-    node = _peel_having(reader, node)
     handler = _PATTERNS.get(node.name) if isinstance(node, CompValue) else None
     if handler is None:
         feature = _PATTERN_FEATURES.get(getattr(node, "name", None))
@@ -230,7 +227,7 @@ def _term(reader: _Reader, term):
     if isinstance(term, BNode):
         return BlankVar(str(term))
     if isinstance(term, Path):
-        reader.refuse("property path")
+        reader.problems.append(("property path", path_position(reader.source)))
         return Var("_path")
     return term
 
@@ -249,12 +246,12 @@ def _binary(kind):
 def _left_join(reader: _Reader, node) -> Optional:
     expr = node.get("expr")
     condition = None if isinstance(expr, CompValue) and expr.name == "TrueFilter" \
-        else _expr(reader, expr)
+        else _condition(reader, expr)
     return Optional(_pattern(reader, node.p1), _pattern(reader, node.p2), condition)
 
 
 def _filter(reader: _Reader, node) -> Filter:
-    return Filter(_expr(reader, node.expr), _pattern(reader, node.p))
+    return Filter(_condition(reader, node.expr), _pattern(reader, node.p))
 
 
 def _graph(reader: _Reader, node) -> Pattern:
@@ -271,7 +268,8 @@ def _graph(reader: _Reader, node) -> Pattern:
 
 
 def _bind(reader: _Reader, node) -> Pattern:
-    reader.refuse("BIND", "BIND")
+    if not _is_aggregate_result(node.expr):
+        reader.problems.append(binding_feature(reader.source, str(node.var)))
     return _pattern(reader, node.p)
 
 
@@ -279,15 +277,8 @@ def _to_multiset(reader: _Reader, node) -> Pattern:
     if isinstance(node.p, CompValue) and node.p.name == "values":
         reader.refuse("VALUES", "VALUES")
     else:
-        reader.problems.append(("subquery", _nth_select(reader.source)))
+        reader.problems.append(("subquery", nth_select(reader.source)))
     return BGP()
-
-
-def _nth_select(source: SourceText) -> Position | None:
-    upper = source.text.upper()
-    first = upper.find("SELECT")
-    second = upper.find("SELECT", first + 1)
-    return source.position(second) if second >= 0 else None
 
 
 _PATTERNS = {"BGP": _bgp, "Join": _binary(Join), "Union": _binary(Union),
@@ -299,6 +290,52 @@ _PATTERN_FEATURES = {"values": ("VALUES", "VALUES"), "ServiceGraphPattern": ("SE
 
 
 # --- expressions ------------------------------------------------------------------------------
+
+_BOOLEAN_NODES = (And, Or, Not, Compare, Call)
+_PLACEHOLDER = Var("__unsupported__")
+"""Stands for an unsupported expression (already reported) so that reading can go on."""
+
+
+def _condition(reader: _Reader, node) -> Expr:
+    """A FILTER condition, checked to be boolean all the way down."""
+    expr = _expr(reader, node)
+    _check_boolean(reader, expr)
+    return expr
+
+
+def _check_boolean(reader: _Reader, expr) -> None:
+    if expr == _PLACEHOLDER:
+        return
+    if isinstance(expr, (And, Or)):
+        _check_boolean(reader, expr.left)
+        _check_boolean(reader, expr.right)
+    elif isinstance(expr, Not):
+        _check_boolean(reader, expr.operand)
+    elif isinstance(expr, Compare):
+        _check_value(reader, expr.left)
+        _check_value(reader, expr.right)
+    elif not isinstance(expr, Call) and not _is_boolean_literal(expr):
+        reader.refuse("effective boolean value of a non-boolean expression, e.g. FILTER (?x)",
+                      "FILTER")
+
+
+def _check_value(reader: _Reader, expr) -> None:
+    if expr == _PLACEHOLDER:
+        return
+    if isinstance(expr, _BOOLEAN_NODES) or _is_boolean_literal(expr):
+        reader.refuse("comparison of boolean values", "FILTER")
+    elif isinstance(expr, Arith):
+        _check_value(reader, expr.left)
+        _check_value(reader, expr.right)
+    elif isinstance(expr, Neg):
+        _check_value(reader, expr.operand)
+    elif isinstance(expr, Literal) and expr.datatype in VALUE_TYPES:
+        reader.refuse(f"comparison with {expr.n3()} (SPARQL compares "
+                      f"{expr.datatype.split('#')[-1]} values, this translation cannot)", "FILTER")
+
+
+def _is_boolean_literal(expr) -> bool:
+    return isinstance(expr, Literal) and expr.datatype == XSD_BOOLEAN
 
 _CALLS = {"Builtin_BOUND": "bound", "Builtin_isIRI": "isIRI", "Builtin_isURI": "isIRI",
           "Builtin_isLITERAL": "isLiteral", "Builtin_isBLANK": "isBlank"}
@@ -312,7 +349,7 @@ def _expr(reader: _Reader, node) -> Expr:
         return node
     if not isinstance(node, CompValue):
         reader.refuse(f"expression {node!r}")
-        return Literal(False)
+        return _PLACEHOLDER
     handler = _EXPRESSIONS.get(node.name)
     if handler is not None:
         return handler(reader, node)
@@ -334,7 +371,7 @@ def _unsupported_expression(reader: _Reader, node) -> Expr:
         reader.refuse(f"function <{node.iri}>")
     else:
         reader.refuse(f"expression {name}")
-    return Literal(False)
+    return _PLACEHOLDER
 
 
 def _fold(kind):
@@ -347,7 +384,7 @@ def _fold(kind):
 def _relational(reader: _Reader, node) -> Expr:
     if node.op in ("IN", "NOT IN"):
         reader.refuse(node.op, node.op.split()[-1])
-        return Literal(False)
+        return _PLACEHOLDER
     return Compare(node.op, _expr(reader, node.expr), _expr(reader, node.other))
 
 

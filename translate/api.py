@@ -25,7 +25,7 @@ from rdflib import URIRef
 from rdflib.graph import Dataset, Graph
 from rdflib.term import Identifier
 
-from lars.analysis import Signature
+from lars.analysis import Signature, check_safety, is_stratified
 from lars.atoms import Atom
 from lars.errors import InputError
 from lars.rules import Program
@@ -38,7 +38,8 @@ from translate.rdf import (
     DEFAULT_GRAPH, STREAMS, STRIPLE, TRIPLE, RdfTermEncoder, dataset_atoms, graph_atoms, rows,
     stream_contents,
 )
-from translate.rsp import Compare, Filter, Optional, RspQuery, children
+from translate.rsp import Compare, RspQuery
+from translate.scope import conditions, subexpressions
 from translate.triggers import pull_rule, push_rules, with_trigger
 from translate.windows import check_reading
 
@@ -124,20 +125,7 @@ def parse_query(text: str, source: str = "<string>", engine: str | None = None,
 
 
 def _compares_values(pattern) -> bool:
-    conditions = []
-    if isinstance(pattern, Filter):
-        conditions.append(pattern.condition)
-    if isinstance(pattern, Optional) and pattern.condition is not None:
-        conditions.append(pattern.condition)
-    return any(_has_compare(c) for c in conditions) or any(
-        _compares_values(child) for child in children(pattern))
-
-
-def _has_compare(expr) -> bool:
-    if isinstance(expr, Compare):
-        return True
-    parts = [getattr(expr, n) for n in ("left", "right", "operand", "argument") if hasattr(expr, n)]
-    return any(_has_compare(p) for p in parts)
+    return any(isinstance(e, Compare) for c in conditions(pattern) for e in subexpressions(c))
 
 
 def translate(query: RspQuery, engine: str | None = None, variant: str = "brave",
@@ -150,32 +138,53 @@ def translate(query: RspQuery, engine: str | None = None, variant: str = "brave"
         mode: ``none`` (the plain program), ``push`` (℘(P)) or ``pull`` (℘(P, U)).
         period_ticks: ``U`` for pull (default: the C-SPARQL ``COMPUTED EVERY``).
         window_bounds: ``closed`` (the paper), ``left-open`` or ``right-open``.
+
+    Raises:
+        InputError: an unknown engine, mode, variant or reading; pull without a period.
+        UnsupportedError: a pattern the strategy cannot translate (e.g. STREAM for τ).
     """
     profile = engine_profile(engine or query.engine)
     check_reading(window_bounds)
     if mode not in MODES:
         raise InputError(f"unknown mode '{mode}'", hint="use one of " + ", ".join(MODES))
-    result = profile.translate(query, variant, window_bounds)
-    program, comments = result.program, list(result.comments)
+    prepared = profile.prepare(query, variant)
+    result = profile.strategy(prepared, window_bounds)
     period = period_ticks if period_ticks is not None else query.every
-    extra = []
-    if mode == "push":
-        extra = [(r, f"push: input {r.body[0].formula.atom.predicate}/"
-                     f"{len(r.body[0].formula.atom.args)} arrived now")
-                 for r in push_rules(program, {(TRIPLE, 4)})]
-    elif mode == "pull":
-        if period is None:
-            raise InputError("pull mode needs a period", hint="give period_ticks (--period)")
-        extra = [(pull_rule(period), f"pull: evaluate every {period} ticks")]
-    if mode != "none":
-        program = Program(with_trigger(program).rules + tuple(r for r, _ in extra))
-        comments += [c for _, c in extra]
+    program, comments = _with_mode(result.program, result.comments, mode, period)
+    _verify(program)
     select = tuple(v.name for v in query.variables)
     answer = AnswerSpec(result.answer_predicate, tuple(sorted(set(select))), select)
-    return Translation(program, tuple(comments), answer, query, profile.name,
+    return Translation(program, comments, answer, prepared, profile.name,
                        variant if profile.name == "cqels" else None, mode,
                        period if mode == "pull" else None, window_bounds,
                        query_terms=result.terms, compares_values=_compares_values(query.pattern))
+
+
+def _with_mode(program: Program, comments: tuple[str, ...], mode: str,
+               period: int | None) -> tuple[Program, tuple[str, ...]]:
+    """``program`` as it is, ``℘(P)`` or ``℘(P, U)``, with comments for the trigger rules."""
+    if mode == "none":
+        return program, comments
+    if mode == "push":
+        extra = [(rule, f"push: input {atom.predicate}/{len(atom.args)} arrived now")
+                 for rule in push_rules(program, {(TRIPLE, 4)})
+                 for atom in [rule.body[0].formula.atom]]
+    elif period is None:
+        raise InputError("pull mode needs a period", hint="give period_ticks (--period)")
+    else:
+        extra = [(pull_rule(period), f"pull: evaluate every {period} ticks")]
+    triggered = Program(with_trigger(program).rules + tuple(rule for rule, _ in extra))
+    return triggered, comments + tuple(comment for _, comment in extra)
+
+
+def _verify(program: Program) -> None:
+    """Generated programs are safe and stratified; anything else is a bug of the translation."""
+    try:
+        check_safety(program)
+    except InputError as error:
+        raise AssertionError(f"the translation made an unsafe rule: {error}") from None
+    if not is_stratified(program):
+        raise AssertionError("the translation made a program that is not stratified")
 
 
 # --- data ---------------------------------------------------------------------------------------
@@ -226,7 +235,7 @@ def input_atoms(elements: Iterable, encoder: RdfTermEncoder,
 
 
 def lars_stream(contents: Mapping[int, Iterable[Atom]], timeline: Timeline | None = None) -> Stream:
-    """A LARS stream from ``{t: atoms}``; the timeline defaults to ``[min t, max t]`` (or [0, 0])."""
+    """A LARS stream from ``{t: atoms}``; the timeline defaults to ``[min(0, t), max t]``."""
     if timeline is None:
         points = sorted(contents) or [0]
         timeline = Timeline(min(0, points[0]), points[-1])

@@ -94,13 +94,11 @@ class Cursor:
     def window(self, unit_ms: int) -> RspWindow:
         """A window ``[ ... ]`` (the cursor is on ``[``)."""
         self.expect_text("[", "a window such as [RANGE 10s]")
-        start = self.peek()
         window = self._window_body(unit_ms)
         if self.peek() is None or self.peek().text != "]":
-            raise self.error("']' closing the window", hint="windows are " + ", ".join(WINDOW_FORMS))
+            raise self.error("']' closing the window",
+                             hint="windows are " + ", ".join(WINDOW_FORMS))
         self.next()
-        if isinstance(window, RangeWindow) and window.step < 1:
-            raise ParseError("a window's STEP/SLIDE must be at least one tick", self.position(start))
         return window
 
     def _window_body(self, unit_ms: int) -> RspWindow:
@@ -117,7 +115,11 @@ class Cursor:
             return AllWindow()
         length = self.duration(unit_ms)
         if self.keyword("STEP", "SLIDE"):
-            return RangeWindow(length, self.duration(unit_ms))
+            where = self.position()
+            step = self.duration(unit_ms)
+            if step < 1:
+                raise ParseError("a window's STEP/SLIDE must be at least one tick", where)
+            return RangeWindow(length, step)
         if self.keyword("TUMBLING"):
             return RangeWindow(length, max(length, 1))
         return RangeWindow(length)

@@ -21,9 +21,10 @@ from lars.errors import ParseError
 from translate.algebra import StreamSlot, read_query, resolver
 from translate.clauses import Cursor
 from translate.durations import parse_unit
-from translate.rsp import RspQuery, StreamSpec, stream_patterns
+from translate.rsp import RspQuery, StreamSpec
 from translate.scanner import Rewrite, SourceText, tokenize
-from translate.sparql import parse_sparql
+from translate.scope import stream_patterns
+from translate.sparql import constant_filter_edits, parse_sparql
 
 PLACEHOLDER = "urn:lars:stream:"
 """Graph IRIs ``urn:lars:stream:K`` stand for the K-th STREAM block while rdflib parses."""
@@ -35,7 +36,8 @@ def _refuse_csparql(cursor: Cursor) -> None:
         raise ParseError("REGISTER is C-SPARQL syntax, not CQELS", cursor.position(token),
                          hint="read the query with engine csparql")
     following = [cursor.peek(1), cursor.peek(2)]
-    if token.is_keyword("FROM") and any(t is not None and t.is_keyword("STREAM") for t in following):
+    if token.is_keyword("FROM") and any(t is not None and t.is_keyword("STREAM")
+                                        for t in following):
         raise ParseError("FROM STREAM is C-SPARQL syntax; CQELS writes "
                          "STREAM <iri> [window] { ... } inside WHERE", cursor.position(token),
                          hint="read the query with engine csparql")
@@ -80,11 +82,13 @@ def read_cqels(text: str, source: str = "<string>", unit: str | int = "1s",
             blocks.append((URIRef(placeholder), name, window, src.position(keyword.start)))
         else:
             cursor.next()
+    edits += constant_filter_edits(cursor.tokens)
     query = parse_sparql(Rewrite(text, edits), src)
     resolve = resolver(query, src)
     slots = {placeholder: StreamSlot(resolve(name.text, position), window, position)
              for placeholder, name, window, position in blocks}
     parts = read_query(query, src, slots)
-    streams = tuple(StreamSpec(p.stream, p.window, p.pattern) for p in stream_patterns(parts.pattern))
+    streams = tuple(StreamSpec(p.stream, p.window, p.pattern)
+                    for p in stream_patterns(parts.pattern))
     return RspQuery(parts.variables, parts.pattern, parts.dataset, streams, parts.distinct,
                     engine=engine, unit_ms=unit_ms, prefixes=parts.prefixes)

@@ -20,7 +20,7 @@ from translate.clauses import Cursor, depths
 from translate.durations import parse_unit
 from translate.rsp import RspQuery, StreamSpec
 from translate.scanner import Rewrite, SourceText, tokenize
-from translate.sparql import parse_sparql
+from translate.sparql import constant_filter_edits, parse_sparql
 
 
 def _register(cursor: Cursor, unit_ms: int) -> tuple[str, int | None, int]:
@@ -85,6 +85,7 @@ def read_csparql(text: str, source: str = "<string>", unit: str | int = "1s") ->
             clauses.append((stream, window, named, position))
         else:
             cursor.next()
+    edits += constant_filter_edits(cursor.tokens)
     query = parse_sparql(Rewrite(text, edits), src)
     resolve = resolver(query, src)
     streams = tuple(StreamSpec(resolve(stream.text, src.position(stream.start)), window,

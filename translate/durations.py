@@ -27,12 +27,17 @@ from lars.errors import InputError, ParseError, Position
 UNIT_MILLISECONDS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
 """Milliseconds per duration suffix."""
 
+_SPELLINGS = {word: suffix for suffix, words in {
+    "ms": ("msec", "msecs", "millis", "millisecond", "milliseconds"),
+    "s": ("sec", "secs", "second", "seconds"), "m": ("min", "mins", "minute", "minutes"),
+    "h": ("hr", "hrs", "hour", "hours"), "d": ("day", "days")}.items() for word in words}
+
 _DURATION = re.compile(r"\s*(-?\d+)\s*([A-Za-z]*)\s*\Z")
 
 
 @dataclass(frozen=True)
 class Duration:
-    """``amount`` times ``suffix`` (one of :data:`UNIT_MILLISECONDS`), e.g. ``Duration(30, "m")``."""
+    """``amount`` times ``suffix`` (a key of :data:`UNIT_MILLISECONDS`): ``Duration(30, "m")``."""
 
     amount: int
     suffix: str
@@ -54,7 +59,8 @@ def check_suffix(suffix: str, position: Position | None = None) -> str:
     lowered = suffix.lower()
     if lowered in UNIT_MILLISECONDS:
         return lowered
-    close = difflib.get_close_matches(lowered, list(UNIT_MILLISECONDS), n=1)
+    close = [_SPELLINGS[lowered]] if lowered in _SPELLINGS else difflib.get_close_matches(
+        lowered, list(UNIT_MILLISECONDS), n=1)
     hint = f"did you mean '{close[0]}'?" if close else None
     what = f"'{suffix}'" if suffix else "nothing"
     raise ParseError(f"expected a time unit (ms, s, m, h, d) after the number but found {what}",
@@ -62,7 +68,7 @@ def check_suffix(suffix: str, position: Position | None = None) -> str:
 
 
 def make_duration(amount: int, suffix: str, position: Position | None = None) -> Duration:
-    """A :class:`Duration` from its parts, checking the suffix and that the amount is not negative."""
+    """A :class:`Duration` from its parts; checks the suffix and that the amount is >= 0."""
     if amount < 0:
         raise ParseError(f"a duration cannot be negative: {amount}{suffix}", position)
     return Duration(amount, check_suffix(suffix, position))
@@ -116,6 +122,7 @@ def to_ticks(duration: Duration, unit_ms: int, position: Position | None = None)
             f"{duration} is not a whole number of ticks of {unit_text(unit_ms)} "
             f"(1 tick = {unit_ms} ms)",
             position,
-            hint=f"choose a smaller time unit, e.g. --unit {unit_text(gcd(duration.milliseconds, unit_ms))}",
+            hint="choose a smaller time unit, e.g. --unit "
+                 + unit_text(gcd(duration.milliseconds, unit_ms)),
         )
     return ticks

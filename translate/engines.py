@@ -32,33 +32,48 @@ from translate.strategies import TauResult, tau, tau1, tau2
 from translate.variants import cq_variant, cs
 
 
-def _csparql(query: RspQuery, variant: str, reading: str) -> TauResult:
-    return tau1(cs(query), reading=reading)
+def _no_variant(query: RspQuery, variant: str) -> RspQuery:
+    return query
 
 
-def _cqels(query: RspQuery, variant: str, reading: str) -> TauResult:
-    return tau2(cq_variant(query, variant), reading=reading)
+def _cq(query: RspQuery, variant: str) -> RspQuery:
+    return cq_variant(query, variant)
 
 
-def _sparql(query: RspQuery, variant: str, reading: str) -> TauResult:
+def _cs(query: RspQuery, variant: str) -> RspQuery:
+    return cs(query)
+
+
+def _tau(query: RspQuery, reading: str) -> TauResult:
     return tau(query)
+
+
+def _tau1(query: RspQuery, reading: str) -> TauResult:
+    return tau1(query, reading=reading)
+
+
+def _tau2(query: RspQuery, reading: str) -> TauResult:
+    return tau2(query, reading=reading)
 
 
 @dataclass(frozen=True)
 class Engine:
-    """An engine profile: how to read its syntax, how to translate, its execution mode."""
+    """An engine profile: how to read its syntax, which query of ``Q`` it runs (``prepare``:
+    ``cs(Q)`` or a ``cq(Q)`` variant), how to translate it, its execution mode."""
 
     name: str
     read: Callable[..., RspQuery]
-    translate: Callable[[RspQuery, str, str], TauResult]
+    prepare: Callable[[RspQuery, str], RspQuery]
+    strategy: Callable[[RspQuery, str], TauResult]
     mode: str
-    strategy: str
+    translation: str
 
 
 ENGINES = {
-    "csparql": Engine("csparql", read_csparql, _csparql, "pull", "τ1(cs(Q))"),
-    "cqels": Engine("cqels", read_cqels, _cqels, "push", "τ2(cq(Q))"),
-    "sparql": Engine("sparql", partial(read_cqels, engine="sparql"), _sparql, "none", "τ(Q)"),
+    "csparql": Engine("csparql", read_csparql, _cs, _tau1, "pull", "τ1(cs(Q))"),
+    "cqels": Engine("cqels", read_cqels, _cq, _tau2, "push", "τ2(cq(Q))"),
+    "sparql": Engine("sparql", partial(read_cqels, engine="sparql"), _no_variant, _tau, "none",
+                     "τ(Q)"),
 }
 
 

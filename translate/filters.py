@@ -33,7 +33,7 @@ from rdflib import Literal, URIRef
 
 from lars.atoms import Comparison
 from lars.errors import UnsupportedError
-from lars.terms import BinaryOp, Number, Term, Variable
+from lars.terms import CONSTANT_TYPES, BinaryOp, Number, Term, Variable, order_key
 from translate.rdf import (
     DNF, INT_MAX, INT_MIN, NULL, VALUE_TYPES, Conjunction, constant_kind, kind_guards,
     numeric_value, to_constant,
@@ -94,7 +94,28 @@ def _simplify_conjunction(conj: Conjunction, certain: frozenset[str]) -> Conjunc
             return None
         if decided is None and comparison not in kept:
             kept.append(comparison)
-    return tuple(kept)
+    return None if _empty_range(kept) else tuple(kept)
+
+
+def _empty_range(conj: list[Comparison]) -> bool:
+    """Whether the bounds on some variable exclude every value (e.g. ``X < null, X >= ""``)."""
+    bounds: dict[str, list] = {}
+    for c in conj:
+        left, op, right = c.left, c.op, c.right
+        if isinstance(right, Variable) and isinstance(left, CONSTANT_TYPES):
+            left, op, right = right, FLIPPED[op], left
+        if isinstance(left, Variable) and isinstance(right, CONSTANT_TYPES) and op != "!=":
+            low, high = bounds.setdefault(left.name, [None, None])
+            key = order_key(right)
+            if op in (">", ">=", "=") and (low is None or (key, op == ">") > low):
+                bounds[left.name][0] = (key, op == ">")
+            if op in ("<", "<=", "=") and (high is None or (key, op != "<") < high):
+                bounds[left.name][1] = (key, op != "<")
+    for low, high in bounds.values():
+        if low is not None and high is not None and (
+                low[0] > high[0] or (low[0] == high[0] and (low[1] or not high[1]))):
+            return True
+    return False
 
 
 def _decide(comparison: Comparison, certain: frozenset[str]) -> bool | None:

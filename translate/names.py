@@ -7,14 +7,16 @@
   no triple of the graph it names; ``trigger`` — push and pull (:mod:`translate.triggers`).
 
 A SPARQL variable becomes a LARS variable with an upper-case initial: ``?shop`` is ``Shop``.
-Names that do not start with a lower-case letter get a ``V`` in front (``?Shop`` is ``VShop``,
-``?_x`` is ``V_x``), which keeps the mapping one-to-one and reversible. Variables the translation
-makes up itself start with ``_`` and never meet a user's.
+Capitalising already uses up every name with an upper-case initial, so names that do not start
+with a lower-case letter get ``_U`` in front (``?Shop`` is ``_UShop``, ``?_x`` is ``_U_x``,
+``?0`` is ``_U0``): the mapping is one-to-one and reversible. Variables the translation makes up
+itself start with ``_`` followed by another letter (``_B1``, ``_T1``, ``_N``, ``_G``), so they never
+meet a user's.
 
->>> [lars_variable(n).name for n in ("shop", "Shop", "vx", "Vx", "_x", "1a")]
-['Shop', 'VShop', 'Vx', 'VVx', 'V_x', 'V1a']
->>> [sparql_name(n) for n in ("Shop", "VShop", "Vx", "VVx", "V_x", "V1a")]
-['shop', 'Shop', 'vx', 'Vx', '_x', '1a']
+>>> [lars_variable(n).name for n in ("shop", "Shop", "vx", "Vx", "_x", "0")]
+['Shop', '_UShop', 'Vx', '_UVx', '_U_x', '_U0']
+>>> [sparql_name(n) for n in ("Shop", "_UShop", "Vx", "_UVx", "_U_x", "_U0")]
+['shop', 'Shop', 'vx', 'Vx', '_x', '0']
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ NAMED_GRAPH = "named_graph"
 TRIGGER = "trigger"
 
 _SPARQL_NAME = re.compile(r"[A-Za-z0-9_]+\Z")
+_ESCAPE = "_U"
 
 
 def answer_predicate(index: int) -> str:
@@ -46,16 +49,18 @@ def lars_variable(name: str) -> Variable:
         raise UnsupportedError(f"variable name ?{name} (only ASCII letters, digits and _)")
     if "a" <= name[0] <= "z":
         return Variable(name[0].upper() + name[1:])
-    return Variable("V" + name)
+    return Variable(_ESCAPE + name)
 
 
 def sparql_name(name: str) -> str:
     """The inverse of :func:`lars_variable`."""
-    if name.startswith("V") and len(name) > 1 and not "a" <= name[1] <= "z":
-        return name[1:]
+    if name.startswith(_ESCAPE):
+        return name[len(_ESCAPE):]
     return name[0].lower() + name[1:]
 
 
 def internal_variable(stem: str, index: int | None = None) -> Variable:
-    """A variable of the translation's own, e.g. ``_B1`` for a blank node (``stem`` upper-case)."""
+    """A variable of the translation's own, e.g. ``_B1`` for a blank node (``stem`` upper-case,
+    not starting with ``U``)."""
+    assert not stem.startswith("U")
     return Variable(f"_{stem}" if index is None else f"_{stem}{index}")

@@ -145,8 +145,9 @@ def to_constant(term: Identifier, compares_values: bool = False) -> Constant:
     if isinstance(term, URIRef):
         text = str(term)
         if text.startswith("_:") or not is_iri_text(text) or text < "!":
-            raise InputError(f"cannot encode the IRI <{term}>: it is empty, holds white space, "
-                             "'<', '>' or control characters, or starts with '_:' like a blank node")
+            raise InputError(f"cannot encode the IRI <{term}>: it is empty, holds white "
+                             "space, '<', '>' or control characters, or starts with '_:' like a "
+                             "blank node")
         return Iri(text)
     if isinstance(term, BNode):
         return Iri(f"_:{term}")
@@ -217,7 +218,8 @@ def _fallback_term(constant: Constant) -> Identifier:
     if isinstance(constant, Number):
         return Literal(constant.value)
     if isinstance(constant, Iri):
-        return BNode(constant.value[2:]) if constant.value.startswith("_:") else URIRef(constant.value)
+        text = constant.value
+        return BNode(text[2:]) if text.startswith("_:") else URIRef(text)
     return Literal(constant.value)
 
 

@@ -16,17 +16,12 @@ never projected) or rdflib's ``URIRef`` and ``Literal``. Windows are :class:`Ran
 Filter expressions are :class:`And`, :class:`Or`, :class:`Not`, :class:`Compare`,
 :class:`Arith`, :class:`Neg` and :class:`Call` over variables and constants.
 
->>> p = Join(BGP((TriplePattern(Var("s"), URIRef("http://ex.org/p"), Var("o")),)),
-...          Optional(BGP((TriplePattern(Var("o"), URIRef("http://ex.org/q"), Var("z")),)),
-...                   BGP((TriplePattern(Var("z"), URIRef("http://ex.org/r"), Var("w")),))))
->>> sorted(in_scope(p)), sorted(certain(p))
-(['o', 's', 'w', 'z'], ['o', 's', 'z'])
+Variables in scope and the other walks over the tree are in :mod:`translate.scope`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import singledispatch
 from typing import Union as TypingUnion
 
 from rdflib import Literal, URIRef
@@ -63,8 +58,8 @@ class TriplePattern:
 
 @dataclass(frozen=True)
 class RangeWindow:
-    """``[RANGE L]`` (``step=1``), ``[RANGE L STEP D]``/``[RANGE L SLIDE D]``, ``[RANGE L TUMBLING]``
-    (``step=L``); ``length`` and ``step`` in ticks."""
+    """``[RANGE L]`` (``step=1``), ``[RANGE L STEP D]`` or ``[RANGE L SLIDE D]``,
+    ``[RANGE L TUMBLING]`` (``step=L``); ``length`` and ``step`` in ticks."""
 
     length: int
     step: int = 1
@@ -262,111 +257,6 @@ class RspQuery:
     every: int | None = field(default=None, compare=False)
     unit_ms: int = field(default=1000, compare=False)
     prefixes: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
-
-
-# --- variables in scope (SPARQL 1.1, section 18.2.1) ----------------------------------------
-
-def triple_variables(triples: tuple[TriplePattern, ...]) -> frozenset[str]:
-    """The names of the (non-blank) variables of some triple patterns."""
-    return frozenset(t.name for triple in triples for t in triple.terms() if isinstance(t, Var))
-
-
-@singledispatch
-def in_scope(pattern) -> frozenset[str]:
-    """The in-scope variables of a pattern: those a solution may bind."""
-    raise TypeError(f"not a pattern: {pattern!r}")
-
-
-@in_scope.register(BGP)
-@in_scope.register(StreamPattern)
-def _(pattern) -> frozenset[str]:
-    triples = pattern.triples if isinstance(pattern, BGP) else pattern.pattern.triples
-    return triple_variables(triples)
-
-
-@in_scope.register(Join)
-@in_scope.register(Union)
-@in_scope.register(Optional)
-def _(pattern) -> frozenset[str]:
-    return in_scope(pattern.left) | in_scope(pattern.right)
-
-
-@in_scope.register(Minus)
-def _(pattern) -> frozenset[str]:
-    return in_scope(pattern.left)
-
-
-@in_scope.register(Filter)
-def _(pattern) -> frozenset[str]:
-    return in_scope(pattern.pattern)
-
-
-@in_scope.register(Graph)
-def _(pattern) -> frozenset[str]:
-    own = frozenset({pattern.name.name}) if isinstance(pattern.name, Var) else frozenset()
-    return in_scope(pattern.pattern) | own
-
-
-@singledispatch
-def certain(pattern) -> frozenset[str]:
-    """The variables every solution of the pattern binds (the others may be unbound)."""
-    raise TypeError(f"not a pattern: {pattern!r}")
-
-
-@certain.register(BGP)
-@certain.register(StreamPattern)
-@certain.register(Graph)
-def _(pattern) -> frozenset[str]:
-    if isinstance(pattern, Graph):
-        own = frozenset({pattern.name.name}) if isinstance(pattern.name, Var) else frozenset()
-        return certain(pattern.pattern) | own
-    return in_scope(pattern)
-
-
-@certain.register(Join)
-def _(pattern) -> frozenset[str]:
-    return certain(pattern.left) | certain(pattern.right)
-
-
-@certain.register(Union)
-def _(pattern) -> frozenset[str]:
-    return certain(pattern.left) & certain(pattern.right)
-
-
-@certain.register(Optional)
-@certain.register(Minus)
-def _(pattern) -> frozenset[str]:
-    return certain(pattern.left)
-
-
-@certain.register(Filter)
-def _(pattern) -> frozenset[str]:
-    return certain(pattern.pattern)
-
-
-def children(pattern: Pattern) -> tuple[Pattern, ...]:
-    """The sub-patterns of a node, left to right."""
-    if isinstance(pattern, (Join, Union, Optional, Minus)):
-        return (pattern.left, pattern.right)
-    if isinstance(pattern, (Filter, Graph)):
-        return (pattern.pattern,)
-    return ()
-
-
-def stream_patterns(pattern: Pattern) -> list[StreamPattern]:
-    """The STREAM patterns of ``pattern`` in text order (left to right)."""
-    if isinstance(pattern, StreamPattern):
-        return [pattern]
-    return [found for child in children(pattern) for found in stream_patterns(child)]
-
-
-def expression_variables(expr: Expr) -> frozenset[str]:
-    """The names of the variables an expression mentions."""
-    if isinstance(expr, Var):
-        return frozenset({expr.name})
-    parts = [getattr(expr, name) for name in ("left", "right", "operand", "argument")
-             if hasattr(expr, name)]
-    return frozenset().union(*(expression_variables(part) for part in parts))
 
 
 # --- canonical basic graph patterns ---------------------------------------------------------

@@ -24,7 +24,7 @@ from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.sparql import Query
 
 from lars.errors import ParseError
-from translate.scanner import Rewrite, SourceText, tokenize
+from translate.scanner import Rewrite, SourceText, Token, tokenize
 
 rdflib.plugins.sparql.SPARQL_LOAD_GRAPHS = False  # SPEC 11: never fetch FROM IRIs
 
@@ -43,9 +43,52 @@ def _expected(message: str) -> str:
     return _FRIENDLY.get(what, what)
 
 
+_GROUP_PROBE = "SELECT * WHERE "
+
+
+def _narrow(text: str, location: int, expected: str) -> tuple[int, str]:
+    """A deeper error location: pyparsing reports where a whole alternative failed (say, at
+    ``GRAPH``); if a ``{ group }`` starts within the next tokens, parse it alone, and so on down.
+    """
+    tokens = tokenize(text[location:])
+    brace = next((t for t in tokens[:6] if t.text == "{"), None)
+    if brace is None:
+        return location, expected
+    start, depth = location + brace.start, 0
+    end = len(text)
+    for token in tokens[tokens.index(brace):]:
+        depth += {"{": 1, "}": -1}.get(token.text, 0)
+        if depth == 0:
+            end = location + token.end
+            break
+    try:
+        parseQuery(_GROUP_PROBE + text[start:end])
+    except ParseBaseException as inner:
+        deeper = start + inner.loc - len(_GROUP_PROBE)
+        if deeper > location:
+            return _narrow(text, deeper, "a graph pattern element, '.' or '}'")
+    return location, expected
+
+
 def _found(source: SourceText, offset: int) -> str:
     tokens = tokenize(source.text[offset:])
     return f"'{tokens[0].text}'" if tokens else "end of input"
+
+
+def constant_filter_edits(tokens: list[Token]) -> list[tuple[int, int, str]]:
+    """Rewrites ``FILTER (false)`` to ``FILTER (!(!false))`` (likewise for a lone number or string).
+
+    rdflib's algebra drops a FILTER whose whole condition is a constant with a false Python value
+    (``false``, ``0``, ``""``), which would keep every solution; a double negation is the same
+    condition in a form rdflib keeps.
+    """
+    edits = []
+    for k in range(len(tokens) - 3):
+        keyword, opening, constant, closing = tokens[k: k + 4]
+        if keyword.is_keyword("FILTER") and opening.text == "(" and closing.text == ")" and (
+                constant.is_keyword("FALSE", "TRUE") or constant.kind in ("number", "string")):
+            edits.append((constant.start, constant.end, f"!(!{constant.text})"))
+    return edits
 
 
 def parse_sparql(rewrite: Rewrite, source: SourceText) -> Query:
@@ -57,9 +100,13 @@ def parse_sparql(rewrite: Rewrite, source: SourceText) -> Query:
     try:
         parsed = parseQuery(rewrite.text)
     except ParseBaseException as error:
-        offset = rewrite.original_offset(error.loc)
-        raise ParseError(f"SPARQL syntax error: expected {_expected(error.msg)} "
-                         f"but found {_found(source, offset)}", source.position(offset)) from None
+        location, expected = _narrow(rewrite.text, error.loc, _expected(error.msg))
+        offset = rewrite.original_offset(location)
+        found = _found(source, offset)
+        if found.upper() == "'FILTER'":
+            expected = "a FILTER with a well-formed condition in parentheses"
+        raise ParseError(f"SPARQL syntax error: expected {expected} but found {found}",
+                         source.position(offset)) from None
     try:
         return translateQuery(parsed)
     except Exception as error:  # rdflib raises bare Exception for unknown prefixes

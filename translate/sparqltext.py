@@ -20,7 +20,7 @@ from functools import singledispatch
 from rdflib import BNode, Literal, URIRef
 
 from translate.rsp import (
-    BGP, AllWindow, And, Arith, BlankVar, Call, Compare, Filter, Graph, Join, Minus, Neg, Not,
+    BGP, And, Arith, BlankVar, Call, Compare, Filter, Graph, Join, Minus, Neg, Not,
     NowWindow, Optional, Or, RangeWindow, RspWindow, StreamPattern, TriplePattern, TriplesWindow,
     Union, Var,
 )

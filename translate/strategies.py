@@ -71,7 +71,8 @@ def import_rules(query: RspQuery, encoder: RdfTermEncoder,
             continue
         seen.add((spec.stream, spec.window))
         source = Atom(STRIPLE, (s, p, o, encoder.encode(spec.stream)))
-        rule = Rule(Atom(TRIPLE, (s, p, o, DEFAULT_GRAPH)), window_literals(spec.window, source, reading))
+        rule = Rule(Atom(TRIPLE, (s, p, o, DEFAULT_GRAPH)),
+                    window_literals(spec.window, source, reading))
         names = Names(query.prefixes)
         rules.append((rule, f"import stream {term_text(spec.stream, names)} "
                             f"{window_text(spec.window)} into the default graph"))

@@ -7,7 +7,7 @@ the root, the IRI or variable inside GRAPH) and ``S`` the stream-set constant ``
 Unbound variables are ``null``.
 
 SPARQL joins unbound variables with anything, Datalog equality does not. Where a shared variable
-may be unbound (:func:`translate.rsp.certain`), a join is split into cases: both sides carry it
+may be unbound (:func:`translate.scope.certain`), a join is split into cases: both sides carry it
 (equal values, or both ``null``), or one side is ``null`` and the other gives the value. The
 OPTIONAL and MINUS helpers ``ans_2i_prime`` test compatibility in the same way. So the answers
 are SPARQL's, also for patterns that are not well designed; when no variable may be unbound the
@@ -41,8 +41,9 @@ from translate.names import (
 from translate.rdf import DEFAULT_GRAPH, NULL, STREAMS, STRIPLE, TRIPLE, RdfTermEncoder
 from translate.rsp import (
     BGP, BlankVar, Filter, Graph, Join, Minus, Optional, Pattern, StreamPattern, TriplePattern,
-    Union, Var, certain, in_scope,
+    Union, Var,
 )
+from translate.scope import certain, in_scope
 from translate.sparqltext import Names, expr_text, node_summary
 
 MAX_CASES = 243
@@ -74,8 +75,8 @@ def join_cases(left: Shape, right: Shape) -> list[tuple[frozenset[str], frozense
     """
     options = []
     for name in sorted(set(left.variables) & set(right.variables)):
-        choices = [("eq",)] + [("left",)] * (name in left.maybe) + [("right",)] * (name in right.maybe)
-        options.append([(name, choice[0]) for choice in choices])
+        choices = ["eq"] + ["left"] * (name in left.maybe) + ["right"] * (name in right.maybe)
+        options.append([(name, choice) for choice in choices])
     cases = []
     for combination in product(*options):
         cases.append((frozenset(n for n, c in combination if c == "left"),
@@ -99,7 +100,7 @@ class Tau:
         self.encoder = encoder
         self.stream_body = stream_body
         self.names = names
-        self._emitted: list[tuple[int, Rule, str]] = []
+        self._emitted: list[tuple[tuple[int, int], Rule, str]] = []
         self._named_graph_rule = False
 
     @property
@@ -148,8 +149,10 @@ class Tau:
         self._emitted.append((self._index_of(head), rule, comment))
 
     @staticmethod
-    def _index_of(head: Atom) -> int:
-        return int(head.predicate.split("_")[1])
+    def _index_of(head: Atom) -> tuple[int, int]:
+        """Sort key: node ``i``'s rules, then the helper ``ans_2i_prime`` it uses."""
+        index = int(head.predicate.split("_")[1])
+        return (index // 2, 1) if head.predicate.endswith("_prime") else (index, 0)
 
     def _need_named_graphs(self) -> None:
         if self._named_graph_rule:
@@ -159,12 +162,12 @@ class Tau:
         body = (Literal(Atom(TRIPLE, (internal_variable("S"), internal_variable("P"),
                                       internal_variable("O"), g))),
                 Literal(Comparison("!=", g, DEFAULT_GRAPH)))
-        self._emitted.append((1 << 62, Rule(Atom(NAMED_GRAPH, (g,)), body),
+        self._emitted.append(((1 << 62, 0), Rule(Atom(NAMED_GRAPH, (g,)), body),
                               "the named graphs of the data (for GRAPH ?g)"))
 
     def add(self, rule: Rule, comment: str) -> None:
         """Add a rule that belongs after all node rules (e.g. τ1's import rules)."""
-        self._emitted.append((1 << 63, rule, comment))
+        self._emitted.append(((1 << 63, 0), rule, comment))
 
     def describe(self, pattern: Pattern, index: int, role: str = "") -> str:
         text = f"node {index}: {node_summary(pattern, index, self.names)}"
@@ -251,8 +254,9 @@ class Tau:
             self.emit(self.head(shape, graph, in_scope(pattern)), [self.atom(child, named)],
                       self.describe(pattern, index))
             return shape
+        # the child reads graph _G<i>; ?g meets it only here, as a join would (SPARQL 18.6)
         name = var(pattern.name.name)
-        child = self.node(pattern.pattern, 2 * index, name, None)
+        child = self.node(pattern.pattern, 2 * index, internal_variable("G", index), None)
         cases = [frozenset()]
         if pattern.name.name in child.maybe:
             cases.append(frozenset({pattern.name.name}))
@@ -269,11 +273,11 @@ class Tau:
         left = self.node(pattern.left, 2 * index, graph, None)
         right = self.node(pattern.right, 2 * index + 1, graph, None)
         present = in_scope(pattern)
-        for lnull, rnull, conj, role in self._matches(pattern.condition, left, right):
+        for lnull, rnull, extra, note in self._matches(pattern.condition, left, right):
             self.emit(self.head(shape, graph, present),
-                      [self.atom(left, graph, lnull), self.atom(right, graph, rnull), *conj],
-                      self.describe(pattern, index, "with a match" + (f" ({role})" if role else "")))
-        self._difference(pattern, shape, left, right, graph, minus=False)
+                      [self.atom(left, graph, lnull), self.atom(right, graph, rnull), *extra],
+                      self.describe(pattern, index, "with a match" + _parenthesized(note)))
+        self._difference(pattern, shape, left, right, graph)
         return shape
 
     @node.register
@@ -281,64 +285,74 @@ class Tau:
         shape = self.shape(pattern, index, head)
         left = self.node(pattern.left, 2 * index, graph, None)
         right = self.node(pattern.right, 2 * index + 1, graph, None)
-        self._difference(pattern, shape, left, right, graph, minus=True)
+        self._difference(pattern, shape, left, right, graph)
         return shape
 
     # --- OPTIONAL and MINUS -----------------------------------------------------------------
 
     def _matches(self, condition, left: Shape, right: Shape):
-        """``(left nulls, right nulls, filter conjunction, role)`` for each compatible case."""
+        """``(left nulls, right nulls, filter literals, note)`` for each way to be compatible."""
         cases = join_cases(left, right)
+        values = {v: var(v) for v in set(left.variables) | set(right.variables)}
         for k, (lnull, rnull) in enumerate(cases, start=1):
-            role = _case_role(k, len(cases), lnull, rnull)
+            note = _case_role(k, len(cases), lnull, rnull)
             if condition is None:
-                yield lnull, rnull, (), role
+                yield lnull, rnull, (), note
                 continue
-            values = {v: var(v) for v in set(left.variables) | set(right.variables)}
-            sure = {var(v).name for v in left.variables if v not in left.maybe and v not in lnull}
-            sure |= {var(v).name for v in right.variables if v not in right.maybe and v not in rnull}
+            sure = {var(v).name for v in left.variables if v not in left.maybe | lnull}
+            sure |= {var(v).name for v in right.variables if v not in right.maybe | rnull}
+            note = ", ".join(filter(None, [note, "FILTER " + expr_text(condition, self.names)]))
             for conj in when_true(condition, Scope(values, frozenset(sure))):
-                yield lnull, rnull, conj, ", ".join(filter(None, [role, "FILTER " + expr_text(condition, self.names)]))
+                yield lnull, rnull, conj, note
 
-    def _difference(self, pattern, shape: Shape, left: Shape, right: Shape, graph: Term,
-                    minus: bool) -> None:
-        """``ans_i ← ans_2i, not ans_2i_prime(key)``; the helper says a compatible match exists."""
+    def _difference(self, pattern, shape: Shape, left: Shape, right: Shape, graph: Term) -> None:
+        """``ans_i ← ans_2i, not ans_2i_prime(key)``; the helper says a compatible match exists.
+
+        OPTIONAL keys the helper by the shared variables (by all of the left's when a FILTER
+        looks at both sides); SPARQL 1.1 MINUS also needs a shared variable bound on both sides.
+        """
+        minus = isinstance(pattern, Minus)
+        condition = None if minus else pattern.condition
         shared = sorted(set(left.variables) & set(right.variables))
         head = self.head(shape, graph, frozenset(left.variables))
-        kind = "MINUS" if minus else "without a match"
         if minus and not shared:
             self.emit(head, [self.atom(left, graph)], self.describe(
                 pattern, shape.index, "no shared variable: MINUS removes nothing"))
             return
-        condition = None if minus else pattern.condition
-        key = tuple(shared) if condition is None else left.variables
-        helper = Shape(2 * shape.index, key, frozenset())
-        plain = condition is None and not any(v in left.maybe or v in right.maybe for v in shared)
-        if plain:
-            self.emit(self.atom(helper, graph, helper=True), [self.atom(right, graph)],
-                      self.describe(pattern, shape.index, f"helper ans'_{2 * shape.index}"))
-            made = True
-        else:
-            made = self._compatible_helper(pattern, shape, left, right, graph, helper, minus)
+        helper = Shape(2 * shape.index, tuple(shared) if condition is None else left.variables,
+                       frozenset())
+        made = self._helper_rules(pattern, left, right, graph, helper, condition)
         negated = [Literal(self.atom(helper, graph, helper=True), negated=True)] if made else []
+        kind = f"kept when node {right.index} has no compatible solution" + (
+            " sharing a bound variable" if minus else
+            " passing the FILTER" if condition is not None else "")
         self.emit(head, [self.atom(left, graph), *negated],
                   self.describe(pattern, shape.index, kind))
 
-    def _compatible_helper(self, pattern, shape, left, right, graph, helper, minus) -> bool:
+    def _helper_rules(self, pattern, left: Shape, right: Shape, graph: Term, helper: Shape,
+                      condition) -> bool:
+        """The rules of ``ans_2i_prime``; Polleres' projection when nothing may be unbound."""
+        shared = set(left.variables) & set(right.variables)
+        describe = self.describe(pattern, helper.index // 2, f"helper ans'_{helper.index}")
+        if condition is None and not shared & (left.maybe | right.maybe):
+            self.emit(self.atom(helper, graph, helper=True), [self.atom(right, graph)], describe)
+            return True
         made = False
-        condition = None if minus else pattern.condition
-        for lnull, rnull, conj, role in self._matches(condition, left, right):
-            extras: list[list] = [list(conj)]
-            if minus:
-                equal = [v for v in sorted(set(left.variables) & set(right.variables))
-                         if v not in lnull and v not in rnull]
-                extras = [[Comparison("!=", var(v), NULL)] for v in equal]
-            for extra in extras:
-                self.emit(self.atom(helper, graph, lnull & frozenset(helper.variables), helper=True),
-                          [self.atom(left, graph, lnull), self.atom(right, graph, rnull), *extra],
-                          self.describe(pattern, shape.index, f"helper ans'_{helper.index}" + (f" ({role})" if role else "")))
+        for lnull, rnull, extra, note in self._matches(condition, left, right):
+            extras = [list(extra)]
+            if isinstance(pattern, Minus):  # some shared variable bound on both sides
+                extras = [[Comparison("!=", var(v), NULL)] for v in sorted(shared - lnull - rnull)]
+            key_nulls = lnull & frozenset(helper.variables)
+            for more in extras:
+                self.emit(self.atom(helper, graph, key_nulls, helper=True),
+                          [self.atom(left, graph, lnull), self.atom(right, graph, rnull), *more],
+                          describe + _parenthesized(note))
                 made = True
         return made
+
+
+def _parenthesized(note: str) -> str:
+    return f" ({note})" if note else ""
 
 
 def _case_role(k: int, total: int, lnull: frozenset[str], rnull: frozenset[str]) -> str:

@@ -51,7 +51,7 @@ def abstract_pattern(pattern: Pattern) -> Pattern:
     if isinstance(pattern, StreamPattern):
         return pattern.pattern
     pattern = _map_children(pattern, abstract_pattern)
-    if isinstance(pattern, Join) and isinstance(pattern.left, BGP) and isinstance(pattern.right, BGP):
+    if isinstance(pattern, Join) and all(isinstance(p, BGP) for p in (pattern.left, pattern.right)):
         return merge_bgps(pattern.left, pattern.right)
     return pattern
 

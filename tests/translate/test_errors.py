@@ -1,0 +1,148 @@
+"""Every error path of the readers: message, position (mapped to the user's text), type."""
+
+from __future__ import annotations
+
+import pytest
+
+from lars.errors import InputError, ParseError, Position, UnsupportedError
+from tests.translate import csrbench
+from translate import parse_query
+
+AFTER_STREAM_CLAUSE = """REGISTER QUERY q AS
+SELECT ?s
+FROM STREAM <http://ex.org/s> [RANGE 10s STEP 5s]
+WHERE { ?s <http://ex.org/p> ?o ?z }"""
+INSIDE_STREAM_BLOCK = """SELECT ?s WHERE {
+  STREAM <http://ex.org/s> [RANGE 10s] { ?s <http://ex.org/p> ?o ?z }
+}"""
+AFTER_STREAM_BLOCK = """SELECT ?s WHERE {
+  STREAM <http://ex.org/a-long-stream-name> [RANGE 10s SLIDE 5s] { ?s <http://ex.org/p> ?o }
+  ?o <http://ex.org/q> ?r ?z }"""
+
+
+@pytest.mark.parametrize(("text", "line", "column", "found"), [
+    pytest.param(AFTER_STREAM_CLAUSE, 4, 33, "'?z'", id="after-from-stream"),
+    pytest.param(INSIDE_STREAM_BLOCK, 2, 66, "'?z'", id="inside-stream-block"),
+    pytest.param(AFTER_STREAM_BLOCK, 3, 27, "'?z'", id="after-stream-block"),
+    pytest.param("SELECT * WHERE { ?s ?p ?o FILTER (?o > ) }", 1, 27, "'FILTER'", id="bad-filter"),
+    pytest.param("SELEC * WHERE { ?s ?p ?o }", 1, 1, "'SELEC'", id="misspelt-select"),
+    pytest.param("SELECT * WHERE { ?s ?p ?o ", 1, 27, "end of input", id="unclosed-group"),
+])
+def test_syntax_errors_point_into_the_original_text(text, line, column, found) -> None:
+    with pytest.raises(ParseError) as error:
+        parse_query(text, source="q.rq")
+    assert error.value.position == Position("q.rq", line, column)
+    assert str(error.value).startswith(f"q.rq:{line}:{column}: error: SPARQL syntax error: expected ")
+    assert str(error.value).endswith(f"but found {found}")
+
+
+@pytest.mark.parametrize(("text", "message", "column"), [
+    pytest.param("SELECT ?s FROM STREAM <http://e/s> [RANGE 10 STEP 5s] WHERE { ?s ?p ?o }",
+                 "expected a time unit (ms, s, m, h, d) after the number but found 'STEP'", 43,
+                 id="duration-without-unit"),
+    pytest.param("SELECT ?s FROM STREAM <http://e/s> [RANGE 10sec] WHERE { ?s ?p ?o }",
+                 "did you mean 's'?", 43, id="misspelt-unit"),
+    pytest.param("SELECT ?s FROM STREAM <http://e/s> [RANGE 10s STEPS 5s] WHERE { ?s ?p ?o }",
+                 "expected ']' closing the window but found 'STEPS'", 47, id="bad-window-keyword"),
+    pytest.param("SELECT ?s FROM STREAM <http://e/s> WHERE { ?s ?p ?o }",
+                 "expected a window such as [RANGE 10s STEP 5s] after the stream IRI", 36,
+                 id="csparql-missing-window"),
+    pytest.param("SELECT ?s WHERE { STREAM <http://e/s> { ?s ?p ?o } }",
+                 "expected a window such as [RANGE 10s] after the stream IRI but found '{'", 39,
+                 id="cqels-missing-window"),
+    pytest.param("SELECT ?s FROM STREAM [RANGE 1s] WHERE { ?s ?p ?o }",
+                 "expected a stream IRI (<...> or a prefixed name) but found '['", 23,
+                 id="missing-stream-iri"),
+    pytest.param("SELECT ?s FROM STREAM foo:s [RANGE 1s] WHERE { ?s ?p ?o }",
+                 "unknown prefix 'foo:'", 23, id="unknown-prefix-in-stream-clause"),
+    pytest.param("SELECT ?s WHERE { ?s foo:p ?o }", "unknown prefix 'foo:'", 22,
+                 id="unknown-prefix-in-pattern"),
+    pytest.param("SELECT ?s FROM STREAM <http://e/s> [TRIPLES 0] WHERE { ?s ?p ?o }",
+                 "at least one triple", 45, id="zero-triples"),
+    pytest.param("SELECT ?s FROM STREAM <http://e/s> [RANGE 2s STEP 0s] WHERE { ?s ?p ?o }",
+                 "STEP/SLIDE must be at least one tick", 51, id="zero-step"),
+])
+def test_stream_clause_errors(text: str, message: str, column: int) -> None:
+    with pytest.raises(ParseError) as error:
+        parse_query(text, source="q.rq")
+    assert message in str(error.value)
+    assert error.value.position == Position("q.rq", 1, column)
+
+
+def test_duration_not_whole_ticks_has_a_position() -> None:
+    with pytest.raises(InputError) as error:
+        parse_query("SELECT ?s FROM STREAM <http://e/s> [RANGE 500ms] WHERE { ?s ?p ?o }",
+                    source="q.rq", unit="1s")
+    assert str(error.value).startswith("q.rq:1:43: error: 500ms is not a whole number of ticks")
+
+
+@pytest.mark.parametrize(("text", "engine", "message"), [
+    pytest.param("SELECT ?s FROM STREAM <http://e/s> [NOW] WHERE { ?s ?p ?o }", "cqels",
+                 "FROM STREAM is C-SPARQL syntax", id="from-stream-as-cqels"),
+    pytest.param("REGISTER QUERY q AS SELECT ?s WHERE { ?s ?p ?o }", "cqels",
+                 "REGISTER is C-SPARQL syntax", id="register-as-cqels"),
+    pytest.param("SELECT ?s WHERE { ?s ?p ?o }", "csparql", "not a C-SPARQL query",
+                 id="plain-as-csparql"),
+    pytest.param("SELECT ?s WHERE { ?s <urn:lars:stream:1> ?o }", "cqels", "reserves",
+                 id="placeholder-iri"),
+])
+def test_wrong_engine(text: str, engine: str, message: str) -> None:
+    with pytest.raises(ParseError, match=message):
+        parse_query(text, engine=engine)
+
+
+@pytest.mark.parametrize(("text", "feature", "line", "column"), [
+    pytest.param("CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }", "CONSTRUCT query (only SELECT)", 1, 1,
+                 id="construct"),
+    pytest.param("ASK { ?s ?p ?o }", "ASK query (only SELECT)", 1, 1, id="ask"),
+    pytest.param("SELECT ?s WHERE { ?s <http://e/p>/<http://e/q> ?o }", "property path", 1, 34,
+                 id="property-path"),
+    pytest.param("SELECT ?s WHERE { ?s ?p ?o VALUES ?s { <http://e/a> } }", "VALUES", 1, 28,
+                 id="values"),
+    pytest.param("SELECT ?s WHERE { { SELECT ?s WHERE { ?s ?p ?o } } }", "subquery", 1, 21,
+                 id="subquery"),
+    pytest.param("SELECT ?s WHERE { ?s ?p ?o FILTER NOT EXISTS { ?o ?p ?s } }",
+                 "NOT EXISTS filter", 1, 39, id="not-exists"),
+    pytest.param("SELECT ?s WHERE { ?s ?p ?o FILTER (?o IN (1, 2)) }", "IN", 1, 39, id="in"),
+    pytest.param('SELECT ?s WHERE { ?s ?p ?o FILTER (STR(?o) = "a") }', "function STR", 1, 36,
+                 id="str"),
+    pytest.param("SELECT ?s WHERE { SERVICE <http://e/sparql> { ?s ?p ?o } }", "SERVICE", 1, 19,
+                 id="service"),
+    pytest.param("SELECT (?s AS ?t) WHERE { ?s ?p ?o }", "SELECT expression (... AS ?var)", 1, 12,
+                 id="select-expression"),
+    pytest.param("SELECT ?s WHERE { ?s ?p ?o FILTER (?o) }",
+                 "effective boolean value of a non-boolean expression", 1, 28, id="ebv"),
+    pytest.param("SELECT ?s WHERE { STREAM <http://e/s> [NOW] { ?s ?p ?o OPTIONAL { ?o ?q ?r } } }",
+                 "a STREAM pattern that is not a basic graph pattern", 1, 19, id="optional-in-stream"),
+    pytest.param('SELECT ?s WHERE { ?s ?p ?o FILTER (?o > "2004-01-01T00:00:00"^^'
+                 '<http://www.w3.org/2001/XMLSchema#dateTime>) }', "comparison with", 1, 28,
+                 id="datetime-comparison"),
+])
+def test_unsupported_features_are_named_with_positions(text, feature, line, column) -> None:
+    with pytest.raises(UnsupportedError) as error:
+        parse_query(text, source="q.rq")
+    assert str(error.value).startswith(f"q.rq:{line}:{column}: error: unsupported: {feature}")
+
+
+def test_collect_then_fail_lists_every_feature() -> None:
+    text = """SELECT ?s (COUNT(?o) AS ?n) WHERE { ?s ?p ?o .
+  BIND(1 AS ?x)
+  FILTER(regex(?s, "a")) }
+GROUP BY ?s ORDER BY ?s LIMIT 3"""
+    with pytest.raises(UnsupportedError) as error:
+        parse_query(text, source="q.rq")
+    assert str(error.value).splitlines() == [
+        "q.rq:1:12: error: unsupported: aggregate COUNT",
+        "q.rq:2:3: error: unsupported: BIND",
+        "q.rq:3:10: error: unsupported: function REGEX",
+        "q.rq:4:1: error: unsupported: GROUP BY",
+        "q.rq:4:13: error: unsupported: ORDER BY",
+        "q.rq:4:25: error: unsupported: LIMIT",
+    ]
+    assert [feature for feature, _ in error.value.features][:2] == ["aggregate COUNT", "BIND"]
+
+
+def test_csrbench_q4_message() -> None:
+    with pytest.raises(UnsupportedError) as error:
+        parse_query(csrbench.csparql(4), source="q4.rq")
+    assert str(error.value) == "q4.rq:5:9: error: unsupported: aggregate AVG"

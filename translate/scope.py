@@ -1,0 +1,136 @@
+"""Walks over the pattern tree: variables in scope, certainly bound variables, children.
+
+SPARQL 1.1 (section 18.2.1) says which variables a pattern may bind (:func:`in_scope`); the
+translation also needs those every solution binds (:func:`certain`): the others may be unbound,
+which decides where τ must split joins into cases.
+
+>>> from rdflib import URIRef
+>>> from translate.rsp import BGP, Join, Optional, TriplePattern, Var
+>>> p = Join(BGP((TriplePattern(Var("s"), URIRef("http://ex.org/p"), Var("o")),)),
+...          Optional(BGP((TriplePattern(Var("o"), URIRef("http://ex.org/q"), Var("z")),)),
+...                   BGP((TriplePattern(Var("z"), URIRef("http://ex.org/r"), Var("w")),))))
+>>> sorted(in_scope(p)), sorted(certain(p))
+(['o', 's', 'w', 'z'], ['o', 's', 'z'])
+"""
+
+from __future__ import annotations
+
+from functools import singledispatch
+
+from translate.rsp import (
+    BGP, Expr, Filter, Graph, Join, Minus, Optional, Pattern, StreamPattern, TriplePattern,
+    Union, Var,
+)
+
+
+def triple_variables(triples: tuple[TriplePattern, ...]) -> frozenset[str]:
+    """The names of the (non-blank) variables of some triple patterns."""
+    return frozenset(t.name for triple in triples for t in triple.terms() if isinstance(t, Var))
+
+
+@singledispatch
+def in_scope(pattern) -> frozenset[str]:
+    """The in-scope variables of a pattern: those a solution may bind."""
+    raise TypeError(f"not a pattern: {pattern!r}")
+
+
+@in_scope.register(BGP)
+@in_scope.register(StreamPattern)
+def _(pattern) -> frozenset[str]:
+    triples = pattern.triples if isinstance(pattern, BGP) else pattern.pattern.triples
+    return triple_variables(triples)
+
+
+@in_scope.register(Join)
+@in_scope.register(Union)
+@in_scope.register(Optional)
+def _(pattern) -> frozenset[str]:
+    return in_scope(pattern.left) | in_scope(pattern.right)
+
+
+@in_scope.register(Minus)
+def _(pattern) -> frozenset[str]:
+    return in_scope(pattern.left)
+
+
+@in_scope.register(Filter)
+def _(pattern) -> frozenset[str]:
+    return in_scope(pattern.pattern)
+
+
+@in_scope.register(Graph)
+def _(pattern) -> frozenset[str]:
+    own = frozenset({pattern.name.name}) if isinstance(pattern.name, Var) else frozenset()
+    return in_scope(pattern.pattern) | own
+
+
+@singledispatch
+def certain(pattern) -> frozenset[str]:
+    """The variables every solution of the pattern binds (the others may be unbound)."""
+    raise TypeError(f"not a pattern: {pattern!r}")
+
+
+@certain.register(BGP)
+@certain.register(StreamPattern)
+@certain.register(Graph)
+def _(pattern) -> frozenset[str]:
+    if isinstance(pattern, Graph):
+        own = frozenset({pattern.name.name}) if isinstance(pattern.name, Var) else frozenset()
+        return certain(pattern.pattern) | own
+    return in_scope(pattern)
+
+
+@certain.register(Join)
+def _(pattern) -> frozenset[str]:
+    return certain(pattern.left) | certain(pattern.right)
+
+
+@certain.register(Union)
+def _(pattern) -> frozenset[str]:
+    return certain(pattern.left) & certain(pattern.right)
+
+
+@certain.register(Optional)
+@certain.register(Minus)
+def _(pattern) -> frozenset[str]:
+    return certain(pattern.left)
+
+
+@certain.register(Filter)
+def _(pattern) -> frozenset[str]:
+    return certain(pattern.pattern)
+
+
+def children(pattern: Pattern) -> tuple[Pattern, ...]:
+    """The sub-patterns of a node, left to right."""
+    if isinstance(pattern, (Join, Union, Optional, Minus)):
+        return (pattern.left, pattern.right)
+    if isinstance(pattern, (Filter, Graph)):
+        return (pattern.pattern,)
+    return ()
+
+
+def stream_patterns(pattern: Pattern) -> list[StreamPattern]:
+    """The STREAM patterns of ``pattern`` in text order (left to right)."""
+    if isinstance(pattern, StreamPattern):
+        return [pattern]
+    return [found for child in children(pattern) for found in stream_patterns(child)]
+
+
+def subexpressions(expr: Expr):
+    """``expr`` and all expressions inside it."""
+    yield expr
+    for name in ("left", "right", "operand", "argument"):
+        part = getattr(expr, name, None)
+        if part is not None:
+            yield from subexpressions(part)
+
+
+def conditions(pattern: Pattern):
+    """The FILTER conditions of a pattern (OPTIONAL's included), outermost first."""
+    if isinstance(pattern, Filter):
+        yield pattern.condition
+    if isinstance(pattern, Optional) and pattern.condition is not None:
+        yield pattern.condition
+    for child in children(pattern):
+        yield from conditions(child)
