@@ -20,6 +20,7 @@ from lars.errors import LarsError
 from lars.readpolicy import ON_ERROR, ORDER
 from solver.evaluate import Limits
 from solver.formats import FORMATS
+from solver.sinks import SINKS
 from translate.windows import READINGS
 
 
@@ -79,6 +80,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--mode", choices=("none", "push", "pull"), default="none")
     run.add_argument("--period", help="pulling period for --mode pull")
     run.add_argument("--format", choices=sorted(FORMATS), default="table", help="output format")
+    run.add_argument("--output", metavar="FILE",
+                     help="write the answers to FILE ('-': stdout) as --output-format, one time "
+                          "point at a time, instead of printing --format")
+    run.add_argument("--output-format", choices=tuple(SINKS), default="jsonl",
+                     help="jsonl (one JSON object per time point), csv or parquet (one row per atom)")
     run.add_argument("--quiet", action="store_true", help="no progress bar on the terminal")
     run.add_argument("--max-facts", type=int, default=Limits().max_facts,
                      help="refuse a time point that would ground more input facts (default %(default)s)")

@@ -16,6 +16,7 @@ from typing import TextIO
 from agreement.api import check_variants, prepare_run, translate_variants
 from solver.formats import FORMATS
 from solver.progress import progress
+from solver.sinks import open_sink
 
 
 def print_warnings(lines: tuple[str, ...] | list[str]) -> None:
@@ -59,7 +60,12 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
     print_warnings(plan.warnings)
     first, last = plan.info.evaluated
     with progress(plan.answers(), total=last - first + 1, quiet=args.quiet) as answers:
-        FORMATS[args.format](answers, out, plan.info)
+        if args.output is None:
+            FORMATS[args.format](answers, out, plan.info)
+            return 0
+        with open_sink(args.output, args.output_format) as sink:
+            for answer in answers:
+                sink.write(answer)
     return 0
 
 

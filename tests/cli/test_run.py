@@ -128,3 +128,18 @@ def test_console_script_runs_the_example():
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert 'ans(b,"rayban",25)  [18,23]' in result.stdout
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_output_to_a_file_writes_every_time_point(tmp_path, capsys, fmt):
+    target = tmp_path / f"answers.{fmt}"
+    status, out, _ = run(capsys, *RUN_COUPONS, "--output", str(target), "--output-format", fmt)
+    assert status == 0 and out == ""
+    lines = target.read_text().splitlines()
+    if fmt == "jsonl":
+        points = [json.loads(line) for line in lines]
+        assert [p["time"] for p in points] == list(range(51))
+        assert points[18]["answer_streams"][0][0]["atom"] == 'ans(b,"rayban",25)'
+    else:
+        assert lines[0].split(",")[:3] == ["time", "stream", "atom"]
+        assert sum('ans(b,""rayban"",25)' in line for line in lines) == 6
