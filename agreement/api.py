@@ -36,6 +36,7 @@ from rdflib import URIRef
 
 from agreement.agreementview import AgreementView
 from agreement.check import check_query, check_recorded
+from agreement.analyze import Finding, analyze
 from agreement.data import QueryData, query_data, read_rdf_stream, static_graphs
 from agreement.views import AnswerStreamView, ProgramView
 from lars.analysis import is_stratified
@@ -415,3 +416,17 @@ def check(query: Source | None = None, *, stream: str | os.PathLike | None = Non
                             stream_iri=stream_iri, on_error=on_error, order=order, spark=spark,
                             master=master)
     return view
+
+
+def analyze_query(query: Source, *, period: str | int | None = None, static: Sequence[str] = (),
+                  unit: str = "1s") -> tuple[list[Finding], str]:
+    """Which of the paper's sufficient conditions for agreement a CQELS query meets, without a
+    stream (``lars agree --analyze``); static files, when given, are checked for condition (ii).
+
+    >>> findings, verdict = analyze_query("examples/coupons/rdf/cqels.rq", period="30m", unit="1m")
+    >>> verdict
+    'not expected'
+    """
+    parsed = parse_query(*read_source(query), "cqels", unit)
+    graphs = static_graphs(list(static), parsed) if static else None
+    return analyze(parsed, period_ticks(period, unit), graphs)

@@ -99,7 +99,9 @@ def build_parser() -> argparse.ArgumentParser:
     agree.add_argument("--csparql", help="a separately written C-SPARQL query for its side")
     agree.add_argument("--recorded-csparql", help="answers recorded from C-SPARQL (CSRBench JSON)")
     agree.add_argument("--recorded-cqels", help="answers recorded from CQELS (CSRBench JSON)")
-    agree.add_argument("--period", required=True, help="pulling period U, a duration such as 10s")
+    agree.add_argument("--period", help="pulling period U, a duration such as 10s")
+    agree.add_argument("--analyze", action="store_true",
+                       help="no stream: report which sufficient conditions for agreement the query meets")
     add_query_options(agree)
     add_data_options(agree)
     agree.add_argument("--format", choices=("text", "json"), default="text")

@@ -13,7 +13,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from agreement.api import check_variants, prepare_run, translate_variants
+from agreement.analyze import render_analysis
+from agreement.api import analyze_query, check_variants, prepare_run, translate_variants
+from lars.errors import InputError
 from solver.formats import FORMATS
 from solver.progress import progress
 from solver.sinks import open_sink
@@ -69,8 +71,25 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def command_analyze(args: argparse.Namespace, out: TextIO) -> int:
+    """``lars agree --analyze QUERY``: the sufficient conditions, without a stream; 0 if agreement
+    is expected, 1 if not (or if it depends on the data)."""
+    findings, verdict = analyze_query(Path(args.cqels or args.query), period=args.period,
+                                      static=args.static, unit=args.unit)
+    if args.format == "json":
+        out.write(json.dumps({"verdict": verdict, "conditions": [vars(f) for f in findings]},
+                             indent=1, ensure_ascii=False) + "\n")
+    else:
+        out.write(render_analysis(findings, verdict))
+    return 0 if verdict == "expected" else 1
+
+
 def command_agree(args: argparse.Namespace, out: TextIO) -> int:
     """``lars agree``: do C-SPARQL and CQELS agree? 0 if they do, 1 if not."""
+    if args.analyze:
+        return command_analyze(args, out)
+    if args.period is None:
+        raise InputError("give the pulling period with --period (e.g. --period 10s)")
     query = args.cqels or args.query
     options = query_options(args)
     del options["engine"]

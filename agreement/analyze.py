@@ -1,0 +1,100 @@
+"""``lars agree --analyze``: which of the paper's sufficient conditions a query meets, without a stream.
+
+Paper section 5: C-SPARQL and CQELS can be expected to agree when (ii) no stream graph pattern
+can match static data (else C-SPARQL answers from static triples without stream input), and
+(iii) the push snapshots over a pulling interval equal the pull snapshot at its end. (iii) can
+only be refuted, never guaranteed, without the stream, so the analysis reports per window what
+can make the snapshots differ, and a verdict:
+
+* ``expected`` — every condition is met;
+* ``not expected`` — a condition fails for every stream that could reach it;
+* ``depends on the data`` — the remaining risks need data to show (reported as such).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agreement.conditions import pattern_text, shared_patterns, window_name
+from translate.rsp import BGP, RangeWindow, RspQuery, StreamSpec, TriplePattern, Var
+from translate.scope import children
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One condition: ``status`` is ``met``, ``not met`` or ``unknown``, with the reason."""
+
+    condition: str
+    status: str
+    reason: str
+
+
+def static_patterns(pattern) -> list[TriplePattern]:
+    """Triple patterns outside STREAM blocks (the part of the query static data can match)."""
+    if isinstance(pattern, BGP):
+        return list(pattern.triples)
+    return [t for child in children(pattern) for t in static_patterns(child)]
+
+
+def predicate_clash(stream_pattern: TriplePattern, static: list[TriplePattern]) -> str | None:
+    """Why a stream pattern might match static data, judged from the query alone."""
+    if isinstance(stream_pattern.predicate, Var):
+        return f"its predicate ?{stream_pattern.predicate.name} is a variable"
+    for other in static:
+        if isinstance(other.predicate, Var):
+            return f"the static part of the query reads any predicate (?{other.predicate.name})"
+        if other.predicate == stream_pattern.predicate:
+            return f"the static part of the query also reads {other.predicate.n3()}"
+    return None
+
+
+def condition_ii(query: RspQuery, graphs: dict | None) -> Finding:
+    """(ii) static data and streams share no pattern."""
+    if graphs:
+        shared = shared_patterns(query, graphs)
+        if shared:
+            return Finding("(ii) no shared patterns", "not met", "; ".join(w for e in shared for w in e.witnesses))
+        return Finding("(ii) no shared patterns", "met", "no stream pattern matches the given static data")
+    static = static_patterns(query.pattern)
+    clashes = [f"{pattern_text(p)}: {why}" for spec in query.streams for p in spec.pattern.triples
+               for why in [predicate_clash(p, static)] if why]
+    if clashes:
+        return Finding("(ii) no shared patterns", "unknown", "; ".join(clashes) + " (give --static to check)")
+    return Finding("(ii) no shared patterns", "met", "no stream pattern's predicate appears in the "
+                   "static part of the query (assuming static data only holds what the query reads)")
+
+
+def window_finding(spec: StreamSpec, period: int | None) -> Finding:
+    """(iii) for one stream: what can make push snapshots differ from the pull snapshot."""
+    name = f"(iii) window {window_name(spec)} of <{spec.stream}>"
+    window = spec.window
+    if not isinstance(window, RangeWindow):
+        return Finding(name, "not met", "not a plain time window: its snapshots depend on arrival "
+                       "(tuple windows) or on the whole history (ALL, NOW)")
+    if window.step > 1:
+        return Finding(name, "not met", f"a hopping window (step {window.step}): pushes between hops "
+                       "repeat the last hop's window, which the next pull no longer holds")
+    if period is None:
+        return Finding(name, "unknown", "give --period to compare the window with the pulling period")
+    if window.length < period:
+        return Finding(name, "not met", f"shorter than the period ({window.length} < {period}): data "
+                       "arriving early in an interval expires before the pull")
+    return Finding(name, "unknown", f"at least as long as the period ({window.length} ≥ {period}): the "
+                   "pull sees all data of its interval, but pushes early in an interval also see older "
+                   "data that expires before the pull; whether that changes answers depends on the data")
+
+
+def analyze(query: RspQuery, period: int | None, graphs: dict | None = None) -> tuple[list[Finding], str]:
+    """The findings and the verdict for a CQELS query (its STREAM blocks give ``S``)."""
+    findings = [condition_ii(query, graphs)] + [window_finding(spec, period) for spec in query.streams]
+    statuses = {f.status for f in findings}
+    verdict = ("not expected" if "not met" in statuses else
+               "depends on the data" if "unknown" in statuses else "expected")
+    return findings, verdict
+
+
+def render_analysis(findings: list[Finding], verdict: str) -> str:
+    lines = [f"agreement {verdict.upper()}: {sum(f.status == 'met' for f in findings)} of "
+             f"{len(findings)} sufficient conditions met"]
+    lines += [f"  {f.status:<8} {f.condition}: {f.reason}" for f in findings]
+    return "\n".join(lines) + "\n"

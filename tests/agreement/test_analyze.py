@@ -1,0 +1,44 @@
+"""``lars agree --analyze``: the paper's sufficient conditions, checked without a stream."""
+
+import json
+from pathlib import Path
+
+from agreement.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+COUPONS = ROOT / "examples" / "coupons" / "rdf"
+
+
+def analyze(capsys, *argv):
+    status = main(["agree", "--analyze", *argv, "--format", "json"])
+    return status, json.loads(capsys.readouterr().out)
+
+
+def test_short_window_against_a_long_period_is_not_expected_to_agree(capsys):
+    status, result = analyze(capsys, str(COUPONS / "cqels.rq"), "--unit", "1m", "--period", "30m")
+    assert status == 1 and result["verdict"] == "not expected"
+    statuses = {c["condition"]: c["status"] for c in result["conditions"]}
+    assert statuses["(ii) no shared patterns"] == "met"
+    assert statuses["(iii) window [RANGE 5] of <http://ex.org/s2>"] == "not met"
+
+
+def test_static_data_sharing_a_stream_pattern_fails_condition_ii(tmp_path, capsys):
+    static = tmp_path / "static.ttl"
+    static.write_text("<http://ex.org/claire> <http://ex.org/isNear> <http://ex.org/b> .\n")
+    status, result = analyze(capsys, str(COUPONS / "cqels.rq"), "--unit", "1m", "--period", "5m",
+                             "--static", str(static))
+    [ii] = [c for c in result["conditions"] if c["condition"].startswith("(ii)")]
+    assert ii["status"] == "not met" and "isNear" in ii["reason"]
+    assert status == 1 and result["verdict"] == "not expected"
+
+
+def test_hopping_window_is_reported(capsys):
+    status, result = analyze(capsys, str(ROOT / "examples" / "csrbench" / "queries" / "q1-cqels.rq"),
+                             "--period", "10s")
+    assert status == 1
+    assert any("hopping window (step 10)" in c["reason"] for c in result["conditions"])
+
+
+def test_a_check_without_period_is_refused(capsys):
+    status = main(["agree", str(COUPONS / "cqels.rq"), "--stream", str(COUPONS / "stream.nt")])
+    assert status == 2 and "give the pulling period with --period" in capsys.readouterr().err
