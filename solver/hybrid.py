@@ -1,0 +1,159 @@
+"""The clingo residual: rules that read derived predicates, solved per time point with fed facts.
+
+The residual rules are encoded exactly as :mod:`solver.encode` does, except that a *fed* body
+atom (:mod:`solver.bodyatoms`) has no defining rules: its auxiliary predicate ``__a<r>_<j>`` is
+given as facts, the tuples of its incremental state. The other facts are those of
+:meth:`solver.evaluate.Problem.facts` restricted to what the residual reads: ``__rng`` of its
+non-fed body atoms (and ``__dom`` when a ``□`` window is empty), ``__h`` for input atoms of
+derived predicates in reach and for the heads of counted rules (which the engine reports
+itself), ``__bg``, ``__now``, ``__tl``. So the ground program is the reference's with rules whose
+bodies are facts replaced by their heads, which has the same answer sets.
+
+Skipping (SPEC section 7: a time point at which nothing can change costs nothing). When the
+program has no ``@`` at all and every time window has step 1, time points occur in the ground
+program only as ``__now``, ``__rng``, ``__h`` arguments and in order comparisons between them,
+so shifting every time by one maps the answer sets at ``t - 1`` onto those at ``t``. If the facts
+at ``t`` are then those at ``t - 1`` shifted (same fed relations, same counted heads, same
+relative ranges, same relative input of derived predicates), the previous answer is reused,
+shifted, without calling clingo. With any ``@`` (time constants, ``@_T`` bindings, heads at
+other time points, comparisons on times) or a hopping window, it never skips.
+
+Memory. clingo keeps every symbol it ever saw for the life of the process. For the same
+shift-invariant programs, time points therefore reach clingo *relative to* ``t`` (``t`` itself
+is ``0``), by the same argument, so the symbols repeat from one time point to the next instead
+of growing with the stream; other programs use absolute time points, and every program interns
+the distinct data values it meets (the ``stratified`` strategy never calls clingo).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import clingo
+
+from lars.errors import SolverError
+from lars.formulas import At, AtAtom, WindowAtom
+from lars.terms import Constant
+from lars.windows import TimeWindow
+from solver.encode import encode_head, encode_literal, term_text
+from solver.symbols import atom_of, atom_text
+from solver.relations import constant_of
+
+Pair = tuple
+
+
+@lru_cache(maxsize=1 << 16)
+def constant_text(constant: Constant) -> str:
+    return term_text(constant)
+
+
+@lru_cache(maxsize=1 << 16)
+def key_text(key) -> str:
+    """ASP text of a key of :mod:`solver.windowstate`."""
+    return term_text(constant_of(key))
+
+
+def shift_invariant(program) -> bool:
+    """No ``@`` anywhere and only step-1 time windows (see the module docstring)."""
+    for rule in program:
+        if isinstance(rule.head, AtAtom):
+            return False
+        for literal in rule.body:
+            formula = literal.formula
+            if isinstance(formula, AtAtom):
+                return False
+            if isinstance(formula, WindowAtom):
+                if isinstance(formula.modality, At):
+                    return False
+                if isinstance(formula.window, TimeWindow) and formula.window.step != 1:
+                    return False
+    return True
+
+
+class ClingoResidual:
+    """Solves the residual rules of an :class:`solver.incremental.Engine` with clingo."""
+
+    def __init__(self, engine, plans, rules: list[int]):
+        self.engine = engine
+        atom_at = {(a.rule, a.index): a for a in engine.atoms}
+        lines = ["__h(A,T) :- __d(A,T).", "__bg(true)."]
+        self.scopes = []
+        self.fed = {}
+        for r in rules:
+            rule = engine.program.rules[r]
+            body = []
+            for j, literal in enumerate(rule.body):
+                text, aux_rules, scope = encode_literal(r, j, literal)
+                atom = atom_at.get((r, j))
+                if atom is not None and atom.fed:
+                    self.fed[f"__a{r}_{j}"] = engine.state_of[r, j]
+                else:
+                    lines.extend(aux_rules)
+                    if scope is not None:
+                        self.scopes.append((scope, atom))
+                body.append(text)
+            lines.extend(encode_head(rule, ", ".join(body)))
+        lines.append("#show __d/2.")
+        self.text = "\n".join(lines)
+        self.background_text = "".join(f"__bg({atom_text(a)})." for a in sorted(
+            engine.background, key=atom_text))
+        self.skips = shift_invariant(engine.program)
+        self.previous: tuple | None = None  # (t, fingerprint, results)
+        self.solved = self.skipped = 0
+
+    def solve(self, t: int, derived, deltas) -> list[set[Pair]]:
+        """The residual's derived pairs in each answer set at ``t`` (all of them; none if inconsistent)."""
+        engine = self.engine
+        timeline = engine.timeline
+        ranges = [(scope, atom.range(t, timeline)) for scope, atom in self.scopes]
+        earliest = min([lo for _, (lo, hi) in ranges if lo <= hi] + [t])
+        inputs = [(a, time) for time, groups in engine.history.by_time.items() if earliest <= time <= t
+                  for atoms in groups.values() for a in atoms]
+        counted = [(a, time) for by_time in derived.values() for time, atoms in by_time.items() for a in atoms]
+        fingerprint = None
+        if self.skips:
+            fed_same = all(deltas[id(state)] == ([], []) for state in self.fed.values())
+            fingerprint = (frozenset(a for a, _ in counted),
+                           tuple((lo - t, hi - t) for _, (lo, hi) in ranges),
+                           frozenset((a, time - t) for a, time in inputs))
+            if fed_same and self.previous and self.previous[0] == t - 1 and self.previous[1] == fingerprint:
+                results = [{(a, time + 1) for a, time in pairs} for pairs in self.previous[2]]
+                self.previous = (t, fingerprint, results)
+                self.skipped += 1
+                return results
+        offset = t if self.skips else 0
+        results = self._solve(t, offset, ranges, inputs + counted)
+        self.previous = (t, fingerprint, results) if self.skips else None
+        return results
+
+    def facts(self, t: int, offset: int, ranges, pairs) -> str:
+        """The facts at ``t``, every time point minus ``offset``."""
+        timeline = self.engine.timeline
+        parts = [self.background_text, f"__now({t - offset}).",
+                 f"__tl({timeline.start - offset},{timeline.end - offset})."]
+        for scope, (lo, hi) in ranges:
+            parts.append(f"__rng({scope.ident},{lo - offset},{hi - offset}).")
+            if scope.needs_domain and lo > hi:
+                parts.extend(f"__dom({constant_text(c)})." for c in self.engine.domain.values())
+        parts.extend(f"__h({atom_text(a)},{time - offset})." for a, time in pairs)
+        for name, state in self.fed.items():
+            for values in state.tuples:
+                parts.append(f"{name}({','.join(map(key_text, values))})." if values else f"{name}.")
+        return "\n".join(parts)
+
+    def _solve(self, t: int, offset: int, ranges, pairs) -> list[set[Pair]]:
+        messages: list[str] = []
+        control = clingo.Control(["0"], logger=lambda code, msg: messages.append(msg), message_limit=20)
+        try:
+            control.add("base", [], self.text + "\n" + self.facts(t, offset, ranges, pairs))
+            control.ground([("base", [])])
+        except RuntimeError as error:
+            raise SolverError(f"clingo rejected the encoding at t={t}: {' '.join(messages) or error}")
+        found: list[set[Pair]] = []
+
+        def on_model(model: clingo.Model) -> None:
+            found.append({(atom_of(s.arguments[0]), s.arguments[1].number + offset)
+                          for s in model.symbols(shown=True)})
+        control.solve(on_model=on_model)
+        self.solved += 1
+        return found

@@ -1,0 +1,112 @@
+"""Evaluation strategies behind one interface: the answers are the reference's, only faster.
+
+:func:`evaluate` runs a program over a stream given as an *iterator* of slices ``(t, atoms in
+arrival order)`` in ascending ``t`` and yields one :class:`~solver.evaluate.TimePointAnswer`
+per time point of the timeline, in order (SPEC section 7). Strategies:
+
+* ``reference`` — :class:`solver.evaluate.Problem`: a fresh clingo grounding per time point
+  (materializes the stream; the yardstick every other strategy is tested against).
+* ``incremental`` — :mod:`solver.incremental` with a clingo residual: fed body atoms and the
+  rules over them are maintained by deltas in Python; the rules that read derived predicates
+  are solved by clingo at each time point, fed the relations as facts, and a time point whose
+  facts equal the previous one's (up to the time shift) reuses its answer. Any program.
+* ``stratified`` — the same, with the residual evaluated bottom-up in Python; no clingo at all.
+  Stratified programs only (they have one answer stream, their perfect model).
+* ``auto`` — :func:`choose_strategy`.
+
+Memory depends on the windows, not on the length of the stream (except for ``reference``,
+and for windows that never drop anything: ``⊞^∞``, ``@_T`` outside windows).
+
+>>> from lars.parser import parse_program
+>>> choose_strategy(parse_program("x :- not y. y :- not x."))
+('incremental', 'not stratified (a cycle through negation): needs clingo for the rules over derived predicates')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from lars.analysis import is_stratified
+from lars.atoms import Atom
+from lars.errors import InputError, UnsupportedError
+from lars.rules import Program
+from lars.streams import Stream, Timeline
+from solver.evaluate import Limits, Problem, TimePointAnswer
+from solver.incremental import Engine
+
+Slice = tuple[int, Iterable[Atom]]
+STRATEGIES = ("auto", "reference", "incremental", "stratified")
+
+
+def choose_strategy(program: Program) -> tuple[str, str]:
+    """The strategy ``auto`` picks for ``program``, and why."""
+    if is_stratified(program):
+        return "stratified", "stratified: one answer stream per time point, computed bottom-up in Python"
+    return "incremental", ("not stratified (a cycle through negation): needs clingo for the rules "
+                           "over derived predicates")
+
+
+def slices_of(stream: Stream) -> Iterator[Slice]:
+    """The slices of a materialized stream, for :func:`evaluate`."""
+    return iter(stream.items)
+
+
+def checked_slices(slices: Iterable[Slice], timeline: Timeline) -> Iterator[tuple[int, list[Atom]]]:
+    """The slices, refusing time points out of order, repeated or off the timeline (:class:`InputError`)."""
+    previous = None
+    for t, atoms in slices:
+        if t not in timeline:
+            raise InputError(f"the stream has atoms at time point {t}, outside the timeline "
+                             f"[{timeline.start},{timeline.end}]")
+        if previous is not None and t <= previous:
+            raise InputError(f"time point {t} comes after {previous}: slices must be in ascending "
+                             "time order, one per time point")
+        previous = t
+        yield t, list(atoms)
+
+
+def evaluate(program: Program, slices: Iterable[Slice], timeline: Timeline,
+             background: Iterable[Atom] = frozenset(), strategy: str = "auto",
+             limits: Limits | None = None) -> Iterator[TimePointAnswer]:
+    """The answers of ``program`` at every time point of ``timeline``, in order.
+
+    Args:
+        slices: ``(t, atoms)`` in ascending ``t``, atoms in arrival order; consumed lazily.
+        background: atoms that hold at every time point.
+        strategy: one of :data:`STRATEGIES`.
+        limits: for ``reference`` (the others ground no input facts).
+
+    Raises:
+        UnsupportedError: ``stratified`` on a program that is not; an unknown strategy.
+        InputError: slices out of order or off the timeline.
+    """
+    background = frozenset(background)
+    if strategy == "auto":
+        strategy = choose_strategy(program)[0]
+    if strategy == "reference":
+        contents = dict(checked_slices(slices, timeline))
+        problem = Problem(program, Stream.from_mapping(timeline, contents), background,
+                          limits or Limits())
+        yield from problem.run()
+        return
+    if strategy == "stratified":
+        if not is_stratified(program):
+            raise UnsupportedError("the stratified strategy needs a stratified program "
+                                   "(use incremental or auto)")
+        engine = Engine(program, timeline, background, residual="python")
+    elif strategy == "incremental":
+        engine = Engine(program, timeline, background, residual="clingo")
+    else:
+        raise UnsupportedError(f"unknown strategy {strategy!r} (one of {', '.join(STRATEGIES)})")
+    yield from run(engine, checked_slices(slices, timeline), timeline)
+
+
+def run(engine: Engine, slices: Iterator[tuple[int, list[Atom]]], timeline: Timeline) -> Iterator[TimePointAnswer]:
+    """Step the engine through every time point, taking each slice at its time."""
+    pending = next(slices, None)
+    for t in timeline:
+        atoms: list[Atom] = []
+        if pending is not None and pending[0] == t:
+            atoms = pending[1]
+            pending = next(slices, None)
+        yield engine.step(t, atoms)
