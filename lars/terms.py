@@ -137,7 +137,8 @@ def evaluate(term: Term, binding: dict[str, Constant]) -> Constant | None:
     """The value of a term under a variable binding, or ``None`` when it is undefined.
 
     Undefined means: a variable without a value, arithmetic on a non-integer, or division by
-    zero. Division and remainder truncate toward zero (clingo's ``/`` and ``\\``).
+    zero. Division and remainder truncate toward zero (clingo's ``/`` and ``\\``), and results
+    wrap around at 32 bits, as clingo's integers do.
 
     >>> evaluate(BinaryOp("/", Number(-7), Number(2)), {})
     Number(value=-3)
@@ -156,8 +157,17 @@ def evaluate(term: Term, binding: dict[str, Constant]) -> Constant | None:
         if b == 0:
             return None
         quotient = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
-        return Number(quotient if term.op == "/" else a - b * quotient)
-    return Number({"+": a + b, "-": a - b, "*": a * b}[term.op])
+        return Number(wrap32(quotient if term.op == "/" else a - b * quotient))
+    return Number(wrap32({"+": a + b, "-": a - b, "*": a * b}[term.op]))
+
+
+def wrap32(value: int) -> int:
+    """``value`` as a two's complement 32-bit integer (clingo's integer arithmetic).
+
+    >>> wrap32(2**31)
+    -2147483648
+    """
+    return (value + (1 << 31)) % (1 << 32) - (1 << 31)
 
 
 _KIND_RANK = {Number: 0, Name: 1, String: 2, Iri: 3}

@@ -33,7 +33,7 @@ from lars.errors import UnsupportedError
 from lars.formulas import At, AtAtom, WindowAtom, base_atom
 from lars.rules import Rule
 from lars.streams import Timeline
-from lars.terms import BinaryOp, Constant, Number, Term, Variable, order_key
+from lars.terms import BinaryOp, Constant, Number, Term, Variable, evaluate, order_key
 from solver.relations import Key, constant_of, key_of
 
 Tuple = tuple[Key, ...]
@@ -43,31 +43,15 @@ OFF_TIMELINE = None
 """What an instance derives when its head ``@_s a`` has ``s`` off the timeline (or not a number):
 the encoding's constraint, so the time point has no answer stream."""
 
-INT32 = 1 << 32
-
-
-def wrap32(value: int) -> int:
-    """clingo's integer arithmetic: two's complement 32 bits."""
-    return (value + (1 << 31)) % INT32 - (1 << 31)
-
-
 def value_of(term: Term, binding: Binding) -> Constant | None:
     """The value clingo gives ``term`` under ``binding`` (of keys); ``None`` when it is undefined."""
-    if isinstance(term, Variable):
-        key = binding.get(term.name)
-        return None if key is None else constant_of(key)
-    if not isinstance(term, BinaryOp):
-        return term
-    left, right = value_of(term.left, binding), value_of(term.right, binding)
-    if not isinstance(left, Number) or not isinstance(right, Number):
-        return None
-    a, b = left.value, right.value
-    if term.op in ("/", "%"):
-        if b == 0:
+    values = {}
+    for name in term.variables():
+        key = binding.get(name)
+        if key is None:
             return None
-        quotient = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
-        return Number(wrap32(quotient if term.op == "/" else a - b * quotient))
-    return Number(wrap32({"+": a + b, "-": a - b, "*": a * b}[term.op]))
+        values[name] = constant_of(key)
+    return evaluate(term, values)
 
 
 def holds(comparison: Comparison, binding: Binding) -> bool:
