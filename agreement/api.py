@@ -47,6 +47,7 @@ from lars.readpolicy import ReadPolicy, ReadReport, parse_lines, read_text
 from lars.streamfile import read_stream
 from lars.streams import Stream, Timeline
 from solver.evaluate import DEFAULT_MAX_FACTS, Limits, Problem, TimePointAnswer
+from solver.strategies import evaluate, slices_of
 from solver.formats import RunInfo
 from translate.api import Translation, parse_query, translate
 from translate.durations import parse_duration, parse_unit, to_ticks
@@ -205,10 +206,14 @@ class RunPlan:
     translation: Translation | None = None
     data: QueryData | None = None
     warnings: tuple[str, ...] = ()
+    strategy: str = "auto"
 
     def answers(self) -> Iterator[TimePointAnswer]:
-        """The answers at every time point of the timeline, in order (a query's: chopped ``ans_1``)."""
-        answers = self.problem.run()
+        """The answers at every time point of the timeline, in order (a query's: chopped ``ans_1``),
+        computed with :func:`solver.strategies.evaluate` (``strategy``; all give the same answers)."""
+        problem = self.problem
+        answers = evaluate(problem.program, slices_of(problem.stream), problem.stream.timeline,
+                           problem.background, self.strategy, problem.limits)
         if self.translation is None:
             return answers
         return answers_only(answers, self.translation.answer.predicate)
@@ -254,7 +259,7 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
                 unit: str = "1s", window_bounds: str = "closed", stream_iri: str | None = None,
                 on_error: str = "stop", order: str = "strict",
                 max_facts: int = DEFAULT_MAX_FACTS, spark: str = "auto",
-                master: str = "local[*]") -> RunPlan:
+                master: str = "local[*]", strategy: str = "auto") -> RunPlan:
     """Read and translate what :func:`run` is given (same arguments), without solving."""
     text, source = read_source(program_or_query)
     policy, report = read_policy(on_error, order)
@@ -267,7 +272,7 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
         line = (atoms.timeline.start, atoms.timeline.end)
         return RunPlan(Problem(program, atoms, facts, limits), RunInfo(line, line, is_stratified(program)),
                        unit, "LARS program" if source == TEXT_SOURCE else Path(source).name,
-                       warnings=tuple(report.summary()))
+                       warnings=tuple(report.summary()), strategy=strategy)
     view = one_translation(text, source, engine=engine, variant=variant, mode=mode, period=period,
                            unit=unit, window_bounds=window_bounds)
     t = view.translation
@@ -278,7 +283,7 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
     title = view.short_title() if source == TEXT_SOURCE else f"{Path(source).name}: {view.short_title()}"
     return RunPlan(Problem(t.program, data.stream, data.background, limits),
                    RunInfo(line, line, is_stratified(t.program), unit), unit, title, t, data,
-                   tuple(report.summary()))
+                   tuple(report.summary()), strategy)
 
 
 def one_translation(text: str, source: str, **options) -> ProgramView:
@@ -295,7 +300,7 @@ def run(program_or_query: Source, *, stream: Source | None = None,
         mode: str = "none", period: str | int | None = None, unit: str = "1s",
         window_bounds: str = "closed", stream_iri: str | None = None, on_error: str = "stop",
         order: str = "strict", max_facts: int = DEFAULT_MAX_FACTS, spark: str = "auto",
-        master: str = "local[*]") -> AnswerStreamView:
+        master: str = "local[*]", strategy: str = "auto") -> AnswerStreamView:
     """The answer stream of a LARS program or of a query (``lars run``).
 
     Args:
@@ -311,6 +316,8 @@ def run(program_or_query: Source, *, stream: Source | None = None,
         stream_iri: for a query, the stream IRI of triples whose line names none.
         on_error, order: ``stop``/``skip`` bad stream lines; ``strict``/``sort`` timestamps.
         max_facts: refuse a time point that would ground more input facts.
+        strategy: how to solve (``auto``, ``reference``, ``incremental``, ``stratified``; see
+            :mod:`solver.strategies`; all give the same answers).
         spark, master: read an RDF stream with Spark (``always``, ``never``, or ``auto``: for
             inputs over :data:`agreement.data.SPARK_THRESHOLD_BYTES`) on ``master``.
 
@@ -325,7 +332,7 @@ def run(program_or_query: Source, *, stream: Source | None = None,
                        start=start, end=end, engine=engine, variant=variant, mode=mode,
                        period=period, unit=unit, window_bounds=window_bounds, stream_iri=stream_iri,
                        on_error=on_error, order=order, max_facts=max_facts, spark=spark,
-                       master=master).view()
+                       master=master, strategy=strategy).view()
 
 
 # --- check ----------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from agreement.explain import hashable_text, shifted_answers
 from agreement.recorded import read_recorded
 from agreement.report import AgreementReport
 from lars.errors import SolverError
-from solver.evaluate import Problem
+from solver.strategies import evaluate, slices_of
 from translate.api import Translation, translate
 from translate.durations import unit_text
 from translate.rdfstreams import StreamTriple
@@ -52,10 +52,13 @@ def check_recorded(csparql_file: str | Path, cqels_file: str | Path, period: int
 
 def side_answers(translation: Translation, data: QueryData, time_points: Iterable[int]) -> AnswerSeries:
     """The chopped ``ans_1`` rows of one translated side at each of ``time_points``."""
-    problem = Problem(translation.program, data.stream, data.background)
+    wanted = set(time_points)
     select = translation.answer.select_order
     answers = {}
-    for answer in problem.run(time_points):
+    for answer in evaluate(translation.program, slices_of(data.stream), data.stream.timeline,
+                           data.background):
+        if answer.time not in wanted:
+            continue
         if len(answer.streams) != 1:
             raise SolverError(f"the {translation.engine} translation has {len(answer.streams)} answer "
                               f"streams at {answer.time}; translated programs must have exactly one")

@@ -21,6 +21,7 @@ from lars.readpolicy import ON_ERROR, ORDER
 from solver.evaluate import Limits
 from solver.formats import FORMATS
 from solver.sinks import SINKS
+from solver.strategies import STRATEGIES
 from translate.windows import READINGS
 
 
@@ -85,6 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "point at a time, instead of printing --format")
     run.add_argument("--output-format", choices=tuple(SINKS), default="jsonl",
                      help="jsonl (one JSON object per time point), csv or parquet (one row per atom)")
+    run.add_argument("--strategy", choices=STRATEGIES, default="auto",
+                     help="how to solve: the reference (one clingo grounding per time point) or a "
+                          "faster one; all give the same answers (default %(default)s)")
     run.add_argument("--quiet", action="store_true", help="no progress bar on the terminal")
     run.add_argument("--max-facts", type=int, default=Limits().max_facts,
                      help="refuse a time point that would ground more input facts (default %(default)s)")

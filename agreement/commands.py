@@ -58,6 +58,7 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
     """
     plan = prepare_run(Path(args.program), background=args.background and Path(args.background),
                        mode=args.mode, period=args.period, max_facts=args.max_facts,
+                       strategy=args.strategy,
                        **query_options(args), **data_options(args))
     print_warnings(plan.warnings)
     first, last = plan.info.evaluated
