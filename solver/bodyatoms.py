@@ -65,8 +65,15 @@ class BodyAtom:
         return Pattern(self.atom, self.columns, time_variable(self.formula))
 
     def key(self) -> tuple:
-        """Body atoms with equal keys have equal relations (states are shared between them)."""
-        return (self.scope, self.window, self.modality, self.at, self.atom, self.columns)
+        """Body atoms with equal keys have equal relations (states are shared between them): the
+        same window, modality and predicate, and the same pattern up to renaming variables
+        (``p(X,Y)`` and ``p(Y,Z)`` both have the tuples ``(first argument, second argument)``)."""
+        columns = self.columns
+        shape = tuple(columns.index(arg.name) if isinstance(arg, Variable) else ("constant", arg)
+                      for arg in self.atom.args)
+        time = time_variable(self.formula)
+        return (self.scope, self.window, self.modality, self.at, self.atom.signature, shape,
+                columns.index(time) if time else None, len(columns))
 
     def range(self, t: int, timeline: Timeline) -> tuple[int, int]:
         """``[lo, hi]`` of a time-scoped body atom at ``t`` (as :meth:`Problem.scope_range`)."""

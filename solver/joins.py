@@ -131,6 +131,9 @@ class Table:
             key = get(values)
             bucket = index[key]
             if type(bucket) is tuple:
+                if len(bucket) == 1:
+                    del index[key]
+                    continue
                 bucket = tuple(other for other in bucket if other != values)
                 if bucket:
                     index[key] = bucket

@@ -14,8 +14,11 @@ per time point of the timeline, in order (SPEC section 7). Strategies:
   Stratified programs only (they have one answer stream, their perfect model).
 * ``auto`` — :func:`choose_strategy`.
 
-Memory depends on the windows, not on the length of the stream (except for ``reference``,
-and for windows that never drop anything: ``⊞^∞``, ``@_T`` outside windows).
+Memory depends on the windows, not on the length of the stream, except: ``reference``
+materializes the stream; windows that never drop anything (``⊞^∞``, ``@`` outside windows)
+keep what they saw, as the reference must too; and the clingo residual of ``incremental``
+interns every distinct data value it passes to clingo, and every time point for programs with
+``@`` or hopping windows (:mod:`solver.hybrid`). ``stratified`` never calls clingo.
 
 >>> from lars.parser import parse_program
 >>> choose_strategy(parse_program("x :- not y. y :- not x."))

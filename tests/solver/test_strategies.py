@@ -133,6 +133,19 @@ def test_box_over_an_empty_window_uses_the_active_domain():
     assert_same_as_reference(prob.program, prob.stream)
 
 
+def test_body_atoms_share_a_state_only_when_their_patterns_match_the_same_tuples():
+    prob = problem("x(X) :- [2] <> p(X,Y), [2] <> p(Y,X).\n"
+                   "y(X) :- [2] <> p(X,X), [1] <> p(Y,Y), [2] <> p(Y,a), not [2] <> p(X,b).\n"
+                   "z(Z) :- [2] <> p(Z,Z), [2] <> p(Z,W).",
+                   (0, 5), {0: "p(1,2); p(a,a)", 1: "p(2,1); p(b,b)", 2: "p(a,b); p(3,3)", 4: "p(b,a)"})
+    assert_same_as_reference(prob.program, prob.stream)
+    state = Engine(prob.program, prob.stream.timeline, frozenset()).state_of
+    assert state[0, 0] is not state[0, 1]                      # (X,Y) vs (Y,X) as columns X, Y
+    assert state[2, 1] is state[0, 1]                          # p(Z,W) is p(Y,X) renamed
+    assert state[2, 0] is state[1, 0] is not state[1, 1]       # p(Z,Z) is p(X,X); other window
+    assert len({id(state[1, 2]), id(state[1, 3]), id(state[1, 0])}) == 3  # constants differ
+
+
 def test_values_of_every_kind_and_clingo_arithmetic():
     prob = problem('x(X,Y) :- [3] <> p(X), [3] <> p(Y), X < Y.\n'
                    'y(U) :- [2] <> q(T), U = T * 65536 * 65536 + 1.',
