@@ -33,7 +33,7 @@ from lars.errors import UnsupportedError
 from lars.formulas import At, AtAtom, WindowAtom, base_atom
 from lars.rules import Rule
 from lars.streams import Timeline
-from lars.terms import BinaryOp, Constant, Number, Term, Variable, evaluate, order_key
+from lars.terms import Constant, Number, Term, Variable, evaluate, order_key
 from solver.relations import Key, constant_of, key_of
 
 Tuple = tuple[Key, ...]
