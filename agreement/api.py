@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rdflib import URIRef
@@ -37,22 +37,23 @@ from rdflib import URIRef
 from agreement.agreementview import AgreementView
 from agreement.check import check_query, check_recorded
 from agreement.analyze import Finding, analyze
-from agreement.data import QueryData, query_data, read_rdf_stream, static_graphs
+from agreement.data import read_rdf_stream, static_graphs
+from agreement.rdfinput import QueryInput, choose_timeline, stream_reader
 from agreement.views import AnswerStreamView, ProgramView
 from lars.analysis import is_stratified
 from lars.atoms import Atom
 from lars.errors import InputError
 from lars.parser import parse_facts, parse_program, parse_stream_line
-from lars.readpolicy import ReadPolicy, ReadReport, parse_lines, read_text
+from lars.readpolicy import ReadPolicy, ReadReport, parse_lines, read_text, within_timeline
+from lars.rules import Program
 from lars.streamfile import read_stream
 from lars.streams import Stream, Timeline
-from solver.evaluate import DEFAULT_MAX_FACTS, Limits, Problem, TimePointAnswer
-from solver.strategies import evaluate, slices_of
+from solver.evaluate import DEFAULT_MAX_FACTS, Limits, TimePointAnswer
+from solver.strategies import Slice, evaluate
 from solver.formats import RunInfo
-from translate.api import Translation, parse_query, translate
+from translate.api import Translation, parse_query, query_background, translate
 from translate.durations import parse_duration, parse_unit, to_ticks
-from translate.rdf import chop
-from translate.rdfstreams import StreamTriple
+from translate.rdf import RdfTermEncoder, chop
 from translate.variants import cs, variant_ids
 
 Source = str | os.PathLike
@@ -118,19 +119,6 @@ def read_policy(on_error: str, order: str) -> tuple[ReadPolicy, ReadReport]:
     return ReadPolicy(on_error=on_error, order=order), ReadReport()
 
 
-def choose_timeline(stream: Stream, start: int | None, end: int | None) -> Timeline:
-    """``start``/``end`` when given; else from 0 (or the first time point, if earlier) to the last."""
-    timeline = Timeline(min(0, stream.timeline.start) if start is None else start,
-                        stream.timeline.end if end is None else end)
-    if timeline.start > timeline.end:
-        raise InputError(f"empty timeline [{timeline.start},{timeline.end}]: --from is after --to")
-    outside = [t for t in stream.time_points() if t not in timeline]
-    if outside:
-        raise InputError(f"the stream has atoms at time point {outside[0]}, outside the timeline "
-                         f"[{timeline.start},{timeline.end}]", hint="widen --from/--to")
-    return timeline
-
-
 # --- translate ------------------------------------------------------------------------------------
 
 def translate_variants(query: Source, *, engine: str | None = None, variant: str = "brave",
@@ -193,27 +181,38 @@ def translate_query(query: Source, *, engine: str | None = None, variant: str = 
 
 @dataclass(frozen=True)
 class RunPlan:
-    """Everything :func:`run` prepares before solving; :meth:`answers` solves lazily.
+    """Everything :func:`run` prepares before solving; :meth:`answers` reads and solves lazily.
 
-    ``lars run`` writes :meth:`answers` as they come (a long run never holds the whole answer
-    stream); :meth:`view` collects them into an :class:`~agreement.views.AnswerStreamView`.
+    ``lars run`` writes :meth:`answers` as they come: the stream is read one time point at a
+    time (:mod:`agreement.rdfinput`) and no answer is kept, so a long run holds what its windows
+    hold, not the stream; :meth:`view` collects the answers into an
+    :class:`~agreement.views.AnswerStreamView`. Reading problems and input outside the timeline
+    are in :attr:`warnings` once the answers have been read.
     """
 
-    problem: Problem
+    program: Program
+    timeline: Timeline
+    background: frozenset[Atom]
+    slices: Callable[[], Iterator[Slice]]
     info: RunInfo
     unit: str | None
     title: str
+    report: ReadReport
     translation: Translation | None = None
-    data: QueryData | None = None
-    warnings: tuple[str, ...] = ()
+    encoder: RdfTermEncoder | None = None
     strategy: str = "auto"
+    limits: Limits = field(default_factory=Limits)
 
-    def answers(self) -> Iterator[TimePointAnswer]:
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """What reading reported so far (complete once :meth:`answers` is exhausted)."""
+        return tuple(self.report.summary())
+
+    def answers(self, slices: Iterator[Slice] | None = None) -> Iterator[TimePointAnswer]:
         """The answers at every time point of the timeline, in order (a query's: chopped ``ans_1``),
         computed with :func:`solver.strategies.evaluate` (``strategy``; all give the same answers)."""
-        problem = self.problem
-        answers = evaluate(problem.program, slices_of(problem.stream), problem.stream.timeline,
-                           problem.background, self.strategy, problem.limits)
+        answers = evaluate(self.program, self.slices() if slices is None else slices, self.timeline,
+                           self.background, self.strategy, self.limits)
         if self.translation is None:
             return answers
         return answers_only(answers, self.translation.answer.predicate)
@@ -221,12 +220,19 @@ class RunPlan:
     def view(self) -> AnswerStreamView:
         """Solve at every time point and collect the answers."""
         t = self.translation
-        counts = {time: len(atoms) for time, atoms in self.problem.stream.items}
+        counts: dict[int, int] = {}
+
+        def counted() -> Iterator[Slice]:
+            for time, atoms in self.slices():
+                counts[time] = len(atoms)
+                yield time, atoms
+
+        answers = tuple(self.answers(counted()))
         return AnswerStreamView(
-            tuple(self.answers()), self.info.timeline, self.unit, self.info.stratified, self.title,
+            answers, self.info.timeline, self.unit, self.info.stratified, self.title,
             counts, "atoms" if t is None else "triples",
             variables=() if t is None else t.answer.select_order,
-            row_of=None if t is None else RowOf(t, self.data),
+            row_of=None if t is None else RowOf(t, self.encoder),
             prefixes=() if t is None else t.query.prefixes, warnings=self.warnings)
 
 
@@ -234,12 +240,12 @@ class RowOf:
     """A chopped answer atom of a query → its values in SELECT order (rdflib terms, ``None``
     for unbound), cached."""
 
-    def __init__(self, translation: Translation, data: QueryData) -> None:
-        self.translation, self.data, self.cache = translation, data, {}
+    def __init__(self, translation: Translation, encoder: RdfTermEncoder) -> None:
+        self.translation, self.encoder, self.cache = translation, encoder, {}
 
     def __call__(self, atom: Atom) -> tuple:
         if atom not in self.cache:
-            [row] = self.translation.rows([atom], self.data.encoder, chopped=True)
+            [row] = self.translation.rows([atom], self.encoder, chopped=True)
             self.cache[atom] = tuple(row.values())
         return self.cache[atom]
 
@@ -260,7 +266,11 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
                 on_error: str = "stop", order: str = "strict",
                 max_facts: int = DEFAULT_MAX_FACTS, spark: str = "auto",
                 master: str = "local[*]", strategy: str = "auto") -> RunPlan:
-    """Read and translate what :func:`run` is given (same arguments), without solving."""
+    """Read and translate what :func:`run` is given (same arguments), without solving.
+
+    A query's stream is not read here, only its first and last time points (for the default
+    timeline); :meth:`RunPlan.answers` reads it.
+    """
     text, source = read_source(program_or_query)
     policy, report = read_policy(on_error, order)
     limits = Limits(max_facts=max_facts)
@@ -268,22 +278,26 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
         program = parse_program(text, source)
         facts = frozenset(parse_facts(*read_source(background))) if background is not None else frozenset()
         atoms = read_atom_stream(stream, policy, report) if stream is not None else Stream(Timeline(0, 0))
-        atoms = Stream(choose_timeline(atoms, start, end), atoms.items)
-        line = (atoms.timeline.start, atoms.timeline.end)
-        return RunPlan(Problem(program, atoms, facts, limits), RunInfo(line, line, is_stratified(program)),
-                       unit, "LARS program" if source == TEXT_SOURCE else Path(source).name,
-                       warnings=tuple(report.summary()), strategy=strategy)
+        line = choose_timeline(atoms.timeline.start, atoms.timeline.end, start, end)
+        items = atoms.items
+        return RunPlan(program, line, facts,
+                       lambda: within_timeline(iter(items), line.start, line.end, report, "atom"),
+                       RunInfo((line.start, line.end), (line.start, line.end), is_stratified(program)),
+                       unit, "LARS program" if source == TEXT_SOURCE else Path(source).name, report,
+                       strategy=strategy, limits=limits)
     view = one_translation(text, source, engine=engine, variant=variant, mode=mode, period=period,
                            unit=unit, window_bounds=window_bounds)
     t = view.translation
-    elements = read_rdf_stream(os.fspath(stream), URIRef(stream_iri) if stream_iri else None,
-                               policy, report, spark, master) if stream is not None else []
-    data = query_data([t], elements, static_graphs(list(static), t.query), (start, end))
-    line = (data.stream.timeline.start, data.stream.timeline.end)
+    read, first, last = stream_reader(stream, stream_iri, policy, report, spark, master)
+    encoder = t.encoder()
+    data = QueryInput(choose_timeline(first, last, start, end),
+                      query_background(t.query, static_graphs(list(static), t.query), encoder),
+                      encoder, read, report)
+    line = (data.timeline.start, data.timeline.end)
     title = view.short_title() if source == TEXT_SOURCE else f"{Path(source).name}: {view.short_title()}"
-    return RunPlan(Problem(t.program, data.stream, data.background, limits),
-                   RunInfo(line, line, is_stratified(t.program), unit), unit, title, t, data,
-                   tuple(report.summary()), strategy)
+    return RunPlan(t.program, data.timeline, data.background, data.slices,
+                   RunInfo(line, line, is_stratified(t.program), unit), unit, title, report, t,
+                   encoder, strategy, limits)
 
 
 def one_translation(text: str, source: str, **options) -> ProgramView:
@@ -364,9 +378,7 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
     other = parse_query(*read_source(csparql), "csparql", unit) if csparql is not None else None
     warnings = [DIFFERENT_QUERIES] if other is not None and cs(other) != cs(parsed) else []
     policy, report = read_policy(on_error, order)
-    elements: list[StreamTriple] = read_rdf_stream(
-        os.fspath(stream), URIRef(stream_iri) if stream_iri else None, policy, report, spark,
-        master) if stream else []
+    elements, line = read_rdf_stream(stream, stream_iri, policy, report, (start, end), spark, master)
     warnings += report.summary()
     graphs = static_graphs(list(static), parsed)
     counts: dict[int, int] = {}
@@ -375,7 +387,7 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
     variants = variant_ids(len(parsed.streams)) if variant == "all" else [variant]
     views = []
     for v in variants:
-        found = check_query(parsed, elements, graphs, ticks, v, window_bounds, (start, end), other)
+        found = check_query(parsed, elements, graphs, ticks, v, window_bounds, line, other)
         views.append(AgreementView(found, found.csparql, found.cqels.reordered(found.csparql.variables),
                                    counts, parsed.prefixes, tuple(warnings),
                                    "query" if source == TEXT_SOURCE else Path(source).name))

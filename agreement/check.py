@@ -16,6 +16,7 @@ from agreement.explain import hashable_text, shifted_answers
 from agreement.recorded import read_recorded
 from agreement.report import AgreementReport
 from lars.errors import SolverError
+from lars.streams import Timeline
 from solver.strategies import evaluate, slices_of
 from translate.api import Translation, translate
 from translate.durations import unit_text
@@ -70,7 +71,7 @@ def side_answers(translation: Translation, data: QueryData, time_points: Iterabl
 
 def check_query(query: RspQuery, elements: Sequence[StreamTriple], graphs: dict, period: int,
                 variant: str = "brave", window_bounds: str = "closed",
-                timeline: tuple[int | None, int | None] = (None, None),
+                timeline: Timeline = Timeline(0, 0),
                 csparql_query: RspQuery | None = None) -> AgreementReport:
     """Compute both sides from a query and check them (SPEC section 9).
 
@@ -79,7 +80,8 @@ def check_query(query: RspQuery, elements: Sequence[StreamTriple], graphs: dict,
 
     Args:
         query: the abstract query, normally read from CQELS syntax (its stream patterns give ``S``).
-        elements: the stream triples; graphs: static graphs by IRI (see :mod:`agreement.data`).
+        elements: the stream triples inside ``timeline`` (:func:`agreement.data.read_rdf_stream`).
+        graphs: static graphs by IRI (see :mod:`agreement.data`).
         period: ``U`` in ticks.
         csparql_query: a separately written C-SPARQL query for the C-SPARQL side, if any.
     """

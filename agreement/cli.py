@@ -15,7 +15,7 @@ import traceback
 from collections.abc import Sequence
 
 from agreement.commands import command_agree, command_run, command_translate
-from agreement.data import SPARK_CHOICES, SPARK_THRESHOLD_BYTES
+from agreement.rdfinput import SPARK_CHOICES, SPARK_THRESHOLD_BYTES
 from lars.errors import LarsError
 from lars.readpolicy import ON_ERROR, ORDER
 from solver.evaluate import Limits

@@ -54,21 +54,22 @@ def command_translate(args: argparse.Namespace, out: TextIO) -> int:
 def command_run(args: argparse.Namespace, out: TextIO) -> int:
     """``lars run FILE``: a LARS program, or a query (by suffix or first keyword).
 
-    The answers are written as they are computed (:meth:`agreement.api.RunPlan.answers`).
+    The answers are written as they are computed (:meth:`agreement.api.RunPlan.answers`); what
+    reading reported (skipped lines, input outside the timeline) is printed at the end.
     """
     plan = prepare_run(Path(args.program), background=args.background and Path(args.background),
                        mode=args.mode, period=args.period, max_facts=args.max_facts,
                        strategy=args.strategy,
                        **query_options(args), **data_options(args))
-    print_warnings(plan.warnings)
     first, last = plan.info.evaluated
     with progress(plan.answers(), total=last - first + 1, quiet=args.quiet) as answers:
         if args.output is None:
             FORMATS[args.format](answers, out, plan.info)
-            return 0
-        with open_sink(args.output, args.output_format) as sink:
-            for answer in answers:
-                sink.write(answer)
+        else:
+            with open_sink(args.output, args.output_format) as sink:
+                for answer in answers:
+                    sink.write(answer)
+    print_warnings(plan.warnings)
     return 0
 
 

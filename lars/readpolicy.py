@@ -31,7 +31,7 @@ signature of :func:`lars.parser.parse_stream_line`.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -89,6 +89,8 @@ class ReadReport:
         messages: the first :data:`MAX_MESSAGES` error messages of the skipped records.
         reordered: records that went back in time and were sorted under ``order="sort"``.
         first_reorder: the warning for the first of them.
+        notes: further warnings about the input, e.g. what lay outside the timeline
+            (:func:`within_timeline`).
     """
 
     records: int = 0
@@ -97,6 +99,7 @@ class ReadReport:
     messages: list[str] = field(default_factory=list)
     reordered: int = 0
     first_reorder: str | None = None
+    notes: list[str] = field(default_factory=list)
 
     def skip(self, error: LarsError) -> None:
         """Count a skipped record, keeping its message if it is among the first few."""
@@ -122,7 +125,7 @@ class ReadReport:
         if self.reordered:
             lines.append(f"{self.first_reorder}; {_plural(self.reordered, 'line')} out of time order"
                          f" {'was' if self.reordered == 1 else 'were'} sorted")
-        return lines
+        return lines + self.notes
 
 
 def _plural(count: int, noun: str) -> str:
@@ -240,6 +243,42 @@ def parse_lines(lines: Iterable[bytes | str], source: str, parser: LineParser, p
         else:
             yield entry
     yield from sorted(pending, key=lambda entry: entry.time)
+
+
+def within_timeline(slices: Iterable[tuple[int, Sequence[Any]]], start: int, end: int,
+                    report: ReadReport, noun: str = "element") -> Iterator[tuple[int, Sequence[Any]]]:
+    """The slices ``(t, elements)`` with ``start <= t <= end``, for slices ascending in ``t``.
+
+    Slices before ``start`` are left out and counted; at the first slice after ``end`` reading
+    stops (the rest of the stream is not read, so a long stream can be cut short with ``--to``).
+    Both become warnings in ``report``; the iterator of ``slices`` is closed when this one is.
+
+    >>> report = ReadReport()
+    >>> list(within_timeline([(0, "a"), (2, "bc"), (5, "d"), (9, "e")], 1, 6, report, "atom"))
+    [(2, 'bc'), (5, 'd')]
+    >>> report.notes
+    ['warning: left out 1 atom before the timeline [1,6] (from time point 0)', \
+'warning: stopped reading at time point 9, after the timeline [1,6]; the rest of the stream was not read']
+    """
+    iterator, before, first = iter(slices), 0, None
+    try:
+        for t, elements in iterator:
+            if t < start:
+                before += len(elements)
+                first = t if first is None else first
+                continue
+            if t > end:
+                report.notes.append(f"warning: stopped reading at time point {t}, after the timeline "
+                                    f"[{start},{end}]; the rest of the stream was not read")
+                break
+            yield t, elements
+    finally:
+        if before:
+            report.notes.insert(0, f"warning: left out {_plural(before, noun)} before the timeline "
+                                   f"[{start},{end}] (from time point {first})")
+        close = getattr(iterator, "close", None)
+        if close is not None:
+            close()
 
 
 def read_lines(path: str | Path) -> Iterator[bytes]:

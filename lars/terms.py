@@ -34,6 +34,8 @@ class Number:
 
 NAME_PATTERN = re.compile(r"[a-z][A-Za-z0-9_]*")
 VARIABLE_PATTERN = re.compile(r"[A-Z_][A-Za-z0-9_]*")
+NOT_IN_IRI = re.compile(r"[\s<>]")
+"""White space (the set `str.isspace` accepts, which is `re`'s Unicode `\\s`) and angle brackets."""
 RESERVED_WORD = "not"
 """The one reserved word of the text syntax: it cannot name a constant or a predicate."""
 
@@ -45,7 +47,7 @@ def is_name(text: str) -> bool:
 
 def is_iri_text(text: str) -> bool:
     """True for text that can stand between ``<`` and ``>``: no white space, ``<`` or ``>``."""
-    return bool(text) and not any(c.isspace() or c in "<>" for c in text)
+    return bool(text) and NOT_IN_IRI.search(text) is None
 
 
 @dataclass(frozen=True)

@@ -29,11 +29,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from lars.analysis import is_stratified
+from lars.analysis import check_safety, is_stratified
 from lars.atoms import Atom
 from lars.errors import InputError, UnsupportedError
 from lars.rules import Program
 from lars.streams import Stream, Timeline
+from solver.encode import encode_program
 from solver.evaluate import Limits, Problem, TimePointAnswer
 from solver.incremental import Engine
 
@@ -73,25 +74,29 @@ def evaluate(program: Program, slices: Iterable[Slice], timeline: Timeline,
              limits: Limits | None = None) -> Iterator[TimePointAnswer]:
     """The answers of ``program`` at every time point of ``timeline``, in order.
 
+    The program and the strategy are checked at once (so a caller can report a bad program
+    before printing anything); the slices are read, and the answers computed, as the returned
+    iterator is consumed.
+
     Args:
-        slices: ``(t, atoms)`` in ascending ``t``, atoms in arrival order; consumed lazily.
+        slices: ``(t, atoms)`` in ascending ``t``, atoms in arrival order; consumed lazily
+            (``reference`` reads them all at its first answer).
         background: atoms that hold at every time point.
         strategy: one of :data:`STRATEGIES`.
         limits: for ``reference`` (the others ground no input facts).
 
     Raises:
-        UnsupportedError: ``stratified`` on a program that is not; an unknown strategy.
-        InputError: slices out of order or off the timeline.
+        UnsupportedError: ``stratified`` on a program that is not; an unknown strategy; a rule
+            outside the fragment.
+        InputError: an unsafe rule; slices out of order or off the timeline (when read).
     """
     background = frozenset(background)
     if strategy == "auto":
         strategy = choose_strategy(program)[0]
     if strategy == "reference":
-        contents = dict(checked_slices(slices, timeline))
-        problem = Problem(program, Stream.from_mapping(timeline, contents), background,
-                          limits or Limits())
-        yield from problem.run()
-        return
+        check_safety(program)
+        encode_program(program)
+        return reference_answers(program, slices, timeline, background, limits or Limits())
     if strategy == "stratified":
         if not is_stratified(program):
             raise UnsupportedError("the stratified strategy needs a stratified program "
@@ -101,7 +106,14 @@ def evaluate(program: Program, slices: Iterable[Slice], timeline: Timeline,
         engine = Engine(program, timeline, background, residual="clingo")
     else:
         raise UnsupportedError(f"unknown strategy {strategy!r} (one of {', '.join(STRATEGIES)})")
-    yield from run(engine, checked_slices(slices, timeline), timeline)
+    return run(engine, checked_slices(slices, timeline), timeline)
+
+
+def reference_answers(program: Program, slices: Iterable[Slice], timeline: Timeline,
+                      background: frozenset[Atom], limits: Limits) -> Iterator[TimePointAnswer]:
+    """The reference: the whole stream materialized, a fresh clingo grounding per time point."""
+    contents = dict(checked_slices(slices, timeline))
+    yield from Problem(program, Stream.from_mapping(timeline, contents), background, limits).run()
 
 
 def run(engine: Engine, slices: Iterator[tuple[int, list[Atom]]], timeline: Timeline) -> Iterator[TimePointAnswer]:

@@ -14,8 +14,10 @@ This module owns the encoding in both directions. Constants:
 
 Two different RDF terms that would get the same constant (``"83"^^xsd:double`` and
 ``"83"^^xsd:integer``, or ``"a"`` and ``"a"^^xsd:string``) are refused by
-:class:`RdfTermEncoder`, which also remembers each constant's original term so that answers
-print it back.
+:class:`RdfTermEncoder`, which also remembers each literal constant's original term so that
+answers print it back. Only literals can collide: an IRI or a blank node is decoded from its
+constant alone, so the encoder does not remember them, and a stream of ever new IRIs (sensor
+observations) does not grow its memory.
 
 Because constants of each kind fill one range of the total order (numbers < names < strings <
 IRIs, see :func:`lars.terms.order_key`), the type tests of SPARQL are range comparisons
@@ -172,7 +174,9 @@ def _plain_string(text: str) -> String:
 
 
 class RdfTermEncoder:
-    """Encodes RDF terms as LARS constants, remembers the originals, refuses collisions.
+    """Encodes RDF terms as LARS constants, remembers the literals, refuses collisions.
+
+    IRIs and blank nodes are not remembered: their constants (``Iri``) decode to them exactly.
 
     Args:
         compares_values: refuse literals that SPARQL compares by value and the encoding cannot
@@ -186,6 +190,8 @@ class RdfTermEncoder:
     def encode(self, term: Identifier) -> Constant:
         """The constant of ``term``; an :class:`InputError` on a collision."""
         constant = to_constant(term, self.compares_values)
+        if isinstance(constant, Iri):
+            return constant
         known = self._terms.setdefault(constant, term)
         if known != term or type(known) is not type(term):
             raise InputError(
@@ -203,10 +209,11 @@ class RdfTermEncoder:
         return _fallback_term(constant)
 
     def terms(self) -> tuple[Identifier, ...]:
-        """The RDF terms encoded so far, in the order they were first seen."""
+        """The literals encoded so far (the terms that can collide), in the order first seen."""
         return tuple(self._terms.values())
 
     def __len__(self) -> int:
+        """How many literals the encoder remembers."""
         return len(self._terms)
 
 

@@ -54,10 +54,19 @@ def test_from_and_to_set_the_timeline(capsys):
     assert [p["time"] for p in json.loads(out)["time_points"]] == list(range(5, 31))
 
 
-def test_stream_outside_the_timeline_is_refused(capsys):
-    status, out, err = run(capsys, *RUN_COUPONS, "--from", "12")
-    assert status == 2 and out == ""
-    assert "atoms at time point 10, outside the timeline [12,50]" in err
+def test_input_before_from_is_left_out_with_a_warning(capsys):
+    status, out, err = run(capsys, *RUN_COUPONS, "--from", "12", "--format", "intervals")
+    assert status == 0
+    assert 'ans(b,"rayban",25)  [18,23]' in out.splitlines()
+    assert err == "warning: left out 1 atom before the timeline [12,50] (from time point 10)\n"
+
+
+def test_reading_stops_after_to_with_a_warning(capsys):
+    status, out, err = run(capsys, *RUN_COUPONS, "--to", "16", "--format", "json")
+    assert status == 0
+    assert [p["time"] for p in json.loads(out)["time_points"]] == list(range(17))
+    assert err == ("warning: stopped reading at time point 18, after the timeline [0,16]; "
+                   "the rest of the stream was not read\n")
 
 
 def test_several_answer_streams_are_numbered(tmp_path, capsys):

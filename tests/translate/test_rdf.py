@@ -72,6 +72,16 @@ def test_collisions_are_refused(first, second, shown: str) -> None:
         encoder.encode(second)
 
 
+def test_iris_and_blank_nodes_are_decoded_without_being_remembered() -> None:
+    """A stream of ever new IRIs must not grow the encoder; literals are remembered to print back."""
+    encoder = RdfTermEncoder()
+    terms = [URIRef(f"http://ex.org/obs{i}") for i in range(1000)] + [BNode("b1"), BNode("b2")]
+    assert [encoder.decode(encoder.encode(term)) for term in terms] == terms
+    assert len(encoder) == 0
+    double = Literal("83", datatype=xsd("double"))
+    assert encoder.decode(encoder.encode(double)) == double and len(encoder) == 1
+
+
 def test_value_typed_literals_refused_when_the_query_compares() -> None:
     assert RdfTermEncoder().encode(Literal(True))
     with pytest.raises(InputError, match="cannot compare .* by value"):
