@@ -211,11 +211,13 @@ class RunPlan:
     def answers(self, slices: Iterator[Slice] | None = None) -> Iterator[TimePointAnswer]:
         """The answers at every time point of the timeline, in order (a query's: chopped ``ans_1``),
         computed with :func:`solver.strategies.evaluate` (``strategy``; all give the same answers)."""
-        answers = evaluate(self.program, self.slices() if slices is None else slices, self.timeline,
-                           self.background, self.strategy, self.limits)
         if self.translation is None:
-            return answers
-        return answers_only(answers, self.translation.answer.predicate)
+            return evaluate(self.program, self.slices() if slices is None else slices, self.timeline,
+                            self.background, self.strategy, self.limits)
+        predicate = self.translation.answer.predicate
+        return answers_only(evaluate(self.program, self.slices() if slices is None else slices,
+                                     self.timeline, self.background, self.strategy, self.limits,
+                                     shown={predicate}))
 
     def view(self) -> AnswerStreamView:
         """Solve at every time point and collect the answers."""
@@ -250,12 +252,11 @@ class RowOf:
         return self.cache[atom]
 
 
-def answers_only(answers: Iterator[TimePointAnswer], predicate: str) -> Iterator[TimePointAnswer]:
-    """Keep the chopped answer atoms of each answer stream (SPEC section 5: ``chop``)."""
+def answers_only(answers: Iterator[TimePointAnswer]) -> Iterator[TimePointAnswer]:
+    """The answer atoms of each answer stream, chopped (SPEC section 5: ``chop``)."""
     for answer in answers:
         yield TimePointAnswer(answer.time, tuple(
-            frozenset((atom, t) for a, t in stream for atom in chop([a]) if atom.predicate == predicate)
-            for stream in answer.streams))
+            frozenset((atom, t) for a, t in stream for atom in chop([a])) for stream in answer.streams))
 
 
 def prepare_run(program_or_query: Source, *, stream: Source | None = None,

@@ -57,7 +57,7 @@ def side_answers(translation: Translation, data: QueryData, time_points: Iterabl
     select = translation.answer.select_order
     answers = {}
     for answer in evaluate(translation.program, slices_of(data.stream), data.stream.timeline,
-                           data.background):
+                           data.background, shown={translation.answer.predicate}):
         if answer.time not in wanted:
             continue
         if len(answer.streams) != 1:

@@ -9,18 +9,14 @@ derived predicates in reach and for the heads of counted rules (which the engine
 itself), ``__bg``, ``__now``, ``__tl``. So the ground program is the reference's with rules whose
 bodies are facts replaced by their heads, which has the same answer sets.
 
-Skipping (SPEC section 7: a time point at which nothing can change costs nothing). When the
-program has no ``@`` at all and every time window has step 1, time points occur in the ground
-program only as ``__now``, ``__rng``, ``__h`` arguments and in order comparisons between them,
-so shifting every time by one maps the answer sets at ``t - 1`` onto those at ``t``. If the facts
-at ``t`` are then those at ``t - 1`` shifted (same fed relations, same counted heads, same
-relative ranges, same relative input of derived predicates), the previous answer is reused,
-shifted, without calling clingo. With any ``@`` (time constants, ``@_T`` bindings, heads at
-other time points, comparisons on times) or a hopping window, it never skips.
+Time points that cannot change are skipped by the engine (:meth:`solver.incremental.Engine.step`)
+before the residual is asked.
 
-Memory. clingo keeps every symbol it ever saw for the life of the process. For the same
-shift-invariant programs, time points therefore reach clingo *relative to* ``t`` (``t`` itself
-is ``0``), by the same argument, so the symbols repeat from one time point to the next instead
+Memory. clingo keeps every symbol it ever saw for the life of the process. When the program has
+no ``@`` at all and every time window has step 1 (:func:`shift_invariant`), time points occur in
+the ground program only as ``__now``, ``__rng``, ``__h`` arguments and in order comparisons
+between them, so shifting every time by the same amount maps answer sets onto answer sets: time
+points then reach clingo *relative to* ``t`` (``t`` itself is ``0``), so the symbols repeat from one time point to the next instead
 of growing with the stream; other programs use absolute time points, and every program interns
 the distinct data values it meets (the ``stratified`` strategy never calls clingo).
 """
@@ -53,21 +49,24 @@ def key_text(key) -> str:
     return term_text(constant_of(key))
 
 
-def shift_invariant(program) -> bool:
-    """No ``@`` anywhere and only step-1 time windows (see the module docstring)."""
+def at_free(program) -> bool:
+    """No ``@`` anywhere: no head at another time point, no time constant or ``@_T`` binding."""
     for rule in program:
         if isinstance(rule.head, AtAtom):
             return False
         for literal in rule.body:
             formula = literal.formula
-            if isinstance(formula, AtAtom):
+            if isinstance(formula, AtAtom) or (isinstance(formula, WindowAtom)
+                                               and isinstance(formula.modality, At)):
                 return False
-            if isinstance(formula, WindowAtom):
-                if isinstance(formula.modality, At):
-                    return False
-                if isinstance(formula.window, TimeWindow) and formula.window.step != 1:
-                    return False
     return True
+
+
+def shift_invariant(program) -> bool:
+    """No ``@`` anywhere and only step-1 time windows (see the module docstring)."""
+    return at_free(program) and all(
+        formula.window.step == 1 for rule in program for literal in rule.body
+        if isinstance(formula := literal.formula, WindowAtom) and isinstance(formula.window, TimeWindow))
 
 
 class ClingoResidual:
@@ -97,9 +96,8 @@ class ClingoResidual:
         self.text = "\n".join(lines)
         self.background_text = "".join(f"__bg({atom_text(a)})." for a in sorted(
             engine.background, key=atom_text))
-        self.skips = shift_invariant(engine.program)
-        self.previous: tuple | None = None  # (t, fingerprint, results)
-        self.solved = self.skipped = 0
+        self.relative = shift_invariant(engine.program)
+        self.solved = 0
 
     def solve(self, t: int, derived, deltas) -> list[set[Pair]]:
         """The residual's derived pairs in each answer set at ``t`` (all of them; none if inconsistent)."""
@@ -110,21 +108,7 @@ class ClingoResidual:
         inputs = [(a, time) for time, groups in engine.history.by_time.items() if earliest <= time <= t
                   for atoms in groups.values() for a in atoms]
         counted = [(a, time) for by_time in derived.values() for time, atoms in by_time.items() for a in atoms]
-        fingerprint = None
-        if self.skips:
-            fed_same = all(deltas[id(state)] == ([], []) for state in self.fed.values())
-            fingerprint = (frozenset(a for a, _ in counted),
-                           tuple((lo - t, hi - t) for _, (lo, hi) in ranges),
-                           frozenset((a, time - t) for a, time in inputs))
-            if fed_same and self.previous and self.previous[0] == t - 1 and self.previous[1] == fingerprint:
-                results = [{(a, time + 1) for a, time in pairs} for pairs in self.previous[2]]
-                self.previous = (t, fingerprint, results)
-                self.skipped += 1
-                return results
-        offset = t if self.skips else 0
-        results = self._solve(t, offset, ranges, inputs + counted)
-        self.previous = (t, fingerprint, results) if self.skips else None
-        return results
+        return self._solve(t, t if self.relative else 0, ranges, inputs + counted)
 
     def facts(self, t: int, offset: int, ranges, pairs) -> str:
         """The facts at ``t``, every time point minus ``offset``."""

@@ -35,7 +35,7 @@ from lars.errors import InputError, UnsupportedError
 from lars.rules import Program
 from lars.streams import Stream, Timeline
 from solver.encode import encode_program
-from solver.evaluate import Limits, Problem, TimePointAnswer
+from solver.evaluate import Limits, Problem, TimePointAnswer, canonical
 from solver.incremental import Engine
 
 Slice = tuple[int, Iterable[Atom]]
@@ -71,7 +71,8 @@ def checked_slices(slices: Iterable[Slice], timeline: Timeline) -> Iterator[tupl
 
 def evaluate(program: Program, slices: Iterable[Slice], timeline: Timeline,
              background: Iterable[Atom] = frozenset(), strategy: str = "auto",
-             limits: Limits | None = None) -> Iterator[TimePointAnswer]:
+             limits: Limits | None = None, shown: Iterable[str] | None = None
+             ) -> Iterator[TimePointAnswer]:
     """The answers of ``program`` at every time point of ``timeline``, in order.
 
     The program and the strategy are checked at once (so a caller can report a bad program
@@ -84,6 +85,9 @@ def evaluate(program: Program, slices: Iterable[Slice], timeline: Timeline,
         background: atoms that hold at every time point.
         strategy: one of :data:`STRATEGIES`.
         limits: for ``reference`` (the others ground no input facts).
+        shown: report only atoms of these predicates (all if ``None``; answer streams that
+            become equal are one, :func:`projected`); the others are still derived, but neither
+            collected nor shifted from one time point to the next.
 
     Raises:
         UnsupportedError: ``stratified`` on a program that is not; an unknown strategy; a rule
@@ -91,29 +95,39 @@ def evaluate(program: Program, slices: Iterable[Slice], timeline: Timeline,
         InputError: an unsafe rule; slices out of order or off the timeline (when read).
     """
     background = frozenset(background)
+    shown = None if shown is None else frozenset(shown)
     if strategy == "auto":
         strategy = choose_strategy(program)[0]
     if strategy == "reference":
         check_safety(program)
         encode_program(program)
-        return reference_answers(program, slices, timeline, background, limits or Limits())
+        return reference_answers(program, slices, timeline, background, limits or Limits(), shown)
     if strategy == "stratified":
         if not is_stratified(program):
             raise UnsupportedError("the stratified strategy needs a stratified program "
                                    "(use incremental or auto)")
-        engine = Engine(program, timeline, background, residual="python")
+        engine = Engine(program, timeline, background, residual="python", shown=shown)
     elif strategy == "incremental":
-        engine = Engine(program, timeline, background, residual="clingo")
+        engine = Engine(program, timeline, background, residual="clingo", shown=shown)
     else:
         raise UnsupportedError(f"unknown strategy {strategy!r} (one of {', '.join(STRATEGIES)})")
     return run(engine, checked_slices(slices, timeline), timeline)
 
 
 def reference_answers(program: Program, slices: Iterable[Slice], timeline: Timeline,
-                      background: frozenset[Atom], limits: Limits) -> Iterator[TimePointAnswer]:
+                      background: frozenset[Atom], limits: Limits,
+                      shown: frozenset[str] | None) -> Iterator[TimePointAnswer]:
     """The reference: the whole stream materialized, a fresh clingo grounding per time point."""
     contents = dict(checked_slices(slices, timeline))
-    yield from Problem(program, Stream.from_mapping(timeline, contents), background, limits).run()
+    for answer in Problem(program, Stream.from_mapping(timeline, contents), background, limits).run():
+        yield answer if shown is None else projected(answer, shown)
+
+
+def projected(answer: TimePointAnswer, shown: frozenset[str]) -> TimePointAnswer:
+    """The answer streams restricted to the ``shown`` predicates; streams that become equal are
+    one (as clingo's projection onto shown atoms)."""
+    streams = [frozenset(pair for pair in stream if pair[0].predicate in shown) for stream in answer.streams]
+    return TimePointAnswer(answer.time, tuple(streams) if len(streams) <= 1 else canonical(streams))
 
 
 def run(engine: Engine, slices: Iterator[tuple[int, list[Atom]]], timeline: Timeline) -> Iterator[TimePointAnswer]:
