@@ -1,159 +1,70 @@
-"""End to end: timestamped N-Triples → slices → ``striple`` atoms → answers (SPEC section 8).
+"""End to end ``lars run`` on CSRBench Q1 over long replayed streams: time and driver memory.
 
-The stream is made by ``replay_csrbench.py`` (kept in ``--workdir`` for reuse): CSRBench replayed
-round after round, 15,188 triples per 34 s, so every time point holds about 450 triples and a
-10 s window about 4,900. Each configuration runs in a fresh Python process, so its peak memory
-(``ru_maxrss`` of the driver; Spark's JVM and its Python workers are not counted) is its own.
+Each configuration runs ``lars run QUERY --stream FILE --output ANSWERS.jsonl`` (the command's
+own code path, :func:`agreement.cli.main`) in a fresh Python process and reports:
 
-Stages, each timed, with the driver's resident memory after it:
+* ``points``, ``answers``: time points written, answer atoms in them;
+* ``wall_s``, ``cpu_s``: wall-clock and CPU seconds of the driver (reading, translating,
+  slicing, encoding, solving, writing; with ``--spark always`` also the Spark session's start);
+* ``points_per_s``, ``triples_per_s``: over the wall time;
+* ``driver_mb``: the peak resident memory of the driver process (``ru_maxrss``), the figure that
+  must not grow with the stream's length for a fixed window;
+* ``jvm_mb``: the peak of its largest child process, Spark's JVM (``--spark always`` only).
 
-1. *slice*: :func:`solver.slicing.slice_in_process` (mode ``local``) or
-   :func:`solver.slicing.slice_stream` (mode ``spark``; the session start is timed apart);
-2. *encode*: the elements become ``striple(S,P,O,G)`` atoms with one
-   :class:`translate.rdf.RdfTermEncoder` (time point by time point);
-3. *evaluate*: :func:`solver.partition.evaluate_partitioned` over the whole timeline, in
-   process (``local``, one range: the reference ``Problem.run()``) or one Spark task per range
-   (``spark``), the answers written as JSON Lines (:mod:`solver.sinks`) to ``/dev/null``.
+Streams come from ``replay_csrbench.py`` (kept in ``--workdir`` for reuse): CSRBench replayed
+round after round with renamed sensors, observations and measurements, 15,188 triples per 34 s,
+so every time point holds about 450 triples and Q1's 10 s window about 4,900. Queries:
+``examples/csrbench/queries/q1-cqels.rq`` and ``q1-csparql.rq``. Run:
 
-Programs (``--program``): ``hand``, CSRBench Q1 written by hand over ``striple``; ``csparql`` and
-``cqels``, Q1 of ``examples/csrbench/QUERIES.md`` in either language, translated by
-:mod:`translate` (plain programs, no push or pull triggers). Run:
-
-    .venv/bin/python benchmarks/bench_pipeline.py                        # 10^5 triples
-    .venv/bin/python benchmarks/bench_pipeline.py --sizes 100000 1000000 --programs hand cqels
+    .venv/bin/python benchmarks/bench_pipeline.py                               # 10^5 and 10^6
+    .venv/bin/python benchmarks/bench_pipeline.py --sizes 1000000 10000000 --spark never always
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
 import json
-import re
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 HERE = Path(__file__).parent
-QUERIES = HERE.parent / "examples" / "csrbench" / "QUERIES.md"
-STREAM = "http://ex.org/streams/test"
-OM = "http://knoesis.wright.edu/ssw/ont/sensor-observation.owl#"
-HAND_Q1 = f"""
-ans(Sensor,Obs) :- [10,0,10] <> striple(Obs,<{OM}observedProperty>,
-                       <http://knoesis.wright.edu/ssw/ont/weather.owl#_AirTemperature>,<{STREAM}>),
-                   [10,0,10] <> striple(Obs,<{OM}procedure>,Sensor,<{STREAM}>),
-                   [10,0,10] <> striple(Obs,<{OM}result>,Res,<{STREAM}>),
-                   [10,0,10] <> striple(Res,<{OM}floatValue>,Value,<{STREAM}>), Value > 80.
-"""
-"""CSRBench Q1 (``[RANGE 10s STEP 10s]``, τ(ω) = ⊞^{10,0,10}) as one LARS rule."""
+QUERIES = HERE.parent / "examples" / "csrbench" / "queries"
+COLUMNS = ("triples", "form", "spark", "points", "answers", "wall_s", "cpu_s", "points_per_s",
+           "triples_per_s", "driver_mb", "jvm_mb")
 
 
-def rss_mb() -> float:
-    """The current resident memory of this process, in MB (Linux)."""
-    with open("/proc/self/statm") as statm:
-        return int(statm.read().split()[1]) * resource.getpagesize() / 2**20
+def measure(query: Path, stream: Path, spark: str, master: str) -> dict:
+    """One ``lars run`` in this process; the figures of :data:`COLUMNS` (less the first three)."""
+    from agreement.cli import main
+    from solver.slicing import stop_spark
 
-
-def peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-def q1_text(engine: str) -> str:
-    """Q1 of QUERIES.md for ``csparql`` or ``cqels``, with the prefixes."""
-    text = QUERIES.read_text(encoding="utf-8")
-    prefixes = re.search(r"Prefixes used below:\n```\n(.*?)```", text, re.S).group(1)
-    blocks = re.findall(r"```\n(.*?)```", text, re.S)
-    window = "[RANGE 10s STEP 10s]" if engine == "csparql" else "[RANGE 10s SLIDE 10s]"
-    return prefixes + next(b for b in blocks if window in b and (engine == "csparql") == b.startswith("REGISTER"))
-
-
-def load_program(name: str):
-    """The LARS program, its answer predicate, and a term encoder that knows its constants."""
-    from lars.parser import parse_program
-    from translate.rdf import RdfTermEncoder
-
-    if name == "hand":
-        return parse_program(HAND_Q1), "ans", RdfTermEncoder()
-    from translate import parse_query, translate
-    translation = translate(parse_query(q1_text(name), unit="1s"), name)
-    return translation.program, translation.answer.predicate, translation.encoder()
-
-
-def slice_file(mode: str, path: str, master: str, figures: dict) -> list:
-    """Stage 1: the slices ``(t, elements)`` of the file."""
-    from rdflib import URIRef
-
-    from solver import slicing
-    from translate.rdfstreams import parse_ntriples_line
-
-    parser = functools.partial(parse_ntriples_line, default_stream=URIRef(STREAM))
-    if mode == "local":
-        return slicing.slice_in_process(path, parser)
-    started = time.perf_counter()
-    with slicing.spark_session(master, {"spark.driver.memory": "8g", "spark.driver.maxResultSize": "0"}):
-        pass
-    figures["spark_start_s"] = round(time.perf_counter() - started, 1)
-    return slicing.slice_stream(path, parser, master=master)
-
-
-def encode(slices: list, encoder) -> list:
-    """Stage 2: ``striple`` atoms per time point, in arrival order (the raw slices are emptied)."""
-    from translate import input_atoms
-
-    atoms = []
-    for index, (time_point, elements) in enumerate(slices):
-        atoms.append((time_point, tuple(input_atoms(elements, encoder).get(time_point, ()))))
-        slices[index] = None
-    slices.clear()
-    return atoms
-
-
-def evaluate(program, answer: str, atoms: list, mode: str, master: str, parts: int) -> tuple[int, int]:
-    """Stage 3: every time point evaluated, answers written as JSON Lines to /dev/null.
-
-    Returns the number of time points and of ``answer`` atoms (summed over time points).
-    """
-    from lars.streams import Timeline
-    from solver.partition import evaluate_partitioned, in_process, spark_runner
-    from solver.progress import progress
-    from solver.sinks import open_sink
-
-    timeline = Timeline(atoms[0][0], atoms[-1][0])
-    runner = in_process if mode == "local" else spark_runner(master)
-    answers = evaluate_partitioned(program, atoms, timeline, frozenset(), parts, runner)
-    found = 0
-    with open_sink("/dev/null", "jsonl") as sink, progress(answers, len(timeline)) as counted:
-        for at_t in counted:
-            sink.write(at_t)
-            found += sum(atom.predicate == answer for stream in at_t.streams for atom, _ in stream)
-    return len(timeline), found
-
-
-def measure(mode: str, path: str, program_name: str, master: str, parts: int) -> dict:
-    """One configuration in this process: seconds and memory per stage."""
-    program, answer, encoder = load_program(program_name)
-    figures: dict = {"mode": mode, "program": program_name, "parts": parts, "start_mb": round(rss_mb())}
-    started = time.perf_counter()
-    slices = slice_file(mode, path, master, figures)
-    elapsed = time.perf_counter() - started - figures.get("spark_start_s", 0.0)
-    figures.update(slice_s=round(elapsed, 1), triples=sum(len(e) for _, e in slices),
-                   slice_mb=round(rss_mb()))
-    started = time.perf_counter()
-    atoms = encode(slices, encoder)
-    figures.update(encode_s=round(time.perf_counter() - started, 1), encode_mb=round(rss_mb()),
-                   constants=len(encoder))
-    started = time.perf_counter()
-    points, answers = evaluate(program, answer, atoms, mode, master, parts)
-    seconds = time.perf_counter() - started
-    figures.update(evaluate_s=round(seconds, 1), points=points, answers=answers,
-                   points_per_s=round(points / seconds, 1), evaluate_mb=round(rss_mb()),
-                   peak_mb=round(peak_mb()))
-    figures["total_s"] = round(figures["slice_s"] + figures["encode_s"] + seconds, 1)
-    return figures
+    with tempfile.TemporaryDirectory() as folder:
+        output = Path(folder) / "answers.jsonl"
+        started = time.perf_counter()
+        status = main(["run", str(query), "--stream", str(stream), "--quiet", "--spark", spark,
+                       "--master", master, "--output", str(output), "--output-format", "jsonl"])
+        stop_spark()
+        wall = time.perf_counter() - started
+        if status != 0:
+            raise SystemExit(f"lars run exited with {status}")
+        points = answers = 0
+        with output.open(encoding="utf-8") as lines:
+            for line in lines:
+                points += 1
+                answers += sum(len(stream) for stream in json.loads(line)["answer_streams"])
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"points": points, "answers": answers, "wall_s": round(wall, 1),
+            "cpu_s": round(own.ru_utime + own.ru_stime, 1),
+            "driver_mb": round(own.ru_maxrss / 1024), "jvm_mb": round(children.ru_maxrss / 1024)}
 
 
 def stream_file(size: int, workdir: Path) -> Path:
+    """The replayed stream of ``size`` triples, generated once."""
     path = workdir / f"csrbench-replay-{size}.nt"
     if not path.exists():
         workdir.mkdir(parents=True, exist_ok=True)
@@ -161,36 +72,34 @@ def stream_file(size: int, workdir: Path) -> Path:
     return path
 
 
-COLUMNS = ("triples", "mode", "program", "parts", "points", "answers", "slice_s", "encode_s",
-           "evaluate_s", "total_s", "points_per_s", "slice_mb", "encode_mb", "peak_mb")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[100_000])
-    parser.add_argument("--modes", nargs="+", default=["local", "spark"], choices=["local", "spark"])
-    parser.add_argument("--programs", nargs="+", default=["hand"], choices=["hand", "csparql", "cqels"])
-    parser.add_argument("--parts", type=int, default=4, help="ranges for the spark mode (local: 1)")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000])
+    parser.add_argument("--forms", nargs="+", default=["cqels", "csparql"], choices=["cqels", "csparql"])
+    parser.add_argument("--spark", nargs="+", default=["never"], choices=["never", "always"])
     parser.add_argument("--master", default="local[2]")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/lars-bench-ingest"))
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
         config = json.loads(args.one)
-        print(json.dumps(measure(config["mode"], config["path"], config["program"], args.master,
-                                 config["parts"])))
+        print(json.dumps(measure(Path(config["query"]), Path(config["stream"]), config["spark"], args.master)))
         return 0
-    print(" ".join(f"{name:>12}" for name in COLUMNS), flush=True)
+    print(" ".join(f"{name:>13}" for name in COLUMNS), flush=True)
     for size in args.sizes:
-        path = stream_file(size, args.workdir)
-        for program in args.programs:
-            for mode in args.modes:
-                config = {"mode": mode, "path": str(path), "program": program,
-                          "parts": 1 if mode == "local" else args.parts}
+        stream = stream_file(size, args.workdir)
+        for form in args.forms:
+            for spark in args.spark:
+                config = {"query": str(QUERIES / f"q1-{form}.rq"), "stream": str(stream), "spark": spark}
                 out = subprocess.run([sys.executable, __file__, "--master", args.master, "--one",
                                       json.dumps(config)], check=True, capture_output=True, text=True).stdout
                 row = json.loads(out.strip().splitlines()[-1])
-                print(" ".join(f"{row[name]:>12}" for name in COLUMNS), flush=True)
+                row.update(triples=size, form=form, spark=spark,
+                           points_per_s=round(row["points"] / row["wall_s"], 1),
+                           triples_per_s=round(size / row["wall_s"]))
+                if spark == "never":
+                    row["jvm_mb"] = "-"
+                print(" ".join(f"{row[name]:>13}" for name in COLUMNS), flush=True)
     return 0
 
 
