@@ -11,8 +11,9 @@ datasets. Every reader follows :class:`lars.readpolicy.ReadPolicy` and never rea
     comment   ::= "#" anything
 
 So an N-Triples line (``s p o .``) or an N-Quads line (``s p o g .``) followed by a timestamp is
-accepted, and so is the same without the dot. The terms are read by rdflib's
-:class:`W3CNTriplesParser` (IRIs must be absolute, without the characters N-Triples forbids).
+accepted, and so is the same without the dot. The terms are read as rdflib's
+:class:`W3CNTriplesParser` reads them (IRIs must be absolute, without the characters N-Triples
+forbids): common lines by one regular expression, the others by that parser.
 Blank lines and lines starting with ``#`` are skipped. Blank node labels are kept as written, so
 ``_:b`` is the same node on every line. Lines end with LF or CRLF and must be UTF-8.
 
@@ -53,7 +54,7 @@ from rdflib.compare import to_canonical_graph
 from rdflib.exceptions import ParserError as RdflibParserError
 from rdflib.plugins.parsers.notation3 import BadSyntax
 from rdflib.plugins.parsers.ntriples import W3CNTriplesParser, r_wspace
-from rdflib.term import BNode, Node, URIRef
+from rdflib.term import BNode, Literal, Node, URIRef
 
 from lars.errors import InputError, LarsError, ParseError, Position
 from lars.readpolicy import (
@@ -157,20 +158,33 @@ class _LineReader:
         return int(match.group())
 
 
-def parse_ntriples_line(line: str, source: str, line_number: int, *,
-                        default_stream: URIRef | None = None) -> tuple[int, list[StreamTriple]] | None:
-    """One timestamped N-Triples line: ``(t, [element])``, or ``None`` if blank or a comment.
+# The fast path: one regular expression for the common line shape, building the terms as
+# rdflib's parser would. It takes only IRIs without backslashes and without the characters of
+# _BAD_IRI or white space (for these, rdflib's IRI pattern matches the same text and its unquote
+# and uriquote leave it as it is), blank node labels by rdflib's own pattern, and literals without
+# backslashes (so nothing to unquote). Every term and space is atomic (possessive or ``(?>...)``),
+# so the line cannot be split otherwise than the term-by-term reader splits it. Any line it does
+# not match (escapes, unusual characters, blank, comment or bad lines) goes to the slow path,
+# which gives the same result for the lines both read, and every error message and position.
+_FAST_IRI = r'[^\s\x00-\x20<>"{}|^`\\:]++:[^\s\x00-\x20<>"{}|^`\\]*+'  # no _BAD_IRI character
+_FAST_LABEL = r"(?>[A-Za-z0-9_:](?:[-A-Za-z0-9_:.]*[-A-Za-z0-9_:])?)"  # rdflib's r_nodeid, atomic
+_FAST_LINE = re.compile(
+    r"[ \t]*+"
+    rf"(?:<(?P<s>{_FAST_IRI})>|_:(?P<sb>{_FAST_LABEL}))[ \t]*+"
+    rf"<(?P<p>{_FAST_IRI})>[ \t]*+"
+    rf"(?:<(?P<o>{_FAST_IRI})>|_:(?P<ob>{_FAST_LABEL})"
+    rf'|"(?P<lit>[^"\\]*+)"(?:@(?P<lang>[a-zA-Z]+(?:-[a-zA-Z0-9]+)*)|\^\^<(?P<dt>{_FAST_IRI})>)?+)'
+    rf"[ \t]*+(?:<(?P<g>{_FAST_IRI})>[ \t]*+)?+"
+    r"(?:\.[ \t]*+)?+"
+    r"(?P<t>-?[0-9]++)[ \t]*+(?:#.*)?",
+    re.DOTALL)
+_iri = functools.lru_cache(maxsize=1 << 14)(URIRef)
+"""``URIRef`` for the fast path, cached: predicates, streams and datatypes repeat line after line."""
 
-    It has the contract of :func:`lars.parser.parse_stream_line`, so it plugs into the shared
-    readers and the Spark slicing job (bind ``default_stream`` with :func:`functools.partial`).
 
-    >>> parse_ntriples_line('<http://ex.org/a> <http://ex.org/p> "x" 1.5', "s.nt", 4)
-    Traceback (most recent call last):
-    lars.errors.ParseError: s.nt:4:41: error: expected a timestamp (an integer) but found '1.5'
-
-    Raises:
-        ParseError: with file, line and the column where the line stops making sense.
-    """
+def _parse_ntriples_line_slow(line: str, source: str, line_number: int, *,
+                              default_stream: URIRef | None = None) -> tuple[int, list[StreamTriple]] | None:
+    """:func:`parse_ntriples_line` term by term with rdflib's parser: any line, and every error."""
     reader = _LineReader(line, source, line_number)
     reader.skip_space()
     if not reader.rest or reader.rest.startswith("#"):
@@ -179,6 +193,37 @@ def parse_ntriples_line(line: str, source: str, line_number: int, *,
     stream = reader.stream() or default_stream
     time = reader.timestamp()
     return time, [StreamTriple(time, stream, triple, Position(source, line_number))]
+
+
+def parse_ntriples_line(line: str, source: str, line_number: int, *,
+                        default_stream: URIRef | None = None) -> tuple[int, list[StreamTriple]] | None:
+    """One timestamped N-Triples line: ``(t, [element])``, or ``None`` if blank or a comment.
+
+    It has the contract of :func:`lars.parser.parse_stream_line`, so it plugs into the shared
+    readers and the Spark slicing job (bind ``default_stream`` with :func:`functools.partial`).
+    Common lines are read by one regular expression; the others (and every error) term by term
+    by rdflib's parser, with the same result.
+
+    >>> parse_ntriples_line('<http://ex.org/a> <http://ex.org/p> "x" 1.5', "s.nt", 4)
+    Traceback (most recent call last):
+    lars.errors.ParseError: s.nt:4:41: error: expected a timestamp (an integer) but found '1.5'
+
+    Raises:
+        ParseError: with file, line and the column where the line stops making sense.
+    """
+    match = _FAST_LINE.fullmatch(line)
+    if match is None:
+        return _parse_ntriples_line_slow(line, source, line_number, default_stream=default_stream)
+    s, sb, p, o, ob, lit, lang, dt, g, t = match.groups()
+    if o is not None:
+        obj = _iri(o)
+    elif ob is not None:
+        obj = BNode(ob)
+    else:
+        obj = Literal(lit, lang, _iri(dt) if dt else None)
+    time = int(t)
+    triple = (_iri(s) if s is not None else BNode(sb), _iri(p), obj)
+    return time, [StreamTriple(time, _iri(g) if g else default_stream, triple, Position(source, line_number))]
 
 
 def read_timestamped_ntriples(path: str | Path, *, default_stream: URIRef | None = None,
