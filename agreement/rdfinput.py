@@ -34,7 +34,7 @@ from lars.readpolicy import (
     ReadPolicy, ReadReport, decode_line, read_lines, read_text, within_timeline,
 )
 from lars.streams import Timeline
-from solver.slicing import slice_stream
+from solver.slicing import iter_slice_stream
 from translate.api import input_atoms
 from translate.rdf import RdfTermEncoder
 from translate.rdfstreams import (
@@ -78,8 +78,8 @@ def rdf_slices(path: str, stream: URIRef | None, policy: ReadPolicy, report: Rea
             parser = partial(parse_turtle_document, stream=stream or CSRBENCH_STREAM)
         else:
             paths, parser = [path], partial(parse_ntriples_line, default_stream=stream)
-        return iter(slice_stream(paths, parser, whole_files=folder, master=master, policy=policy,
-                                 report=report))
+        return iter_slice_stream(paths, parser, whole_files=folder, master=master,
+                                 policy=policy, report=report)
     if folder:
         elements = read_turtle_folder(path, stream=stream or CSRBENCH_STREAM, policy=policy,
                                       report=report)

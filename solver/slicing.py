@@ -22,6 +22,13 @@ states). The executors then group each partition into runs of one time point; th
 merges the runs in partition order, which is arrival order, so no shuffle is needed. Elements
 travel pickled once (:func:`_pack`). pyspark is imported here only, when the first Spark session
 starts, so :func:`slice_in_process` needs no pyspark.
+
+:func:`slice_stream` collects all runs at once, so the driver holds the whole stream.
+:func:`iter_slice_stream` gives the same slices lazily: it fetches the runs a partition at a time
+(``toLocalIterator``) and yields each slice once the next time point begins, so the driver holds
+about one partition and one slice. That needs runs that arrive in ascending time, which holds for
+one line file under ``order="strict"`` (lines going back in time are bad records, never runs) and
+for whole files listed in time order; for anything else it falls back to :func:`slice_stream`.
 """
 
 from __future__ import annotations
@@ -171,7 +178,8 @@ def spark_session(master: str = "local[*]", conf: Mapping[str, str] | None = Non
 
     A session with another master is stopped first. Leaving the block through Ctrl-C or an
     unexpected exception stops the session too; an error about the user's input
-    (:class:`~lars.errors.LarsError`) leaves it running for the next job.
+    (:class:`~lars.errors.LarsError`) leaves it running for the next job, and so does closing a
+    generator that was reading inside the block (``GeneratorExit``: its consumer stopped early).
 
     Args:
         master: ``local[*]``, ``local[2]``, ``spark://host:7077``, ...
@@ -182,7 +190,7 @@ def spark_session(master: str = "local[*]", conf: Mapping[str, str] | None = Non
     session = _state["session"] or _start(master, conf or {})
     try:
         yield session
-    except LarsError:
+    except (LarsError, GeneratorExit):
         raise
     except BaseException:
         stop_spark()
@@ -301,31 +309,48 @@ def _document_record(parser: DocumentParser, item: tuple[int, str]) -> tuple:
     return "ok", (file_index, 0), time, _pack(elements), None
 
 
-def _runs(records: Iterable[tuple]) -> Iterator[tuple]:
-    """A partition's good and late records as runs ``("run", t, packed...)`` of one time point,
-    then one ``("problems", ...)`` summary: counts and first messages of bad and late records."""
-    bad, late, time, run = [], [], None, []
-    for kind, key, record_time, packed, error in records:
+def _runs(records: Iterable[tuple], stop: bool = False) -> Iterator[tuple]:
+    """A partition's good and late records as runs ``("run", t, packed, key)`` of one time point
+    (``key`` is the run's first record), then one ``("problems", ...)`` summary: counts and first
+    messages of bad and late records.
+
+    With ``stop`` (``on_error="stop"``) the partition ends at its first bad record: its summary
+    comes right after the runs before that record, so a lazy reader raises before it could yield
+    anything read after the bad record (and no task goes on parsing in vain).
+    """
+    bad, late, time, run, key = [], [], None, [], None
+    for kind, record_key, record_time, packed, error in records:
         if kind != "ok":
-            (bad if kind == "bad" else late).append((key, error))
+            (bad if kind == "bad" else late).append((record_key, error))
         if kind == "bad":
+            if stop:
+                break
             continue
         if record_time != time and run:
-            yield "run", time, tuple(run)
+            yield "run", time, tuple(run), key
             run = []
+        if not run:
+            key = record_key
         time = record_time
         run.append(packed)
     if run:
-        yield "run", time, tuple(run)
+        yield "run", time, tuple(run), key
     first = lambda items, count: sorted(items, key=lambda item: item[0])[:count]  # noqa: E731
     yield "problems", len(bad), first(bad, MAX_MESSAGES), len(late), first(late, 1)
 
 
+def _raise_first_bad(summaries: Iterable[tuple], policy: ReadPolicy) -> None:
+    """Under ``on_error="stop"``, raise the first bad record of the summaries in file order."""
+    if policy.on_error == "stop":
+        bad = [item for part in summaries for item in part[2]]
+        if bad:
+            raise _rebuild(min(bad, key=lambda item: item[0])[1])
+
+
 def _note_problems(summaries: list[tuple], policy: ReadPolicy, report: ReadReport) -> None:
     """Raise the first bad record (stop) or count bad and late ones, as the local reader does."""
+    _raise_first_bad(summaries, policy)
     bad = sorted((item for part in summaries for item in part[2]), key=lambda item: item[0])
-    if bad and policy.on_error == "stop":
-        raise _rebuild(bad[0][1])
     late = sorted((item for part in summaries for item in part[4]), key=lambda item: item[0])
     for _, error in bad[:MAX_MESSAGES]:
         report.skip(_rebuild(error))
@@ -335,6 +360,42 @@ def _note_problems(summaries: list[tuple], policy: ReadPolicy, report: ReadRepor
         report.reordered = sum(part[3] for part in summaries)
 
 
+@contextmanager
+def _spark_records(paths: list[str], parser: LineParser | DocumentParser, whole_files: bool,
+                   master: str, policy: ReadPolicy, report: ReadReport, partitions: int | None,
+                   conf: Mapping[str, str] | None) -> Iterator[Any]:
+    """The job's records ``(kind, key, time, packed, error)`` in arrival order, as an RDD.
+
+    Runs inside the Spark session and counts the records read in ``report``. The parsed line
+    files stay cached while the block runs and are unpersisted however it is left: by the
+    collecting job at its end, by the lazy one also when its consumer closes it early.
+    """
+    with spark_session(master, conf) as session:
+        context, cached = session.sparkContext, []
+        try:
+            if whole_files:
+                records = context.parallelize(list(enumerate(paths)), context.defaultParallelism).map(
+                    lambda item: _document_record(parser, item))
+                report.records += len(paths)
+            else:
+                parts = [_checked_lines(context, index, path, parser, policy.order == "strict",
+                                        partitions) for index, path in enumerate(paths)]
+                cached.extend(parsed for _, _, parsed in parts)
+                records = context.union([checked for checked, _, _ in parts])
+                report.records += sum(count for _, count, _ in parts)
+            yield records
+        finally:
+            if _state["session"] is session:  # a stopped session took its cache along
+                for rdd in cached:
+                    rdd.unpersist()
+
+
+def _run_rdd(records, policy: ReadPolicy):
+    """The records grouped into runs of one time point per partition, each ending in its summary."""
+    stop = policy.on_error == "stop"
+    return records.mapPartitions(lambda part: _runs(part, stop))
+
+
 def _collect_slices(records, policy: ReadPolicy, report: ReadReport) -> list[Slice]:
     """Group by time on the executors (runs within a partition), merge on the driver.
 
@@ -342,7 +403,7 @@ def _collect_slices(records, policy: ReadPolicy, report: ReadReport) -> list[Sli
     each run to its time point keeps arrival order; no shuffle is needed, since the slices end
     up on the driver anyway.
     """
-    collected = records.mapPartitions(_runs).collect()
+    collected = _run_rdd(records, policy).collect()
     _note_problems([item for item in collected if item[0] == "problems"], policy, report)
     packed: dict[int, list[bytes]] = {}
     for item in collected:
@@ -350,6 +411,79 @@ def _collect_slices(records, policy: ReadPolicy, report: ReadReport) -> list[Sli
             packed.setdefault(item[1], []).extend(item[2])
     with gc_paused():
         return [(time, _unpack(packed[time])) for time in sorted(packed)]
+
+
+def _merge_runs(runs: Iterable[tuple], paths: list[str], policy: ReadPolicy, report: ReadReport,
+                summaries: list[tuple]) -> Iterator[Slice]:
+    """Runs ascending in time → slices, each yielded when the next time point begins.
+
+    Consecutive runs of one time point (it can straddle partitions) make one slice. Each
+    partition's summary is appended to ``summaries``, after raising its first bad record under
+    ``on_error="stop"``: since a partition's runs stop at that record, nothing read after it is
+    yielded, and the slice still open (perhaps incomplete) is dropped.
+
+    Raises:
+        InputError: a run earlier than the one before (whole files not listed in time order).
+    """
+    time, packed, latest = None, [], None
+    for item in runs:
+        if item[0] == "problems":
+            _raise_first_bad([item], policy)
+            summaries.append(item)
+            continue
+        _, run_time, run, key = item
+        if run_time != time:
+            if time is not None and run_time < time:
+                path = paths[key[0]]
+                raise InputError(
+                    f"time point {run_time} goes back in time ({paths[latest[0]]} had {time})",
+                    Position(path, key[1] or None),
+                    hint="list the files in ascending time order, as turtle_files does, "
+                         "or read them with slice_stream, which sorts them")
+            if packed:
+                yield _unpacked_slice(time, packed, report)
+            time, packed = run_time, []
+        packed.extend(run)
+        latest = key
+    if packed:
+        yield _unpacked_slice(time, packed, report)
+
+
+def _unpacked_slice(time: int, packed: list[bytes], report: ReadReport) -> Slice:
+    with gc_paused():
+        elements = _unpack(packed)
+    report.elements += len(elements)
+    return time, elements
+
+
+def _streamed_slices(paths: list[str], parser: LineParser | DocumentParser, whole_files: bool,
+                     master: str, policy: ReadPolicy, report: ReadReport, partitions: int | None,
+                     conf: Mapping[str, str] | None) -> Iterator[Slice]:
+    """The lazy job: runs fetched a partition at a time, merged into slices as they come.
+
+    ``prefetchPartitions`` lets Spark compute the next partition while the driver reads this
+    one: the driver's JVM holds at most two partitions' runs, the Python side one batch of runs
+    and the slice being built. (In local mode the executors, and so the cached parsed lines,
+    live in the driver's JVM as well.) However the iteration ends, the socket iterator is closed
+    (which drains the partition being served and tells Spark to stop), the problems seen so far
+    are noted in ``report``, and the cache goes.
+    """
+    with _spark_records(paths, parser, whole_files, master, policy, report, partitions,
+                        conf) as records:
+        runs = _run_rdd(records, policy).toLocalIterator(prefetchPartitions=True)
+        summaries: list[tuple] = []
+        try:
+            yield from _merge_runs(runs, paths, policy, report, summaries)
+        finally:
+            close = getattr(runs, "close", None)
+            if close is not None:
+                close()
+            _note_problems(summaries, policy, report)
+
+
+def _later(function: Callable[..., list[Slice]], *args: Any, **options: Any) -> Iterator[Slice]:
+    """The list ``function(...)`` returns, computed at the first ``next`` and then yielded."""
+    yield from function(*args, **options)
 
 
 def slice_stream(paths: str | Sequence[str], parser: LineParser | DocumentParser, *,
@@ -380,23 +514,57 @@ def slice_stream(paths: str | Sequence[str], parser: LineParser | DocumentParser
     paths = _check_paths([paths] if isinstance(paths, (str, os.PathLike)) else paths)
     if not paths:
         return []
-    with spark_session(master, conf) as session:
-        context, cached = session.sparkContext, []
-        try:
-            if whole_files:
-                records = context.parallelize(list(enumerate(paths)), context.defaultParallelism).map(
-                    lambda item: _document_record(parser, item))
-                report.records += len(paths)
-            else:
-                parts = [_checked_lines(context, index, path, parser, policy.order == "strict",
-                                        partitions) for index, path in enumerate(paths)]
-                cached.extend(parsed for _, _, parsed in parts)
-                records = context.union([checked for checked, _, _ in parts])
-                report.records += sum(count for _, count, _ in parts)
-            slices = _collect_slices(records, policy, report)
-        finally:
-            for rdd in cached:
-                rdd.unpersist()
+    with _spark_records(paths, parser, whole_files, master, policy, report, partitions,
+                        conf) as records:
+        slices = _collect_slices(records, policy, report)
     report.elements += sum(len(elements) for _, elements in slices)
     return slices
 
+
+def iter_slice_stream(paths: str | Sequence[str], parser: LineParser | DocumentParser, *,
+                      whole_files: bool = False, master: str = "local[*]",
+                      policy: ReadPolicy = ReadPolicy(), report: ReadReport | None = None,
+                      partitions: int | None = None, conf: Mapping[str, str] | None = None
+                      ) -> Iterator[Slice]:
+    """The slices of :func:`slice_stream`, in the same order, yielded as the Spark job reads them.
+
+    The driver fetches one partition at a time, so its memory stays flat however long the
+    stream is. This needs the runs to arrive in ascending time, which holds for
+
+    * one line file under ``order="strict"``: a line going back in time is a bad record
+      (raised, or skipped under ``on_error="skip"``), so the lines kept ascend;
+    * whole files listed in ascending time order (:func:`translate.rdfstreams.turtle_files`
+      lists a folder so); the times are checked as they come.
+
+    Anything else falls back to :func:`slice_stream` (run at the first ``next``) and yields from
+    its list: several line files arrive one after another, so a time point of the first file may
+    get more elements from the last partition of the next; under ``order="sort"`` a line may
+    belong before anything already read. Either way no slice is complete before the job is.
+
+    The paths and the report are checked at once; the Spark job starts at the first ``next``.
+    The generator keeps the session, and the parsed lines cached, until it is exhausted or
+    closed (``close()``, or dropped): closing it early unpersists the cache and leaves the
+    session running for the next job.
+
+    Under ``on_error="stop"`` the first bad record (in file order) is raised before any slice
+    read after it is yielded; the slices before it have been yielded by then, as a lazy reader
+    must. Under ``on_error="skip"`` the report's counts equal :func:`slice_stream`'s once the
+    iteration ends (if closed early: those of the partitions read).
+
+    Args:
+        paths, parser, whole_files, master, policy, report, partitions, conf: as for
+            :func:`slice_stream`; ``partitions`` also bounds what the driver holds at once
+            (about one partition).
+
+    Raises:
+        InputError: a missing file (at once); a timestamp going back in time (strict order);
+            whole files not listed in ascending time order.
+        ParseError: a bad line or file (``on_error="stop"``), as :func:`slice_stream` raises it.
+    """
+    report = require_report(policy, report)
+    paths = _check_paths([paths] if isinstance(paths, (str, os.PathLike)) else paths)
+    options = {"whole_files": whole_files, "master": master, "policy": policy, "report": report,
+               "partitions": partitions, "conf": conf}
+    if not paths or policy.order == "sort" or (len(paths) > 1 and not whole_files):
+        return _later(slice_stream, paths, parser, **options)
+    return _streamed_slices(paths, parser, **options)

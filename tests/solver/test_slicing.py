@@ -1,7 +1,9 @@
 """Slicing streams into per-instant fact sets: Spark (solver/slicing.py) against plain Python.
 
 The differential tests run the Spark job and the in-process slicer on the same input and expect
-equal slices, equal reports and equal errors. They share one Spark session (``spark_master``).
+equal slices, equal reports and equal errors; the lazy Spark reader (``iter_slice_stream``) is held
+to the same, and to what it may yield before an error. They share one Spark session
+(``spark_master``).
 """
 
 from __future__ import annotations
@@ -17,11 +19,11 @@ from rdflib import URIRef
 
 from lars.errors import InputError, LarsError, ParseError
 from lars.parser import parse_stream_line
-from lars.readpolicy import ReadPolicy, ReadReport
+from lars.readpolicy import ReadPolicy, ReadReport, group_by_time, parse_lines
 from translate.rdfstreams import parse_ntriples_line, parse_turtle_document, turtle_files
 
 from solver import slicing
-from solver.slicing import slice_in_process, slice_stream
+from solver.slicing import iter_slice_stream, slice_in_process, slice_stream
 
 CSRBENCH = Path(__file__).parents[2] / "examples" / "csrbench" / "stream"
 EX = "http://ex.org/"
@@ -190,6 +192,7 @@ def test_spark_missing_file(spark_master, tmp_path):
     pytest.param(KeyboardInterrupt(), True, id="ctrl-c-stops"),
     pytest.param(RuntimeError("bug"), True, id="bug-stops"),
     pytest.param(InputError("bad input"), False, id="input-error-keeps"),
+    pytest.param(GeneratorExit(), False, id="closed-generator-keeps"),
 ])
 def test_spark_session_stops_on_ctrl_c_and_bugs_only(spark_master, monkeypatch, raised, stops):
     stopped = []
@@ -210,3 +213,138 @@ def test_spark_without_java_is_an_input_error(tmp_path):
                          timeout=120).stdout
     assert out.startswith("InputError error: cannot start Spark with master 'local[1]': ")
     assert out.rstrip().endswith("(Spark needs Java 17 or later (on PATH or in JAVA_HOME))")
+
+
+# --- the lazy Spark reader -----------------------------------------------------------------
+
+def lazy(paths, parser, master, policy=ReadPolicy(), **options):
+    """iter_slice_stream's slices and report (or its error, as ``both`` gives it), and the slices
+    it yielded (before the error, if any)."""
+    report, yielded = ReadReport(), []
+    try:
+        for item in iter_slice_stream(paths, parser, master=master, policy=policy, report=report,
+                                      **options):
+            yielded.append(item)
+    except LarsError as error:
+        return (type(error), str(error)), yielded
+    return (yielded, report), yielded
+
+
+def all_three(paths, parser, master, policy=ReadPolicy(), partitions=4, **options):
+    """The lazy reader's result, then ``both``'s: Spark collecting, in process."""
+    lazy_result, _ = lazy(paths, parser, master, policy, partitions=partitions, **options)
+    return [lazy_result, *both(paths, parser, master, policy, partitions=partitions, **options)]
+
+
+def straddling_times(path: str, partitions: int, master: str) -> set[str]:
+    """The timestamps whose lines Spark's ``textFile`` splits over two partitions."""
+    with slicing.spark_session(master) as session:
+        parts = session.sparkContext.textFile(path, partitions).glom().collect()
+    stamps = [[line.rsplit(" ", 1)[1] for line in part if line.strip() and not line.startswith("#")]
+              for part in parts]
+    return {before[-1] for before, after in zip(stamps, stamps[1:])
+            if before and after and before[-1] == after[0]}
+
+
+def persistent_rdds(master: str) -> int:
+    with slicing.spark_session(master) as session:
+        return session.sparkContext._jsc.getPersistentRDDs().size()
+
+
+@pytest.mark.spark
+def test_lazy_csrbench_folder(spark_master):
+    lazy_result, spark, local = all_three(turtle_files(CSRBENCH), parse_turtle_document, spark_master,
+                                          whole_files=True)
+    assert lazy_result == spark == local
+    assert [time for time, _ in lazy_result[0]] == list(range(34))
+    assert lazy_result[1].elements == 15188 and lazy_result[1].records == 34
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("seed, partitions", [(1, 4), (2, 8), (3, 13)])
+def test_lazy_generated_ntriples_over_many_partitions(spark_master, tmp_path, seed, partitions):
+    path = write(tmp_path, generated_stream(seed, lines=600))
+    assert straddling_times(path, partitions, spark_master), "no time point straddles partitions"
+    lazy_result, spark, local = all_three(path, NTRIPLES, spark_master, partitions=partitions)
+    assert lazy_result == spark == local
+    assert any(len(elements) > 1 for _, elements in local[0])
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("seed", [6, 10])
+def test_lazy_skip_counts_like_the_others(spark_master, tmp_path, seed):
+    path = write(tmp_path, generated_stream(seed, lines=600, late=0.1, bad=0.1))
+    lazy_result, spark, local = all_three(path, NTRIPLES, spark_master, ReadPolicy(on_error="skip"),
+                                          partitions=7)
+    assert lazy_result == spark == local
+    assert lazy_result[1].skipped > 5 and len(lazy_result[1].messages) == 5
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("bad_stamp, error", [("1.5", ParseError), ("0", InputError)],
+                         ids=["parse-error", "backwards"])
+def test_lazy_stops_before_yielding_anything_after_the_bad_line(spark_master, tmp_path, bad_stamp,
+                                                                 error):
+    """The bad line is mid-partition: the partition's later lines must not come out first."""
+    lines = generated_stream(11, lines=600).splitlines()
+    bad = 331
+    lines[bad] = lines[bad].rsplit(" ", 1)[0] + " " + bad_stamp
+    path = write(tmp_path, "\n".join(lines) + "\n")
+    lazy_result, yielded = lazy(path, NTRIPLES, spark_master, partitions=6)
+    spark, local = both(path, NTRIPLES, spark_master, partitions=6)
+    assert lazy_result == spark == local
+    assert lazy_result[0] is error and f":{bad + 1}:" in lazy_result[1]
+    before = group_by_time(parse_lines(lines[:bad], path, NTRIPLES, ReadPolicy(), ReadReport()))
+    assert len(before) > 10
+    assert yielded == before[:-1]  # all that was complete before the bad line, and no more
+
+
+@pytest.mark.spark
+def test_lazy_close_early_unpersists_and_keeps_the_session(spark_master, tmp_path):
+    path = write(tmp_path, generated_stream(12, lines=400))
+    expected = slice_in_process(path, NTRIPLES)
+    cached = persistent_rdds(spark_master)
+    session = slicing._state["session"]
+    slices = iter_slice_stream(path, NTRIPLES, master=spark_master, partitions=5)
+    assert next(slices) == expected[0]
+    assert persistent_rdds(spark_master) == cached + 1
+    slices.close()
+    assert persistent_rdds(spark_master) == cached
+    assert slicing._state["session"] is session
+    assert list(iter_slice_stream(path, NTRIPLES, master=spark_master, partitions=5)) == expected
+    assert persistent_rdds(spark_master) == cached
+
+
+@pytest.mark.spark
+def test_lazy_checks_paths_at_once(spark_master, tmp_path):
+    with pytest.raises(InputError, match=r"none.nt: error: cannot read the file"):
+        iter_slice_stream([tmp_path / "none.nt"], NTRIPLES, master=spark_master)
+    assert list(iter_slice_stream([], NTRIPLES, master=spark_master)) == []
+
+
+@pytest.mark.spark
+def test_lazy_whole_files_must_come_in_time_order(spark_master):
+    paths = turtle_files(CSRBENCH)
+    paths[3], paths[4] = paths[4], paths[3]
+    lazy_result, yielded = lazy(paths, parse_turtle_document, spark_master, whole_files=True)
+    assert lazy_result[0] is InputError
+    assert lazy_result[1].startswith(f"{paths[4]}: error: time point 3 goes back in time "
+                                     f"({paths[3]} had 4)")
+    assert [time for time, _ in yielded] == [0, 1, 2]
+
+
+@pytest.mark.spark
+def test_lazy_falls_back_for_several_files(spark_master, tmp_path):
+    paths = [write(tmp_path, generated_stream(seed, lines=80), f"s{seed}.nt") for seed in (8, 9)]
+    lazy_result, spark, local = all_three(paths, NTRIPLES, spark_master)
+    assert lazy_result == spark == local
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("on_error", ["stop", "skip"])
+def test_lazy_falls_back_for_sort_order(spark_master, tmp_path, on_error):
+    path = write(tmp_path, generated_stream(4, late=0.2))
+    policy = ReadPolicy(on_error=on_error, order="sort")
+    lazy_result, spark, local = all_three(path, NTRIPLES, spark_master, policy, partitions=6)
+    assert lazy_result == spark == local
+    assert local[1].reordered > 0
