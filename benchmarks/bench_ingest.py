@@ -3,8 +3,9 @@
 For each size the stream is made by ``replay_csrbench.py`` (kept in ``--workdir`` for reuse),
 then sliced as ``lars run`` reads it: in process, and by the Spark job
 (:func:`solver.slicing.iter_slice_stream`) on ``local[2]``. Each measurement runs in a fresh
-Python process, so peak memory (``ru_maxrss``, the Python process only; Spark's JVM is not
-counted) is its own. The Spark figure excludes the session start, reported separately. Run:
+Python process, so peak memory (``ru_maxrss``, the Python process) is its own; Spark's JVM,
+which in local mode also runs the executors, is reported apart (``JVM MB``). The Spark figure
+excludes the session start, reported separately. Run:
 
     .venv/bin/python benchmarks/bench_ingest.py                          # 10^5 triples
     .venv/bin/python benchmarks/bench_ingest.py --sizes 100000 1000000 10000000
@@ -19,6 +20,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from processes import descendants_peak_mb, last_line
 
 HERE = Path(__file__).parent
 
@@ -52,7 +55,8 @@ def measure(mode: str, path: str, master: str) -> dict:
     return {"mode": mode, "seconds": round(seconds, 2), "startup": round(startup, 2),
             "slices": slices, "triples": triples,
             "triples_per_second": round(triples / seconds), "peak_rss_mb":
-            round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
+            round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+            "jvm_mb": descendants_peak_mb() if mode == "spark" else "-"}
 
 
 def stream_file(size: int, workdir: Path) -> Path:
@@ -74,15 +78,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.one:
         print(json.dumps(measure(args.one[0], args.one[1], args.master)))
         return 0
-    print(f"{'triples':>10} {'mode':>10} {'seconds':>8} {'triples/s':>10} {'startup':>8} {'peak MB':>8}")
+    print(f"{'triples':>10} {'mode':>10} {'seconds':>8} {'triples/s':>10} {'startup':>8} {'peak MB':>8}"
+          f" {'JVM MB':>8}")
     for size in args.sizes:
         path = stream_file(size, args.workdir)
         for mode in args.modes:
-            out = subprocess.run([sys.executable, __file__, "--master", args.master, "--one", mode, str(path)],
-                                 check=True, capture_output=True, text=True).stdout
-            row = json.loads(out.strip().splitlines()[-1])
+            done = subprocess.run([sys.executable, __file__, "--master", args.master, "--one", mode,
+                                   str(path)], capture_output=True, text=True)
+            if done.returncode != 0:
+                print(f"{size:>10,} {mode:>10} failed: {last_line(done.stderr)}", flush=True)
+                continue
+            row = json.loads(done.stdout.strip().splitlines()[-1])
             print(f"{size:>10,} {mode:>10} {row['seconds']:>8} {row['triples_per_second']:>10,}"
-                  f" {row['startup']:>8} {row['peak_rss_mb']:>8}", flush=True)
+                  f" {row['startup']:>8} {row['peak_rss_mb']:>8} {row['jvm_mb']:>8}", flush=True)
     return 0
 
 

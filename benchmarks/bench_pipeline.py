@@ -9,7 +9,10 @@ own code path, :func:`agreement.cli.main`) in a fresh Python process and reports
 * ``points_per_s``, ``triples_per_s``: over the wall time;
 * ``driver_mb``: the peak resident memory of the driver process (``ru_maxrss``), the figure that
   must not grow with the stream's length for a fixed window;
-* ``jvm_mb``: the peak of its largest child process, Spark's JVM (``--spark always`` only).
+* ``jvm_mb``: the peak resident memory of Spark's JVM, the driver's child (``--spark always``
+  only; in local mode the executors, and so the cached parsed lines, live in it too).
+
+A configuration that fails prints its last line of stderr instead of figures.
 
 Streams come from ``replay_csrbench.py`` (kept in ``--workdir`` for reuse): CSRBench replayed
 round after round with renamed sensors, observations and measurements, 15,188 triples per 34 s,
@@ -31,6 +34,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from processes import descendants_peak_mb, last_line
+
 HERE = Path(__file__).parent
 QUERIES = HERE.parent / "examples" / "csrbench" / "queries"
 COLUMNS = ("triples", "form", "spark", "points", "answers", "wall_s", "cpu_s", "points_per_s",
@@ -47,6 +52,7 @@ def measure(query: Path, stream: Path, spark: str, master: str) -> dict:
         started = time.perf_counter()
         status = main(["run", str(query), "--stream", str(stream), "--quiet", "--spark", spark,
                        "--master", master, "--output", str(output), "--output-format", "jsonl"])
+        jvm_mb = descendants_peak_mb()
         stop_spark()
         wall = time.perf_counter() - started
         if status != 0:
@@ -57,10 +63,9 @@ def measure(query: Path, stream: Path, spark: str, master: str) -> dict:
                 points += 1
                 answers += sum(len(stream) for stream in json.loads(line)["answer_streams"])
     own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return {"points": points, "answers": answers, "wall_s": round(wall, 1),
             "cpu_s": round(own.ru_utime + own.ru_stime, 1),
-            "driver_mb": round(own.ru_maxrss / 1024), "jvm_mb": round(children.ru_maxrss / 1024)}
+            "driver_mb": round(own.ru_maxrss / 1024), "jvm_mb": jvm_mb}
 
 
 def stream_file(size: int, workdir: Path) -> Path:
@@ -91,9 +96,12 @@ def main(argv: list[str] | None = None) -> int:
         for form in args.forms:
             for spark in args.spark:
                 config = {"query": str(QUERIES / f"q1-{form}.rq"), "stream": str(stream), "spark": spark}
-                out = subprocess.run([sys.executable, __file__, "--master", args.master, "--one",
-                                      json.dumps(config)], check=True, capture_output=True, text=True).stdout
-                row = json.loads(out.strip().splitlines()[-1])
+                done = subprocess.run([sys.executable, __file__, "--master", args.master, "--one",
+                                       json.dumps(config)], capture_output=True, text=True)
+                if done.returncode != 0:
+                    print(f"{size:>13} {form:>13} {spark:>13} failed: {last_line(done.stderr)}", flush=True)
+                    continue
+                row = json.loads(done.stdout.strip().splitlines()[-1])
                 row.update(triples=size, form=form, spark=spark,
                            points_per_s=round(row["points"] / row["wall_s"], 1),
                            triples_per_s=round(size / row["wall_s"]))

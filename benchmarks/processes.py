@@ -1,0 +1,37 @@
+"""What the benchmarks measure about processes: Spark's JVM peak memory, a failed run's reason."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def descendants_peak_mb() -> int:
+    """The largest peak resident memory (``VmHWM``) among the living descendants of this
+    process: Spark's JVM, read before the session stops (a stopped JVM that nobody waits for
+    never shows in ``RUSAGE_CHILDREN``). 0 if there are none (Linux ``/proc`` only)."""
+    parents: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    peak, todo = 0, list(parents.get(os.getpid(), []))
+    while todo:
+        pid = todo.pop()
+        todo.extend(parents.get(pid, []))
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith("VmHWM:"):
+                peak = max(peak, int(line.split()[1]) // 1024)
+    return peak
+
+
+def last_line(text: str) -> str:
+    """The last non-blank line of a failed run's stderr: usually the error itself."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[-1].strip() if lines else "(no message)"
