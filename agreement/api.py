@@ -49,7 +49,8 @@ from lars.rules import Program
 from lars.streamfile import read_stream
 from lars.streams import Stream, Timeline
 from solver.evaluate import DEFAULT_MAX_FACTS, Limits, TimePointAnswer
-from solver.strategies import Slice, evaluate
+from solver.partition import evaluate_partitioned, in_process, spark_runner
+from solver.strategies import Slice, evaluate, projected
 from solver.formats import RunInfo
 from translate.api import Translation, parse_query, query_background, translate
 from translate.durations import parse_duration, parse_unit, to_ticks
@@ -202,6 +203,10 @@ class RunPlan:
     encoder: RdfTermEncoder | None = None
     strategy: str = "auto"
     limits: Limits = field(default_factory=Limits)
+    partitions: int = 0
+    """With ``n > 0``: the timeline cut into ``n`` ranges (:mod:`solver.partition`)."""
+    master: str | None = None
+    """Where the ranges are evaluated: a Spark master, or ``None`` for this process."""
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -210,14 +215,20 @@ class RunPlan:
 
     def answers(self, slices: Iterator[Slice] | None = None) -> Iterator[TimePointAnswer]:
         """The answers at every time point of the timeline, in order (a query's: chopped ``ans_1``),
-        computed with :func:`solver.strategies.evaluate` (``strategy``; all give the same answers)."""
-        if self.translation is None:
-            return evaluate(self.program, self.slices() if slices is None else slices, self.timeline,
-                            self.background, self.strategy, self.limits)
-        predicate = self.translation.answer.predicate
-        return answers_only(evaluate(self.program, self.slices() if slices is None else slices,
-                                     self.timeline, self.background, self.strategy, self.limits,
-                                     shown={predicate}))
+        computed with :func:`solver.strategies.evaluate` (``strategy``; all give the same answers)
+        or, with :attr:`partitions`, range by range (:func:`solver.partition.evaluate_partitioned`)."""
+        slices = self.slices() if slices is None else slices
+        shown = None if self.translation is None else frozenset({self.translation.answer.predicate})
+        if self.partitions:
+            runner = in_process if self.master is None else spark_runner(self.master)
+            answers = evaluate_partitioned(self.program, slices, self.timeline, self.background,
+                                           self.partitions, runner, self.limits)
+            if shown is not None:
+                answers = (projected(answer, shown) for answer in answers)
+        else:
+            answers = evaluate(self.program, slices, self.timeline, self.background, self.strategy,
+                               self.limits, shown=shown)
+        return answers if self.translation is None else answers_only(answers)
 
     def view(self) -> AnswerStreamView:
         """Solve at every time point and collect the answers."""
@@ -266,7 +277,7 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
                 unit: str = "1s", window_bounds: str = "closed", stream_iri: str | None = None,
                 on_error: str = "stop", order: str = "strict",
                 max_facts: int = DEFAULT_MAX_FACTS, spark: str = "auto",
-                master: str = "local[*]", strategy: str = "auto") -> RunPlan:
+                master: str = "local[*]", strategy: str = "auto", partitions: int = 0) -> RunPlan:
     """Read and translate what :func:`run` is given (same arguments), without solving.
 
     A query's stream is not read here, only its first and last time points (for the default
@@ -275,6 +286,12 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
     text, source = read_source(program_or_query)
     policy, report = read_policy(on_error, order)
     limits = Limits(max_facts=max_facts)
+    if partitions and strategy not in ("auto", "reference"):
+        raise InputError(f"--partitions evaluates each range with the reference solver, not {strategy}",
+                         hint="leave out --strategy, or leave out --partitions")
+    if partitions < 0:
+        raise InputError(f"--partitions must be 1 or more (0: no cutting), not {partitions}")
+    ranges = {"partitions": partitions, "master": None if spark == "never" else master}
     if not is_query(source, text):
         program = parse_program(text, source)
         facts = frozenset(parse_facts(*read_source(background))) if background is not None else frozenset()
@@ -285,7 +302,7 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
                        lambda: within_timeline(iter(items), line.start, line.end, report, "atom"),
                        RunInfo((line.start, line.end), (line.start, line.end), is_stratified(program)),
                        unit, "LARS program" if source == TEXT_SOURCE else Path(source).name, report,
-                       strategy=strategy, limits=limits)
+                       strategy=strategy, limits=limits, **ranges)
     view = one_translation(text, source, engine=engine, variant=variant, mode=mode, period=period,
                            unit=unit, window_bounds=window_bounds)
     t = view.translation
@@ -298,7 +315,7 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
     title = view.short_title() if source == TEXT_SOURCE else f"{Path(source).name}: {view.short_title()}"
     return RunPlan(t.program, data.timeline, data.background, data.slices,
                    RunInfo(line, line, is_stratified(t.program), unit), unit, title, report, t,
-                   encoder, strategy, limits)
+                   encoder, strategy, limits, **ranges)
 
 
 def one_translation(text: str, source: str, **options) -> ProgramView:
@@ -315,7 +332,7 @@ def run(program_or_query: Source, *, stream: Source | None = None,
         mode: str = "none", period: str | int | None = None, unit: str = "1s",
         window_bounds: str = "closed", stream_iri: str | None = None, on_error: str = "stop",
         order: str = "strict", max_facts: int = DEFAULT_MAX_FACTS, spark: str = "auto",
-        master: str = "local[*]", strategy: str = "auto") -> AnswerStreamView:
+        master: str = "local[*]", strategy: str = "auto", partitions: int = 0) -> AnswerStreamView:
     """The answer stream of a LARS program or of a query (``lars run``).
 
     Args:
@@ -334,7 +351,11 @@ def run(program_or_query: Source, *, stream: Source | None = None,
         strategy: how to solve (``auto``, ``reference``, ``incremental``, ``stratified``; see
             :mod:`solver.strategies`; all give the same answers).
         spark, master: read an RDF stream with Spark (``always``, ``never``, or ``auto``: for
-            inputs over :data:`agreement.data.SPARK_THRESHOLD_BYTES`) on ``master``.
+            inputs over :data:`agreement.rdfinput.SPARK_THRESHOLD_BYTES`) on ``master``.
+        partitions: with ``n > 0``, cut the timeline into ``n`` ranges, each shipped with the
+            history its windows need and solved by the reference solver as one Spark task on
+            ``master`` (in this process if ``spark="never"``); the same answers, but the stream
+            and each range's answers are held in memory (:mod:`solver.partition`).
 
     Returns:
         an :class:`~agreement.views.AnswerStreamView`; for a query, its chopped ``ans_1`` atoms.
@@ -347,7 +368,7 @@ def run(program_or_query: Source, *, stream: Source | None = None,
                        start=start, end=end, engine=engine, variant=variant, mode=mode,
                        period=period, unit=unit, window_bounds=window_bounds, stream_iri=stream_iri,
                        on_error=on_error, order=order, max_facts=max_facts, spark=spark,
-                       master=master, strategy=strategy).view()
+                       master=master, strategy=strategy, partitions=partitions).view()
 
 
 # --- check ----------------------------------------------------------------------------------------

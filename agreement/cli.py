@@ -89,6 +89,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--strategy", choices=STRATEGIES, default="auto",
                      help="how to solve: the reference (one clingo grounding per time point) or a "
                           "faster one; all give the same answers (default %(default)s)")
+    run.add_argument("--partitions", type=int, default=0, metavar="N",
+                     help="cut the timeline into N ranges solved as Spark tasks on --master (in "
+                          "process with --spark never), each with the history its windows need; "
+                          "reference solver, stream held in memory (default: no cutting)")
     run.add_argument("--quiet", action="store_true", help="no progress bar on the terminal")
     run.add_argument("--max-facts", type=int, default=Limits().max_facts,
                      help="refuse a time point that would ground more input facts (default %(default)s)")

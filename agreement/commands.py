@@ -59,7 +59,7 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
     """
     plan = prepare_run(Path(args.program), background=args.background and Path(args.background),
                        mode=args.mode, period=args.period, max_facts=args.max_facts,
-                       strategy=args.strategy,
+                       strategy=args.strategy, partitions=args.partitions,
                        **query_options(args), **data_options(args))
     first, last = plan.info.evaluated
     with progress(plan.answers(), total=last - first + 1, quiet=args.quiet) as answers:

@@ -1,4 +1,6 @@
-"""``--spark always`` reads the stream with the Spark job; the answers equal ``--spark never``."""
+"""``--spark always`` reads the stream with the Spark job and ``--partitions N`` solves ranges of
+the timeline apart (as Spark tasks, or in process with ``--spark never``): the answers are those
+of ``--spark never`` without ``--partitions``."""
 
 import pytest
 
@@ -22,3 +24,33 @@ def test_unknown_spark_choice_is_refused(capsys):
         main([*Q1, "--spark", "sometimes"])
     assert stop.value.code == 2
     assert "invalid choice: 'sometimes'" in capsys.readouterr().err
+
+
+# Q1's 10 s window cut at the range boundaries: 4 ranges over ~60 time points.
+@pytest.mark.parametrize("query", ["q1-cqels", "q1-csparql"])
+def test_partitions_in_process_give_the_same_answer_stream(query, capsys):
+    argv = [*Q1, "--spark", "never"]
+    argv[1] = str(ROOT / "examples" / "csrbench" / "queries" / f"{query}.rq")
+    assert main(argv) == 0
+    whole = capsys.readouterr().out
+    assert main([*argv, "--partitions", "4"]) == 0
+    assert capsys.readouterr().out == whole
+
+
+@pytest.mark.spark
+def test_partitions_on_spark_give_the_same_answer_stream(spark_master, capsys):
+    assert main([*Q1, "--spark", "never"]) == 0
+    whole = capsys.readouterr().out
+    assert main([*Q1, "--spark", "always", "--master", spark_master, "--partitions", "3"]) == 0
+    assert capsys.readouterr().out == whole
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--partitions", "2", "--strategy", "stratified"],
+     "error: --partitions evaluates each range with the reference solver, not stratified "
+     "(leave out --strategy, or leave out --partitions)"),
+    (["--partitions", "-1"], "error: --partitions must be 1 or more (0: no cutting), not -1"),
+])
+def test_bad_partitions_are_refused(options, message, capsys):
+    assert main([*Q1, "--spark", "never", *options]) == 2
+    assert capsys.readouterr().err.strip() == message
