@@ -32,8 +32,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import clingo
-
 from lars.atoms import Atom, Comparison
 from lars.errors import UnsupportedError
 from lars.formulas import At, AtAtom, Box, Diamond, Modality, WindowAtom
@@ -41,6 +39,7 @@ from lars.printer import print_rule
 from lars.rules import Literal, Program, Rule
 from lars.terms import BinaryOp, Iri, Name, Number, String, Term, Variable
 from lars.windows import TupleWindow, Window
+from solver.symbols import constant_text
 
 PREAMBLE = ("__h(A,T) :- __d(A,T).", "__bg(true).")
 SHOW = "#show __d/2."
@@ -80,14 +79,8 @@ def term_text(term: Term) -> str:
     """ASP text of a term; LARS variable ``X`` becomes ``VX`` so generated names never clash."""
     if isinstance(term, Variable):
         return "V" + term.name
-    if isinstance(term, Number):
-        return str(term.value)
-    if isinstance(term, Name):
-        return term.value
-    if isinstance(term, String):
-        return str(clingo.String(term.value))
-    if isinstance(term, Iri):
-        return str(clingo.Function("iri", [clingo.String(term.value)]))
+    if isinstance(term, (Number, Name, String, Iri)):
+        return constant_text(term)
     op = "\\" if term.op == "%" else term.op
     return f"({term_text(term.left)}{op}{term_text(term.right)})"
 

@@ -43,10 +43,33 @@ def constant_of(symbol: clingo.Symbol) -> Constant:
     return Name(symbol.name)
 
 
+def quoted(text: str) -> str:
+    """A clingo string literal, as clingo prints ``String(text)``: ``\\``, ``"`` and line feeds
+    escaped, and cut at the first NUL (clingo keeps C strings)."""
+    text = text.split("\0", 1)[0]
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def constant_text(constant: Constant) -> str:
+    """The clingo text of a LARS constant, ``str(symbol_of(constant))``, made without clingo:
+    every symbol clingo makes stays in its process for good, and a stream of fresh IRIs would
+    grow that without bound."""
+    if isinstance(constant, Number):
+        return str(constant.value)
+    if isinstance(constant, Name):
+        return constant.value
+    if isinstance(constant, String):
+        return quoted(constant.value)
+    return f"{IRI_FUNCTION}({quoted(constant.value)})"
+
+
 @lru_cache(maxsize=1 << 16)
 def atom_text(atom: Atom) -> str:
-    """The clingo text of a ground atom, e.g. ``offer(a,"mbt",30)`` (cached: streams repeat atoms)."""
-    return str(atom_symbol(atom))
+    """The clingo text of a ground atom, e.g. ``offer(a,"mbt",30)``, ``str(atom_symbol(atom))``
+    made without clingo (cached: streams repeat atoms)."""
+    if not atom.args:
+        return atom.predicate
+    return f"{atom.predicate}({','.join(map(constant_text, atom.args))})"
 
 
 def atom_symbol(atom: Atom) -> clingo.Symbol:
