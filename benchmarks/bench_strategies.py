@@ -2,7 +2,8 @@
 
 One command runs everything (about 25 minutes on 2 cores, of which the CSRBench workloads take
 8; each configuration in a fresh Python process, so ``ru_maxrss`` is that configuration's
-own peak memory):
+own peak memory, ``peak MB``; ``clingo MB`` is the peak of the child process in which
+``incremental`` solves its clingo residual, :mod:`solver.clingoprocess`, ``-`` if none ran):
 
     .venv/bin/python benchmarks/bench_strategies.py
 
@@ -60,6 +61,8 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from processes import descendants_peak_mb
 
 WORKLOADS = {
     "diamond": "q(X) :- [{w}] <> p(X).",
@@ -181,10 +184,12 @@ def run_one(strategy: str, workload: str, window: int, rate: int, points: int | 
 
     ``cpu_s`` is the CPU time of the evaluation alone: the time spent making the input (generating
     atoms, or parsing and encoding replayed lines) is measured apart (``input_cpu_s``), as the
-    reference, which materializes its stream before it is timed, never pays it. The answers at
+    reference, which materializes its stream before it is timed, never pays it; it includes the
+    CPU time of the child process that solves ``incremental``'s clingo residual. The answers at
     the first ``check`` steady points (every point the reference solves) are fingerprinted.
     """
     from lars.streams import Stream
+    from solver.clingoprocess import shared_process
     from solver.evaluate import Problem
     from solver.strategies import evaluate, projected
 
@@ -229,6 +234,7 @@ def run_one(strategy: str, workload: str, window: int, rate: int, points: int | 
                                shown=work.shown):
             if answer.time == steady - 1 or (cpu is None and steady == 0):
                 cpu, wall = time.process_time(), time.perf_counter()
+                clingo_cpu = shared_process().cpu_seconds
             facts_now = sizes.pop(answer.time, 0)
             if answer.time >= steady:
                 facts += facts_now
@@ -236,11 +242,15 @@ def run_one(strategy: str, workload: str, window: int, rate: int, points: int | 
                 if answer.time < steady + check:
                     kept.append(answer)
     cpu, wall = time.process_time() - cpu - input_cpu, time.perf_counter() - wall - input_wall
+    if strategy != "reference":
+        cpu += shared_process().cpu_seconds - clingo_cpu  # the residual's, solved in a child
     return {"strategy": strategy, "workload": workload, "window": window, "rate": rate,
             "points": end - steady, "facts": facts, "answers": answers, "cpu_s": cpu, "wall_s": wall,
             "input_cpu_s": input_cpu,
             "digests": {str(a.time): digest(a) for a in kept[:check]},
-            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "clingo_mb": max(descendants_peak_mb(),
+                             resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)}
 
 
 def in_subprocess(**config) -> dict:
@@ -250,7 +260,7 @@ def in_subprocess(**config) -> dict:
 
 
 HEADER = (f"{'workload':<10} {'w':>4} {'strategy':<12} {'points':>6} {'facts/s':>9} {'points/s':>8} "
-          f"{'ms/point':>9} {'wall f/s':>9} {'in us/f':>7} {'peak MB':>8} {'speed-up':>8}")
+          f"{'ms/point':>9} {'wall f/s':>9} {'in us/f':>7} {'peak MB':>8} {'clingo MB':>9} {'speed-up':>8}")
 
 
 def line(r: dict, reference: dict | None) -> str:
@@ -261,7 +271,8 @@ def line(r: dict, reference: dict | None) -> str:
     making = f"{1e6 * r['input_cpu_s'] / r['facts']:.1f}" if r["input_cpu_s"] else "-"
     return (f"{r['workload']:<10} {r['window']:>4} {r['strategy']:<12} {r['points']:>6} "
             f"{r['facts'] / r['cpu_s']:>9.0f} {r['points'] / r['cpu_s']:>8.1f} {ms:>9.2f} "
-            f"{r['facts'] / r['wall_s']:>9.0f} {making:>7} {r['peak_rss_mb']:>8.1f} {speed:>8}")
+            f"{r['facts'] / r['wall_s']:>9.0f} {making:>7} {r['peak_rss_mb']:>8.1f} "
+            f"{r['clingo_mb'] or '-':>9} {speed:>8}")
 
 
 def mismatches(r: dict, reference: dict) -> list[str]:

@@ -12,27 +12,27 @@ bodies are facts replaced by their heads, which has the same answer sets.
 Time points that cannot change are skipped by the engine (:meth:`solver.incremental.Engine.step`)
 before the residual is asked.
 
-Memory. clingo keeps every symbol it ever saw for the life of the process. When the program has
-no ``@`` at all and every time window has step 1 (:func:`shift_invariant`), time points occur in
-the ground program only as ``__now``, ``__rng``, ``__h`` arguments and in order comparisons
-between them, so shifting every time by the same amount maps answer sets onto answer sets: time
-points then reach clingo *relative to* ``t`` (``t`` itself is ``0``), so the symbols repeat from one time point to the next instead
-of growing with the stream; other programs use absolute time points, and every program interns
-the distinct data values it meets (the ``stratified`` strategy never calls clingo).
+Memory. clingo keeps every symbol it ever saw for the life of its process, so the residual is
+solved in a child process that is replaced once it has grown (:mod:`solver.clingoprocess`);
+this process renders the facts as text without clingo. Fewer symbols mean fewer
+replacements: when the program has no ``@`` at all and every time window has step 1
+(:func:`shift_invariant`), time points occur in the ground program only as ``__now``,
+``__rng``, ``__h`` arguments and in order comparisons between them, so shifting every time by
+the same amount maps answer sets onto answer sets: time points then reach clingo *relative to*
+``t`` (``t`` itself is ``0``) and repeat from one time point to the next; other programs use
+absolute time points. Data values that never repeat (fresh IRIs) make new symbols either way.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-import clingo
-
-from lars.errors import SolverError
 from lars.formulas import At, AtAtom, WindowAtom
 from lars.terms import Constant
 from lars.windows import TimeWindow
+from solver.clingoprocess import shared_process
 from solver.encode import encode_head, encode_literal, term_text
-from solver.symbols import atom_of, atom_text
+from solver.symbols import atom_text
 from solver.relations import constant_of
 
 Pair = tuple
@@ -126,18 +126,7 @@ class ClingoResidual:
         return "\n".join(parts)
 
     def _solve(self, t: int, offset: int, ranges, pairs) -> list[set[Pair]]:
-        messages: list[str] = []
-        control = clingo.Control(["0"], logger=lambda code, msg: messages.append(msg), message_limit=20)
-        try:
-            control.add("base", [], self.text + "\n" + self.facts(t, offset, ranges, pairs))
-            control.ground([("base", [])])
-        except RuntimeError as error:
-            raise SolverError(f"clingo rejected the encoding at t={t}: {' '.join(messages) or error}")
-        found: list[set[Pair]] = []
-
-        def on_model(model: clingo.Model) -> None:
-            found.append({(atom_of(s.arguments[0]), s.arguments[1].number + offset)
-                          for s in model.symbols(shown=True)})
-        control.solve(on_model=on_model)
+        found = shared_process().solve(self.text + "\n" + self.facts(t, offset, ranges, pairs),
+                                       f" at t={t}")
         self.solved += 1
-        return found
+        return [{(atom, time + offset) for atom, time in model} for model in found]

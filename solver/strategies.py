@@ -16,9 +16,10 @@ per time point of the timeline, in order (SPEC section 7). Strategies:
 
 Memory depends on the windows, not on the length of the stream, except: ``reference``
 materializes the stream; windows that never drop anything (``⊞^∞``, ``@`` outside windows)
-keep what they saw, as the reference must too; and the clingo residual of ``incremental``
-interns every distinct data value it passes to clingo, and every time point for programs with
-``@`` or hopping windows (:mod:`solver.hybrid`). ``stratified`` never calls clingo.
+keep what they saw, as the reference must too. clingo keeps every symbol it makes for the
+life of its process, so ``incremental`` solves its residual in a child process that is replaced
+once it has grown (:mod:`solver.clingoprocess`), and ``reference`` grows with the distinct
+values of the stream. ``stratified`` never calls clingo.
 
 >>> from lars.parser import parse_program
 >>> choose_strategy(parse_program("x :- not y. y :- not x."))
