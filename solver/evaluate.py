@@ -24,7 +24,7 @@ from lars.streams import Stream
 from lars.terms import Constant, Number
 from lars.windows import TupleWindow, time_window_range, tuple_window_selection
 from solver.encode import Encoding, Scope, encode_program
-from solver.symbols import atom_of, atom_text, symbol_of
+from solver.symbols import atom_of, atom_text, constant_text
 
 AnswerStream = frozenset[tuple[Atom, int]]
 """One answer stream: the ``(atom, time point)`` pairs the rules add to the data."""
@@ -99,7 +99,7 @@ class Problem:
                     earliest = min(earliest, lo)
             parts.append(f"__rng({scope.ident},{lo},{hi}).")
             if scope.needs_domain and lo > hi:
-                parts.extend(f"__dom({symbol_of(c)})." for c in self.domain(t))
+                parts.extend(f"__dom({constant_text(c)})." for c in self.domain(t))
         facts = [(time, atom) for time in range(earliest, t + 1) for atom in self.stream.at(time)]
         if len(facts) > self.limits.max_facts:
             raise LimitError(

@@ -4,8 +4,12 @@
 term ``iri("...")``. clingo orders numbers < constants < strings < compound terms, which is
 :func:`lars.terms.order_key`, so comparisons mean the same on both sides.
 
+Toward clingo the mapping is text (:func:`constant_text`, :func:`atom_text`), written without
+making clingo symbols, as clingo keeps every symbol for the life of its process; back from
+clingo's models it reads symbols (:func:`constant_of`, :func:`atom_of`).
+
 >>> from lars.terms import Iri
->>> str(symbol_of(Iri("http://ex.org/a")))
+>>> constant_text(Iri("http://ex.org/a"))
 'iri("http://ex.org/a")'
 """
 
@@ -16,24 +20,14 @@ from functools import lru_cache
 import clingo
 
 from lars.atoms import Atom
+from lars.errors import UnsupportedError
 from lars.terms import Constant, Iri, Name, Number, String
 
 IRI_FUNCTION = "iri"
 
 
-def symbol_of(constant: Constant) -> clingo.Symbol:
-    """The clingo symbol of a LARS constant."""
-    if isinstance(constant, Number):
-        return clingo.Number(constant.value)
-    if isinstance(constant, Name):
-        return clingo.Function(constant.value)
-    if isinstance(constant, String):
-        return clingo.String(constant.value)
-    return clingo.Function(IRI_FUNCTION, [clingo.String(constant.value)])
-
-
 def constant_of(symbol: clingo.Symbol) -> Constant:
-    """The LARS constant of a clingo symbol made by :func:`symbol_of`."""
+    """The LARS constant of a clingo symbol read from :func:`constant_text`."""
     if symbol.type == clingo.SymbolType.Number:
         return Number(symbol.number)
     if symbol.type == clingo.SymbolType.String:
@@ -45,13 +39,20 @@ def constant_of(symbol: clingo.Symbol) -> Constant:
 
 def quoted(text: str) -> str:
     """A clingo string literal, as clingo prints ``String(text)``: ``\\``, ``"`` and line feeds
-    escaped, and cut at the first NUL (clingo keeps C strings)."""
-    text = text.split("\0", 1)[0]
+    escaped.
+
+    Raises:
+        UnsupportedError: the text holds a NUL character: clingo keeps C strings and would cut
+            it there, so two different strings could silently become one.
+    """
+    if "\0" in text:
+        raise UnsupportedError(f"a string with a NUL character cannot be passed to clingo: {text!r}",
+                               hint="use --strategy stratified, which does not call clingo")
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
 def constant_text(constant: Constant) -> str:
-    """The clingo text of a LARS constant, ``str(symbol_of(constant))``, made without clingo:
+    """The clingo text of a LARS constant, as clingo prints its symbol, made without clingo:
     every symbol clingo makes stays in its process for good, and a stream of fresh IRIs would
     grow that without bound."""
     if isinstance(constant, Number):
@@ -65,18 +66,13 @@ def constant_text(constant: Constant) -> str:
 
 @lru_cache(maxsize=1 << 16)
 def atom_text(atom: Atom) -> str:
-    """The clingo text of a ground atom, e.g. ``offer(a,"mbt",30)``, ``str(atom_symbol(atom))``
-    made without clingo (cached: streams repeat atoms)."""
+    """The clingo text of a ground atom, e.g. ``offer(a,"mbt",30)``, made without clingo
+    (cached: streams repeat atoms)."""
     if not atom.args:
         return atom.predicate
     return f"{atom.predicate}({','.join(map(constant_text, atom.args))})"
 
 
-def atom_symbol(atom: Atom) -> clingo.Symbol:
-    """The clingo term of a ground atom."""
-    return clingo.Function(atom.predicate, [symbol_of(arg) for arg in atom.args])
-
-
 def atom_of(symbol: clingo.Symbol) -> Atom:
-    """The LARS atom of a clingo term made by :func:`atom_symbol`."""
+    """The LARS atom of a clingo term read from :func:`atom_text`."""
     return Atom(symbol.name, tuple(constant_of(arg) for arg in symbol.arguments))
