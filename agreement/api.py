@@ -350,8 +350,8 @@ def run(program_or_query: Source, *, stream: Source | None = None,
         max_facts: refuse a time point that would ground more input facts.
         strategy: how to solve (``auto``, ``reference``, ``incremental``, ``stratified``; see
             :mod:`solver.strategies`; all give the same answers).
-        spark, master: read an RDF stream with Spark (``always``, ``never``, or ``auto``: for
-            inputs over :data:`agreement.rdfinput.SPARK_THRESHOLD_BYTES`) on ``master``.
+        spark, master: read an RDF stream with Spark on ``master``: ``always``, ``never``, or
+            ``auto`` (:func:`agreement.rdfinput.uses_spark`: big inputs on a cluster).
         partitions: with ``n > 0``, cut the timeline into ``n`` ranges, each shipped with the
             history its windows need and solved by the reference solver as one Spark task on
             ``master`` (in this process if ``spark="never"``); the same answers, but the stream

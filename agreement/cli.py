@@ -50,7 +50,8 @@ def add_data_options(parser: argparse.ArgumentParser) -> None:
                         help="refuse timestamps that go back in time, or sort them (with a warning)")
     parser.add_argument("--spark", choices=SPARK_CHOICES, default="auto",
                         help="read RDF streams with Spark: always, never, or auto (inputs over "
-                             f"{SPARK_THRESHOLD_BYTES // 2**20} MiB)")
+                             f"{SPARK_THRESHOLD_BYTES // 2**20} MiB with a cluster --master, "
+                             "and scheme://... paths)")
     parser.add_argument("--master", default="local[*]",
                         help="Spark master URL (default %(default)s: embedded, needs only Java)")
 

@@ -45,9 +45,10 @@ from translate.rdfstreams import (
 RdfSlice = tuple[int, tuple[StreamTriple, ...]]
 
 SPARK_THRESHOLD_BYTES = 256 * 2**20
-"""``--spark auto`` reads inputs larger than this with Spark, smaller ones in process. Spark
-starts in ~10 s and, on one 2-core machine, slices ~2.5x slower than plain Python
-(benchmarks/bench_ingest.py), so it pays only on a cluster or past what one process reads fast."""
+"""``--spark auto`` with a cluster ``--master`` reads inputs larger than this with Spark, smaller
+ones in process. Spark's session takes 4-10 s to start and, in local mode on a 2-core machine,
+its job sliced 3x slower than the in-process reader at 10^5, 10^6 and 10^7 triples
+(benchmarks/bench_ingest.py), so ``auto`` never uses it with a ``local[...]`` master."""
 
 SPARK_CHOICES = ("auto", "always", "never")
 
@@ -60,11 +61,16 @@ def input_bytes(path: str) -> int:
     return target.stat().st_size if target.exists() else 0
 
 
-def uses_spark(path: str, spark: str) -> bool:
-    """Whether ``--spark spark`` reads ``path`` with the Spark job."""
+def uses_spark(path: str, spark: str, master: str) -> bool:
+    """Whether ``--spark spark`` reads ``path`` with the Spark job on ``master``: ``always``,
+    ``never``, or ``auto``: a stream only Spark can open (``scheme://…``), or one over
+    :data:`SPARK_THRESHOLD_BYTES` when ``master`` is a cluster (not ``local[...]``)."""
     if spark not in SPARK_CHOICES:
         raise InputError(f"unknown --spark choice '{spark}'", hint="use auto, always or never")
-    return spark == "always" or (spark == "auto" and input_bytes(path) > SPARK_THRESHOLD_BYTES)
+    if spark != "auto":
+        return spark == "always"
+    return "://" in path or (not master.startswith("local")
+                             and input_bytes(path) > SPARK_THRESHOLD_BYTES)
 
 
 def rdf_slices(path: str, stream: URIRef | None, policy: ReadPolicy, report: ReadReport,
@@ -72,7 +78,7 @@ def rdf_slices(path: str, stream: URIRef | None, policy: ReadPolicy, report: Rea
     """The slices of a timestamped N-Triples file or a Turtle folder, ascending in time, read
     lazily in process or by the Spark job (:mod:`solver.slicing`; both give the same slices)."""
     folder = Path(path).is_dir()
-    if uses_spark(path, spark):
+    if uses_spark(path, spark, master):
         if folder:
             paths = [str(p) for p in turtle_files(path, policy=policy, report=report)]
             parser = partial(parse_turtle_document, stream=stream or CSRBENCH_STREAM)
@@ -179,7 +185,7 @@ def stream_reader(path: str | os.PathLike | None, stream_iri: str | None, policy
     if policy.order == "sort" or "://" in path:
         kept = list(read())
         return (lambda: iter(kept)), (kept[0][0] if kept else None), (kept[-1][0] if kept else None)
-    uses_spark(path, spark)  # an unknown --spark choice is refused before any reading
+    uses_spark(path, spark, master)  # an unknown --spark choice is refused before any reading
     return read, edge_time_point(path, iri, last=False), edge_time_point(path, iri, last=True)
 
 

@@ -12,7 +12,10 @@ from hypothesis import strategies as st
 
 from agreement.api import prepare_run, run
 from agreement.data import query_data, read_rdf_stream, static_graphs
-from agreement.rdfinput import choose_timeline, edge_time_point, lines_from_end, stream_reader
+from agreement import rdfinput
+from agreement.rdfinput import (
+    choose_timeline, edge_time_point, lines_from_end, stream_reader, uses_spark,
+)
 from lars.errors import InputError
 from lars.readpolicy import ReadPolicy, ReadReport
 from lars.streams import Timeline
@@ -122,3 +125,22 @@ def test_a_skipped_backwards_last_line_stops_reading_with_a_warning(tmp_path):
         f"  {path}:3: error: timestamp 4 goes back in time (line 2 had 8)",
         "warning: stopped reading at time point 8, after the timeline [0,4]; the rest of the stream "
         "was not read")
+
+
+@pytest.mark.parametrize("spark, master, path, size, expected", [
+    ("always", "local[*]", "s.nt", 1, True),
+    ("never", "spark://host:7077", "s.nt", 10**9, False),
+    ("auto", "spark://host:7077", "s.nt", 10**9, True),   # big, on a cluster
+    ("auto", "spark://host:7077", "s.nt", 1, False),      # small: Spark's start is not worth it
+    ("auto", "local[*]", "s.nt", 10**9, False),           # one machine: in process is faster
+    ("auto", "local[2]", "hdfs://nn/s.nt", 0, True),      # only Spark can open it
+])
+def test_auto_uses_spark_for_big_inputs_on_a_cluster_only(monkeypatch, spark, master, path, size,
+                                                          expected):
+    monkeypatch.setattr(rdfinput, "input_bytes", lambda _: size)
+    assert uses_spark(path, spark, master) is expected
+
+
+def test_an_unknown_spark_choice_is_refused():
+    with pytest.raises(InputError, match="unknown --spark choice 'sometimes'"):
+        uses_spark("s.nt", "sometimes", "local[*]")
