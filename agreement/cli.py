@@ -15,7 +15,7 @@ import traceback
 from collections.abc import Sequence
 
 from agreement.commands import command_agree, command_run, command_translate
-from agreement.rdfinput import SPARK_CHOICES, SPARK_THRESHOLD_BYTES
+from agreement.rdfinput import SPARK_CHOICES, SPARK_THRESHOLD_BYTES, THRESHOLD_VARIABLE
 from lars.errors import LarsError
 from lars.readpolicy import ON_ERROR, ORDER
 from solver.evaluate import Limits
@@ -50,8 +50,8 @@ def add_data_options(parser: argparse.ArgumentParser) -> None:
                         help="refuse timestamps that go back in time, or sort them (with a warning)")
     parser.add_argument("--spark", choices=SPARK_CHOICES, default="auto",
                         help="read RDF streams with Spark: always, never, or auto (inputs over "
-                             f"{SPARK_THRESHOLD_BYTES // 2**20} MiB with a cluster --master, "
-                             "and scheme://... paths)")
+                             f"{SPARK_THRESHOLD_BYTES // 2**20} MiB, or ${THRESHOLD_VARIABLE}, with a "
+                             "cluster --master; and scheme://... paths)")
     parser.add_argument("--master", default="local[*]",
                         help="Spark master URL (default %(default)s: embedded, needs only Java)")
 

@@ -46,10 +46,11 @@ RdfSlice = tuple[int, tuple[StreamTriple, ...]]
 
 SPARK_THRESHOLD_BYTES = 256 * 2**20
 """``--spark auto`` with a cluster ``--master`` reads inputs larger than this with Spark, smaller
-ones in process. Spark's session takes 4-10 s to start and, in local mode on a 2-core machine,
+ones in process (the environment variable ``LARS_SPARK_THRESHOLD_MIB`` sets another, in MiB). Spark's session takes 4-10 s to start and, in local mode on a 2-core machine,
 its job sliced 3x slower than the in-process reader at 10^5, 10^6 and 10^7 triples
 (benchmarks/bench_ingest.py), so ``auto`` never uses it with a ``local[...]`` master."""
 
+THRESHOLD_VARIABLE = "LARS_SPARK_THRESHOLD_MIB"
 SPARK_CHOICES = ("auto", "always", "never")
 
 
@@ -70,7 +71,21 @@ def uses_spark(path: str, spark: str, master: str) -> bool:
     if spark != "auto":
         return spark == "always"
     return "://" in path or (not master.startswith("local")
-                             and input_bytes(path) > SPARK_THRESHOLD_BYTES)
+                             and input_bytes(path) > spark_threshold_bytes())
+
+
+def spark_threshold_bytes() -> int:
+    """:data:`SPARK_THRESHOLD_BYTES`, or ``LARS_SPARK_THRESHOLD_MIB`` MiB if that is set.
+
+    Raises:
+        InputError: the variable is not a whole number of MiB, 0 or more.
+    """
+    text = os.environ.get(THRESHOLD_VARIABLE)
+    if text is None:
+        return SPARK_THRESHOLD_BYTES
+    if not text.strip().isdigit():
+        raise InputError(f"{THRESHOLD_VARIABLE} must be a whole number of MiB, not {text!r}")
+    return int(text) * 2**20
 
 
 def rdf_slices(path: str, stream: URIRef | None, policy: ReadPolicy, report: ReadReport,

@@ -144,3 +144,18 @@ def test_auto_uses_spark_for_big_inputs_on_a_cluster_only(monkeypatch, spark, ma
 def test_an_unknown_spark_choice_is_refused():
     with pytest.raises(InputError, match="unknown --spark choice 'sometimes'"):
         uses_spark("s.nt", "sometimes", "local[*]")
+
+
+@pytest.mark.parametrize("setting, size, expected", [("0", 1, True), ("2", 2 * 2**20, False),
+                                                     ("2", 2 * 2**20 + 1, True)])
+def test_the_threshold_can_be_set_in_mib(monkeypatch, setting, size, expected):
+    monkeypatch.setenv("LARS_SPARK_THRESHOLD_MIB", setting)
+    monkeypatch.setattr(rdfinput, "input_bytes", lambda _: size)
+    assert uses_spark("s.nt", "auto", "spark://host:7077") is expected
+
+
+def test_a_threshold_that_is_no_number_is_refused(monkeypatch):
+    monkeypatch.setenv("LARS_SPARK_THRESHOLD_MIB", "1.5G")
+    with pytest.raises(InputError, match="LARS_SPARK_THRESHOLD_MIB must be a whole number of MiB, "
+                                         "not '1.5G'"):
+        uses_spark("s.nt", "auto", "spark://host:7077")
