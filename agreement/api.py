@@ -50,7 +50,7 @@ from lars.streamfile import read_stream
 from lars.streams import Stream, Timeline
 from solver.evaluate import DEFAULT_MAX_FACTS, Limits, TimePointAnswer
 from solver.partition import evaluate_partitioned, in_process, spark_runner
-from solver.strategies import Slice, evaluate, projected
+from solver.strategies import Slice, evaluate
 from solver.formats import RunInfo
 from translate.api import Translation, parse_query, query_background, translate
 from translate.durations import parse_duration, parse_unit, to_ticks
@@ -222,9 +222,7 @@ class RunPlan:
         if self.partitions:
             runner = in_process if self.master is None else spark_runner(self.master)
             answers = evaluate_partitioned(self.program, slices, self.timeline, self.background,
-                                           self.partitions, runner, self.limits)
-            if shown is not None:
-                answers = (projected(answer, shown) for answer in answers)
+                                           self.partitions, runner, self.limits, shown)
         else:
             answers = evaluate(self.program, slices, self.timeline, self.background, self.strategy,
                                self.limits, shown=shown)

@@ -45,6 +45,7 @@ from lars.windows import TimeWindow, TupleWindow
 from solver.encode import encode_program
 from solver.evaluate import Limits, Problem, TimePointAnswer
 from solver.slicing import spark_session
+from solver.strategies import projected
 
 Slice = tuple[int, tuple[Atom, ...]]
 """The input atoms at one time point, in arrival order (as :mod:`solver.slicing` makes them)."""
@@ -220,6 +221,8 @@ class RangeTask:
         span: the reference times to evaluate.
         slices: the input the range needs (:func:`range_input`).
         limits: the solver's limits.
+        shown: report only atoms of these predicates (all if ``None``), so that an executor
+            sends back no more than is asked for.
     """
 
     program: Program
@@ -228,12 +231,14 @@ class RangeTask:
     span: Timeline
     slices: tuple[Slice, ...]
     limits: Limits = field(default_factory=Limits)
+    shown: frozenset[str] | None = None
 
 
 def range_answers(task: RangeTask) -> Iterator[TimePointAnswer]:
     """The answers of one range, one time point at a time (nothing is gathered)."""
     problem = Problem(task.program, Stream(task.timeline, task.slices), task.background, task.limits)
-    yield from problem.run(task.span)
+    for answer in problem.run(task.span):
+        yield answer if task.shown is None else projected(answer, task.shown)
 
 
 @dataclass(frozen=True)
@@ -290,7 +295,7 @@ def spark_runner(master: str = "local[*]") -> Runner:
 def evaluate_partitioned(program: Program, slices: Iterable[Slice], timeline: Timeline,
                          background: frozenset[Atom] = frozenset(), parts: int = 1,
                          runner: Runner = in_process, limits: Limits | None = None,
-                         ) -> Iterator[TimePointAnswer]:
+                         shown: Iterable[str] | None = None) -> Iterator[TimePointAnswer]:
     """The answers at every point of ``timeline``, computed range by range, in time order.
 
     Equal to ``Problem(program, Stream(timeline, slices), background).run()``.
@@ -303,6 +308,7 @@ def evaluate_partitioned(program: Program, slices: Iterable[Slice], timeline: Ti
         parts: how many ranges to cut the timeline into.
         runner: :func:`in_process` or :func:`spark_runner`.
         limits: the solver's limits.
+        shown: as for :func:`solver.strategies.evaluate`.
 
     Raises:
         InputError: ``parts < 1``, an unsafe rule, slices out of order or off the timeline (all
@@ -314,7 +320,8 @@ def evaluate_partitioned(program: Program, slices: Iterable[Slice], timeline: Ti
     slices = slices if isinstance(slices, Sequence) else list(slices)
     times = checked_times(slices, timeline)
     lookback = history_needed(program)
+    shown = None if shown is None else frozenset(shown)
     tasks = [RangeTask(program, frozenset(background), timeline, span,
-                       tuple(_range_input(slices, times, span, lookback)), limits or Limits())
+                       tuple(_range_input(slices, times, span, lookback)), limits or Limits(), shown)
              for span in split(timeline, parts)]
     return itertools.chain.from_iterable(runner(tasks))
