@@ -22,8 +22,8 @@ import time
 from pathlib import Path
 
 from processes import descendants_peak_mb, last_line
+from replay_csrbench import stream_file
 
-HERE = Path(__file__).parent
 
 
 def measure(mode: str, path: str, master: str) -> dict:
@@ -57,14 +57,6 @@ def measure(mode: str, path: str, master: str) -> dict:
             "triples_per_second": round(triples / seconds), "peak_rss_mb":
             round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
             "jvm_mb": descendants_peak_mb() if mode == "spark" else "-"}
-
-
-def stream_file(size: int, workdir: Path) -> Path:
-    path = workdir / f"csrbench-replay-{size}.nt"
-    if not path.exists():
-        workdir.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, str(HERE / "replay_csrbench.py"), str(size), str(path)], check=True)
-    return path
 
 
 def main(argv: list[str] | None = None) -> int:

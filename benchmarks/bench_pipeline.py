@@ -35,6 +35,7 @@ import time
 from pathlib import Path
 
 from processes import descendants_peak_mb, last_line
+from replay_csrbench import stream_file
 
 HERE = Path(__file__).parent
 QUERIES = HERE.parent / "examples" / "csrbench" / "queries"
@@ -66,15 +67,6 @@ def measure(query: Path, stream: Path, spark: str, master: str) -> dict:
     return {"points": points, "answers": answers, "wall_s": round(wall, 1),
             "cpu_s": round(own.ru_utime + own.ru_stime, 1),
             "driver_mb": round(own.ru_maxrss / 1024), "jvm_mb": jvm_mb}
-
-
-def stream_file(size: int, workdir: Path) -> Path:
-    """The replayed stream of ``size`` triples, generated once."""
-    path = workdir / f"csrbench-replay-{size}.nt"
-    if not path.exists():
-        workdir.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, str(HERE / "replay_csrbench.py"), str(size), str(path)], check=True)
-    return path
 
 
 def main(argv: list[str] | None = None) -> int:

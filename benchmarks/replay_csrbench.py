@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -52,6 +53,16 @@ def replay(base: list[tuple[int, str]], period: int, count: int) -> Iterator[str
             yield f"{template.replace(MARK, suffix)} {time_ + shift}\n"
             written += 1
         round_ += 1
+
+
+def stream_file(count: int, workdir: Path) -> Path:
+    """``workdir/csrbench-replay-<count>.nt``, written (by :func:`main`, in a child process)
+    if it is not there yet: the benchmarks share the streams they replay."""
+    path = workdir / f"csrbench-replay-{count}.nt"
+    if not path.exists():
+        workdir.mkdir(parents=True, exist_ok=True)
+        subprocess.run([sys.executable, __file__, str(count), str(path)], check=True)
+    return path
 
 
 def main(argv: list[str] | None = None) -> int:
