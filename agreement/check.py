@@ -11,7 +11,7 @@ from pathlib import Path
 
 from agreement.compare import AnswerSeries, Row, compare
 from agreement.conditions import shared_patterns, snapshot_explanations
-from agreement.data import QueryData, query_data
+from ingest.eager import QueryData, query_data
 from agreement.explain import hashable_text, shifted_answers
 from agreement.recorded import read_recorded
 from agreement.report import AgreementReport
@@ -20,7 +20,7 @@ from lars.streams import Timeline
 from solver.strategies import evaluate, slices_of
 from translate.api import Translation, translate
 from translate.durations import unit_text
-from translate.rdfstreams import StreamTriple
+from ingest.rdffiles import StreamTriple
 from translate.rsp import RspQuery
 
 RECORDED_NOTE = ("time points are floor(timestamp / unit); CQELS answers at wall-clock times "
@@ -80,8 +80,8 @@ def check_query(query: RspQuery, elements: Sequence[StreamTriple], graphs: dict,
 
     Args:
         query: the abstract query, normally read from CQELS syntax (its stream patterns give ``S``).
-        elements: the stream triples inside ``timeline`` (:func:`agreement.data.read_rdf_stream`).
-        graphs: static graphs by IRI (see :mod:`agreement.data`).
+        elements: the stream triples inside ``timeline`` (:func:`ingest.eager.read_rdf_stream`).
+        graphs: static graphs by IRI (see :mod:`ingest.eager`).
         period: ``U`` in ticks.
         csparql_query: a separately written C-SPARQL query for the C-SPARQL side, if any.
     """

@@ -24,9 +24,9 @@ from agreement.compare import IntervalVerdict, Row
 from agreement.explain import Explanation
 from lars.streams import Timeline
 from lars.windows import time_window_range
-from translate.rdfstreams import StreamTriple
+from ingest.rdffiles import StreamTriple
 from translate.rsp import BlankVar, RangeWindow, RspQuery, StreamSpec, TriplePattern, TriplesWindow, Var
-from translate.windows import needs_cutoff, tau_window
+from translate.rspwindows import needs_cutoff, tau_window
 
 
 def pattern_text(pattern: TriplePattern) -> str:

@@ -2,7 +2,7 @@
 
 For each size the stream is made by ``replay_csrbench.py`` (kept in ``--workdir`` for reuse),
 then sliced as ``lars run`` reads it: in process, and by the Spark job
-(:func:`solver.slicing.iter_slice_stream`) on ``local[2]``. Each measurement runs in a fresh
+(:func:`ingest.slicing.iter_slice_stream`) on ``local[2]``. Each measurement runs in a fresh
 Python process, so peak memory (``ru_maxrss``, the Python process) is its own; Spark's JVM,
 which in local mode also runs the executors, is reported apart (``JVM MB``). The Spark figure
 excludes the session start, reported separately. Run:
@@ -29,20 +29,20 @@ from replay_csrbench import stream_file
 def measure(mode: str, path: str, master: str) -> dict:
     """One measurement in this process: seconds, slices, triples, peak memory.
 
-    The slices come from :func:`agreement.rdfinput.rdf_slices`, the reader ``lars run`` uses
+    The slices come from :func:`ingest.lazy.rdf_slices`, the reader ``lars run`` uses
     (``--spark never`` or ``always``): lazy in both modes, so they are counted and dropped and
     the peak memory is what reading holds, not the stream.
     """
     from rdflib import URIRef
 
-    from agreement.rdfinput import rdf_slices
-    from lars.readpolicy import ReadPolicy, ReadReport
-    from solver import slicing
+    from ingest.lazy import rdf_slices
+    from ingest.policy import ReadPolicy, ReadReport
+    from solver import spark
 
     startup = 0.0
     if mode == "spark":
         started = time.perf_counter()
-        with slicing.spark_session(master):
+        with spark.spark_session(master):
             pass
         startup = time.perf_counter() - started
     started = time.perf_counter()

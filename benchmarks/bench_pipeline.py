@@ -1,7 +1,7 @@
 """End to end ``lars run`` on CSRBench Q1 over long replayed streams: time and driver memory.
 
 Each configuration runs ``lars run QUERY --stream FILE --output ANSWERS.jsonl`` (the command's
-own code path, :func:`agreement.cli.main`) in a fresh Python process and reports:
+own code path, :func:`agreement.cli.app`) in a fresh Python process and reports:
 
 * ``points``, ``answers``: time points written, answer atoms in them;
 * ``wall_s``, ``cpu_s``: wall-clock and CPU seconds of the driver (reading, translating,
@@ -45,8 +45,8 @@ COLUMNS = ("triples", "form", "spark", "points", "answers", "wall_s", "cpu_s", "
 
 def measure(query: Path, stream: Path, spark: str, master: str) -> dict:
     """One ``lars run`` in this process; the figures of :data:`COLUMNS` (less the first three)."""
-    from agreement.cli import main
-    from solver.slicing import stop_spark
+    from agreement.cli.app import main
+    from solver.spark import stop_spark
 
     with tempfile.TemporaryDirectory() as folder:
         output = Path(folder) / "answers.jsonl"

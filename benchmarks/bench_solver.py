@@ -52,7 +52,7 @@ def generated_stream(workload: str, points: int, rate: int, seed: int = 7):
 def run_one(workload: str, window: int, rate: int, points: int) -> dict:
     """Solve every time point once; return the figures of this configuration."""
     from lars.parser import parse_program
-    from solver.evaluate import Problem
+    from solver.reference import Problem
 
     program = parse_program(WORKLOADS[workload].format(w=window))
     stream = generated_stream(workload, points, rate)

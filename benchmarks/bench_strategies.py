@@ -3,7 +3,7 @@
 One command runs everything (about 25 minutes on 2 cores, of which the CSRBench workloads take
 8; each configuration in a fresh Python process, so ``ru_maxrss`` is that configuration's
 own peak memory, ``peak MB``; ``clingo MB`` is the peak of the child process in which
-``incremental`` solves its clingo residual, :mod:`solver.clingoprocess`, ``-`` if none ran):
+``incremental`` solves its clingo residual, :mod:`solver.incremental.clingoprocess`, ``-`` if none ran):
 
     .venv/bin/python benchmarks/bench_strategies.py
 
@@ -136,7 +136,7 @@ def generic_workload(workload: str, window: int, rate: int, points: int) -> Work
 def csrbench_slices(lines, encoder, points: int | None):
     """``(t, striple atoms)`` from replayed lines, grouped by time point; ``t < points`` only."""
     from translate.rdf import stream_atom
-    from translate.rdfstreams import parse_ntriples_line
+    from ingest.rdffiles import parse_ntriples_line
 
     current, atoms = None, []
     for number, text in enumerate(lines, 1):
@@ -189,8 +189,8 @@ def run_one(strategy: str, workload: str, window: int, rate: int, points: int | 
     the first ``check`` steady points (every point the reference solves) are fingerprinted.
     """
     from lars.streams import Stream
-    from solver.clingoprocess import shared_process
-    from solver.evaluate import Problem
+    from solver.incremental.clingoprocess import shared_process
+    from solver.reference import Problem
     from solver.strategies import evaluate, projected
 
     if workload in CSRBENCH:

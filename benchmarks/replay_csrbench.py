@@ -10,7 +10,7 @@ base triples are held in memory); the last round is cut to give exactly ``N`` li
 
 Each line is ``<s> <p> <o> <http://ex.org/streams/test> t`` (``--no-stream`` leaves the stream
 IRI out), ``t`` in seconds; the file reads with
-:func:`translate.rdfstreams.read_timestamped_ntriples`.
+:func:`ingest.rdffiles.read_timestamped_ntriples`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from translate.rdfstreams import CSRBENCH_STREAM, read_turtle_folder
+from ingest.rdffiles import CSRBENCH_STREAM, read_turtle_folder
 
 CSRBENCH = Path(__file__).parents[1] / "examples" / "csrbench" / "stream"
 MARK = "\x00"

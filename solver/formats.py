@@ -31,8 +31,8 @@ from typing import TextIO
 from lars.atoms import Atom
 from lars.printer import print_atom
 from lars.terms import Constant, Iri, Name, Number, String
-from solver.answers import intervals_view
-from solver.evaluate import AnswerStream, TimePointAnswer
+from solver.intervals import intervals_view
+from solver.answers import AnswerStream, TimePointAnswer
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ def write_table(answers: Iterable[TimePointAnswer], out: TextIO, info: RunInfo) 
 
 
 def write_intervals(answers: Iterable[TimePointAnswer], out: TextIO, info: RunInfo) -> None:
-    """Each atom with the maximal intervals in which it holds (see :mod:`solver.answers`)."""
+    """Each atom with the maximal intervals in which it holds (see :mod:`solver.intervals`)."""
     view = intervals_view(answers)
     out.write(header_line(info))
     for atom in sorted(view.intervals, key=print_atom):

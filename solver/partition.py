@@ -16,7 +16,7 @@ Spark job whose executors run clingo) and the answers come back in time order, i
 ``Problem(program, stream, background).run()``.
 
 One more thing reaches back further: an answer leaves out derived atoms that are also input at
-their time point (:meth:`solver.evaluate.Problem.additions`), and a head ``@_T a`` with a
+their time point (:meth:`solver.reference.Problem.additions`), and a head ``@_T a`` with a
 constant or computed ``T`` can put an atom anywhere. For such programs the input atoms of
 derived predicates are shipped from the whole history (:attr:`Lookback.masks`; usually none).
 
@@ -43,12 +43,13 @@ from lars.streams import Stream, Timeline
 from lars.terms import Variable
 from lars.windows import TimeWindow, TupleWindow
 from solver.encode import encode_program
-from solver.evaluate import Limits, Problem, TimePointAnswer
-from solver.slicing import spark_session
+from solver.reference import Limits, Problem
+from solver.answers import TimePointAnswer
+from solver.spark import spark_session
 from solver.strategies import projected
 
 Slice = tuple[int, tuple[Atom, ...]]
-"""The input atoms at one time point, in arrival order (as :mod:`solver.slicing` makes them)."""
+"""The input atoms at one time point, in arrival order (as :mod:`ingest.slicing` makes them)."""
 
 
 @dataclass(frozen=True)
@@ -278,7 +279,7 @@ def in_process(tasks: list[RangeTask]) -> Iterator[Iterator[TimePointAnswer]]:
 def spark_runner(master: str = "local[*]") -> Runner:
     """A runner that evaluates each range as one Spark task (the executors run clingo).
 
-    The session comes from :func:`solver.slicing.spark_session` (pyspark loads only there,
+    The session comes from :func:`solver.spark.spark_session` (pyspark loads only there,
     when the first session starts). All answers come back to the driver at once (``collect``),
     so the driver holds the whole answer stream; an error in a range is raised again there.
     """

@@ -18,7 +18,7 @@ Three formats, each written one time point at a time (Parquet: one row group at 
   so memory stays flat. Needs ``pyarrow``.
 
 >>> from lars.atoms import Atom
->>> from solver.evaluate import TimePointAnswer
+>>> from solver.answers import TimePointAnswer
 >>> with open_sink("-", "csv") as sink:
 ...     sink.write(TimePointAnswer(3, (frozenset({(Atom("x"), 3)}), frozenset())))
 time,stream,atom,held,predicate,args
@@ -39,7 +39,7 @@ from typing import IO, Any
 
 from lars.errors import InputError, Position
 from lars.printer import print_atom
-from solver.evaluate import TimePointAnswer
+from solver.answers import TimePointAnswer
 from solver.formats import atom_json, constant_json, sorted_pairs
 
 COLUMNS = ("time", "stream", "atom", "held", "predicate", "args")

@@ -1,12 +1,12 @@
 """Evaluation strategies behind one interface: the answers are the reference's, only faster.
 
 :func:`evaluate` runs a program over a stream given as an *iterator* of slices ``(t, atoms in
-arrival order)`` in ascending ``t`` and yields one :class:`~solver.evaluate.TimePointAnswer`
+arrival order)`` in ascending ``t`` and yields one :class:`~solver.answers.TimePointAnswer`
 per time point of the timeline, in order (SPEC section 7). Strategies:
 
-* ``reference`` — :class:`solver.evaluate.Problem`: a fresh clingo grounding per time point
+* ``reference`` — :class:`solver.reference.Problem`: a fresh clingo grounding per time point
   (materializes the stream; the yardstick every other strategy is tested against).
-* ``incremental`` — :mod:`solver.incremental` with a clingo residual: fed body atoms and the
+* ``incremental`` — :mod:`solver.incremental.engine` with a clingo residual: fed body atoms and the
   rules over them are maintained by deltas in Python; the rules that read derived predicates
   are solved by clingo at each time point, fed the relations as facts, and a time point whose
   facts equal the previous one's (up to the time shift) reuses its answer. Any program.
@@ -18,7 +18,7 @@ Memory depends on the windows, not on the length of the stream, except: ``refere
 materializes the stream; windows that never drop anything (``⊞^∞``, ``@`` outside windows)
 keep what they saw, as the reference must too. clingo keeps every symbol it makes for the
 life of its process, so ``incremental`` solves its residual in a child process that is replaced
-once it has grown (:mod:`solver.clingoprocess`), and ``reference`` grows with the distinct
+once it has grown (:mod:`solver.incremental.clingoprocess`), and ``reference`` grows with the distinct
 values of the stream. ``stratified`` never calls clingo.
 
 >>> from lars.parser import parse_program
@@ -36,8 +36,9 @@ from lars.errors import InputError, UnsupportedError
 from lars.rules import Program
 from lars.streams import Stream, Timeline
 from solver.encode import encode_program
-from solver.evaluate import Limits, Problem, TimePointAnswer, canonical
-from solver.incremental import Engine
+from solver.reference import Limits, Problem
+from solver.answers import TimePointAnswer, canonical
+from solver.incremental.engine import Engine
 
 Slice = tuple[int, Iterable[Atom]]
 STRATEGIES = ("auto", "reference", "incremental", "stratified")

@@ -22,7 +22,7 @@ def spark_master():
     Skipped when pyspark is not installed.
     """
     pytest.importorskip("pyspark")
-    from solver import slicing
-    with slicing.spark_session(SPARK_MASTER):
+    from solver import spark
+    with spark.spark_session(SPARK_MASTER):
         yield SPARK_MASTER
-    slicing.stop_spark()
+    spark.stop_spark()

@@ -10,7 +10,7 @@ from lars.atoms import Atom
 from lars.parser import parse_atom, parse_facts, parse_program
 from lars.printer import print_atom
 from lars.streams import Stream, Timeline
-from solver.evaluate import Problem
+from solver.reference import Problem
 
 
 def make_stream(timeline: tuple[int, int], contents: dict[int, str]) -> Stream:

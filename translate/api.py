@@ -41,7 +41,7 @@ from translate.rdf import (
 from translate.rsp import Compare, RspQuery
 from translate.scope import conditions, subexpressions
 from translate.triggers import pull_rule, push_rules, with_trigger
-from translate.windows import check_reading
+from translate.rspwindows import check_reading
 
 MODES = ("none", "push", "pull")
 

@@ -28,7 +28,7 @@ from translate.cqels import read_cqels
 from translate.csparql import read_csparql
 from translate.rsp import RspQuery
 from translate.scanner import tokenize
-from translate.strategies import TauResult, tau, tau1, tau2
+from translate.streamrules import TauResult, tau, tau1, tau2
 from translate.variants import cq_variant, cs
 
 

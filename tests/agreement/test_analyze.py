@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from agreement.cli import main
+from agreement.cli.app import main
 
 ROOT = Path(__file__).resolve().parents[2]
 COUPONS = ROOT / "examples" / "coupons" / "rdf"

@@ -1,4 +1,4 @@
-"""The façade (``agreement.api``): each call gives what the ``lars`` command gives on the same
+"""The façade (``agreement.facade``): each call gives what the ``lars`` command gives on the same
 inputs, and the views show, tabulate and index the answers."""
 
 import json
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from agreement.api import check, check_variants, run, translate_query, translate_variants
-from agreement.cli import main
+from agreement.facade import check, check_variants, run, translate_query, translate_variants
+from agreement.cli.app import main
 from lars.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]

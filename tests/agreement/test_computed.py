@@ -7,7 +7,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from agreement.cli import main
+from agreement.cli.app import main
 
 ROOT = Path(__file__).resolve().parents[2]
 COUPONS = ROOT / "examples" / "coupons" / "rdf"

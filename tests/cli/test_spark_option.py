@@ -4,7 +4,7 @@ of ``--spark never`` without ``--partitions``."""
 
 import pytest
 
-from agreement.cli import main
+from agreement.cli.app import main
 from tests.cli.test_run import ROOT
 
 Q1 = ["run", str(ROOT / "examples" / "csrbench" / "queries" / "q1-cqels.rq"), "--stream",

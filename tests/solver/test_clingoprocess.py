@@ -5,7 +5,7 @@ import pytest
 from lars.atoms import Atom
 from lars.errors import SolverError
 from lars.terms import Iri, Number
-from solver.clingoprocess import ClingoProcess, solve_text
+from solver.incremental.clingoprocess import ClingoProcess, solve_text
 
 CHOICE = "__d(p(1),0) :- not __d(q(1),0). __d(q(1),0) :- not __d(p(1),0). #show __d/2."
 
@@ -81,7 +81,7 @@ def test_an_interrupted_solve_ends_the_child_so_no_late_reply_is_read(process, m
 
     def interrupted(stream):
         raise KeyboardInterrupt
-    monkeypatch.setattr("solver.clingoprocess.pickle.load", interrupted)
+    monkeypatch.setattr("solver.incremental.clingoprocess.pickle.load", interrupted)
     with pytest.raises(KeyboardInterrupt):
         process.solve('__d(late,0). #show __d/2.')
     monkeypatch.undo()

@@ -7,7 +7,8 @@ them, at the same time point.
 
 from hypothesis import given
 
-from solver.evaluate import Problem, canonical
+from solver.reference import Problem
+from solver.answers import canonical
 from tests.strategies import oracle_answers, scenario, window_scenario
 
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from lars.errors import InputError, LimitError
 from lars.parser import parse_program
 from lars.streams import Stream, Timeline
-from solver.evaluate import Limits, Problem
+from solver.reference import Limits, Problem
 from solver.partition import (
     Lookback, RangeTask, answers_of, evaluate_partitioned, evaluate_range, history_needed, in_process,
     range_input, spark_runner, split,

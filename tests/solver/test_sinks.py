@@ -15,7 +15,7 @@ from lars.atoms import Atom
 from lars.errors import InputError
 from lars.parser import parse_atom
 from lars.terms import Iri, Name, Number, String
-from solver.evaluate import TimePointAnswer, canonical
+from solver.answers import TimePointAnswer, canonical
 from solver.formats import atom_json
 from solver.sinks import open_sink
 

@@ -1,7 +1,7 @@
 """Every evaluation strategy gives exactly the reference's answers (SPEC section 7).
 
 Differential tests: on random programs and streams, the whole timeline is evaluated by the
-reference (:class:`solver.evaluate.Problem`, a fresh clingo grounding per time point) and by each
+reference (:class:`solver.reference.Problem`, a fresh clingo grounding per time point) and by each
 faster strategy of :mod:`solver.strategies`; the sequences of ``TimePointAnswer`` must be equal.
 The random cases cover negation (stratified or not: even and odd loops), ``@`` in heads and
 bodies, tuple, hopping and unbounded windows, empty time points, long gaps, and input or
@@ -24,8 +24,9 @@ from lars.formulas import base_atom
 from lars.parser import parse_program
 from lars.streams import Stream, Timeline
 from lars.terms import Number
-from solver.evaluate import Problem, TimePointAnswer
-from solver.incremental import Engine
+from solver.reference import Problem
+from solver.answers import TimePointAnswer
+from solver.incremental.engine import Engine
 from solver.strategies import (
     STRATEGIES, checked_slices, choose_strategy, evaluate, projected, run, slices_of,
 )

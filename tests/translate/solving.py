@@ -1,7 +1,7 @@
 """Solving translated programs in tests, in one place.
 
 Everything goes through :func:`solve`, which calls the project's solver
-(``solver.evaluate.answer_streams_at``); swapping the solver means changing the one import below.
+(``solver.reference.answer_streams_at``); swapping the solver means changing the one import below.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from lars.atoms import Atom
 from lars.rules import Program
 from lars.streams import Stream, Timeline
-from solver.evaluate import answer_streams_at
+from solver.reference import answer_streams_at
 from translate import Translation, chop
 from translate.rdf import RdfTermEncoder
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from translate.rdfstreams import read_turtle_folder
+from ingest.rdffiles import read_turtle_folder
 from rdflib import Dataset, Graph, Literal, Namespace
 
 from lars.errors import InputError

@@ -25,7 +25,7 @@ from lars.rules import Program
 from translate.names import TRIGGER
 from translate.triggers import pull, push
 
-evaluate = pytest.importorskip("solver.evaluate", reason="the LARS solver is not there yet")
+evaluate = pytest.importorskip("solver.reference", reason="the LARS solver is not there yet")
 strategies = pytest.importorskip("tests.strategies", reason="the LARS strategies are not there yet")
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

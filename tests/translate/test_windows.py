@@ -15,7 +15,7 @@ from tests.translate.solving import solve
 from translate.clauses import Cursor
 from translate.rsp import AllWindow, NowWindow, RangeWindow, TriplesWindow
 from translate.scanner import SourceText, tokenize
-from translate.windows import tau_window, window_literals
+from translate.rspwindows import tau_window, window_literals
 
 
 def read_window(text: str, unit_ms: int = 1000):

@@ -1,0 +1,79 @@
+"""The data of an agreement check: RDF stream files and static files → LARS stream and background.
+
+``lars agree`` evaluates several translations over the same stream and explains disagreements
+with the stream's triples, so it reads the whole stream (:func:`read_rdf_stream`; ``lars run``
+reads lazily instead, :mod:`ingest.lazy`) and encodes it with one
+:class:`~translate.rdf.RdfTermEncoder` shared by every translation, so that the same RDF term is
+the same LARS constant on both sides of a comparison. Static files are read here for both.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from rdflib import URIRef
+from rdflib.graph import DATASET_DEFAULT_GRAPH_ID, Dataset, Graph
+
+from ingest.lazy import choose_timeline, stream_reader
+from lars.atoms import Atom
+from ingest.policy import ReadPolicy, ReadReport, within_timeline
+from lars.streams import Stream, Timeline
+from translate.api import Translation, input_atoms, query_background
+from translate.rdf import RdfTermEncoder
+from ingest.rdffiles import StreamTriple, load_static
+from translate.rsp import RspQuery
+
+
+def read_rdf_stream(path: str | os.PathLike | None, stream_iri: str | None, policy: ReadPolicy,
+                    report: ReadReport,
+                    timeline: tuple[int | None, int | None] = (None, None), spark: str = "auto",
+                    master: str = "local[*]") -> tuple[list[StreamTriple], Timeline]:
+    """All triples of a stream file or folder inside the timeline (``--from``/``--to``, else the
+    default one, :func:`ingest.lazy.choose_timeline`), and that timeline."""
+    read, first, last = stream_reader(path, stream_iri, policy, report, spark, master)
+    line = choose_timeline(first, last, *timeline)
+    inside = within_timeline(read(), line.start, line.end, report, "triple")
+    return [element for _, elements in inside for element in elements], line
+
+
+def static_graphs(specs: Sequence[str], query: RspQuery) -> dict[URIRef | None, Graph]:
+    """Graphs by IRI (``None``: unnamed files) from ``--static`` specs.
+
+    Unnamed files (``--static FILE``) form one graph; when the query has exactly one
+    ``FROM <iri>`` and no file is mapped to it, that graph is taken as it.
+    """
+    dataset: Dataset = load_static(list(specs)) if specs else Dataset()
+    graphs: dict[URIRef | None, Graph] = {}
+    for graph in dataset.graphs():
+        key = None if graph.identifier == DATASET_DEFAULT_GRAPH_ID else URIRef(graph.identifier)
+        if len(graph) or key is not None:
+            graphs[key] = graph
+    if None in graphs and len(query.dataset.default) == 1 and query.dataset.default[0] not in graphs:
+        graphs[query.dataset.default[0]] = graphs.pop(None)
+    if not (query.dataset.default or query.dataset.named):
+        graphs.setdefault(None, Graph())
+    return graphs
+
+
+@dataclass(frozen=True)
+class QueryData:
+    """What the solver needs for a translated query: the stream, the background, the encoder."""
+
+    stream: Stream
+    background: frozenset[Atom]
+    encoder: RdfTermEncoder
+
+
+def query_data(translations: Iterable[Translation], elements: Sequence[StreamTriple],
+               graphs: dict[URIRef | None, Graph], timeline: Timeline) -> QueryData:
+    """Encode static and stream data once for all ``translations`` (of the same query);
+    ``elements`` lie inside ``timeline`` (:func:`read_rdf_stream`)."""
+    translations = list(translations)
+    encoder = translations[0].encoder()
+    for other in translations[1:]:
+        for term in other.query_terms:
+            encoder.encode(term)
+    background = query_background(translations[0].query, graphs, encoder)
+    return QueryData(Stream.from_mapping(timeline, input_atoms(elements, encoder)), background, encoder)

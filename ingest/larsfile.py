@@ -1,0 +1,77 @@
+"""LARS atom stream files: lines ``t: a(1), b(x,"y")`` (SPEC section 2).
+
+One line holds a time point, a colon and the ground atoms that arrive then, in arrival order
+(``5:`` with no atoms is allowed). Blank lines and ``#`` comments are skipped. Several lines may
+share a time point; their atoms join in line order. Bad lines and backwards timestamps follow the
+shared :class:`~ingest.policy.ReadPolicy`. The line syntax itself is
+:func:`lars.parser.parse_stream_line`.
+
+>>> import pathlib, tempfile
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "s.stream"
+>>> _ = path.write_text("# offers\\n10: offer(a,\\"mbt\\",30)\\n18: isNear(a), isNear(b)\\n")
+>>> stream = read_stream(path, Timeline(0, 50))
+>>> stream.time_points(), [str(atom.predicate) for atom in stream.at(18)]
+([10, 18], ['isNear', 'isNear'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from lars.errors import InputError
+from lars.parser import parse_stream_line
+from ingest.policy import (
+    Entry, ReadPolicy, ReadReport, handle, parse_lines, read_lines, require_report,
+)
+from lars.streams import Stream, Timeline
+
+
+def read_stream_entries(path: str | Path, *, policy: ReadPolicy = ReadPolicy(),
+                        report: ReadReport | None = None) -> Iterator[Entry]:
+    """The lines of a LARS atom stream file as entries ``(t, atoms, position)``.
+
+    In arrival order, or sorted by time under ``order="sort"``.
+
+    Args:
+        path: the stream file (UTF-8).
+        policy: what to do with bad lines and backwards timestamps.
+        report: where skipped and reordered lines are counted; needed unless the policy is the
+            default (stop, strict).
+
+    Raises:
+        InputError: the file cannot be read; a timestamp goes back in time (strict order).
+        ParseError: a bad line (``on_error="stop"``), with file, line and column.
+    """
+    report = require_report(policy, report)
+    return parse_lines(read_lines(path), str(path), parse_stream_line, policy, report)
+
+
+def read_stream(path: str | Path, timeline: Timeline | None = None, *,
+                policy: ReadPolicy = ReadPolicy(), report: ReadReport | None = None) -> Stream:
+    """A LARS atom stream file as a :class:`~lars.streams.Stream`.
+
+    Args:
+        path: the stream file.
+        timeline: the timeline; by default the smallest one holding every line's time point
+            (``[0, 0]`` for an empty stream).
+        policy: what to do with bad lines and backwards timestamps.
+        report: where skipped and reordered lines are counted.
+
+    Raises:
+        InputError: a time point outside ``timeline`` (naming its line; skipped and counted
+            under ``on_error="skip"``), an unreadable file, or a timestamp going back in time.
+        ParseError: a bad line (``on_error="stop"``).
+    """
+    report = require_report(policy, report)
+    contents: dict[int, list] = {}
+    for entry in read_stream_entries(path, policy=policy, report=report):
+        if timeline is not None and entry.time not in timeline:
+            handle(InputError(f"time point {entry.time} is outside the timeline "
+                              f"[{timeline.start}, {timeline.end}]", entry.position), policy, report)
+            report.elements -= len(entry.elements)
+            continue
+        contents.setdefault(entry.time, []).extend(entry.elements)
+    if timeline is None:
+        timeline = Timeline(min(contents, default=0), max(contents, default=0))
+    return Stream.from_mapping(timeline, contents)

@@ -1,0 +1,218 @@
+"""An RDF stream read lazily, one time point at a time, for runs over long streams (SPEC 8).
+
+``lars run QUERY --stream FILE`` never holds the stream: :func:`rdf_slices` reads it as slices
+``(t, elements)`` in ascending ``t`` (in process, or from the Spark job partition by partition),
+and :class:`QueryInput` turns each slice into ``striple`` atoms just before the solver takes it.
+What stays in memory is what the windows hold, plus the literals seen so far (the term encoder
+remembers literals to refuse colliding ones; IRIs and blank nodes need no memory).
+
+The default timeline is ``[min(0, first), last]`` over the time points with triples. Its ends
+are found without reading the stream through (:func:`edge_time_point`): the first and last
+well-formed line of a timestamped N-Triples file (read from its end), the first and last Turtle
+file with triples of a folder. Under ``order="strict"`` accepted lines ascend, so the last
+well-formed line has the last time point; only when that line went back in time and was
+skipped (``on_error="skip"``) does the stream stop earlier, and then reading stops there with a
+warning (:func:`ingest.policy.within_timeline`). Under ``order="sort"`` the stream is read
+once to sort it, so its slices are kept and the ends taken from them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from operator import attrgetter
+from pathlib import Path
+
+from rdflib import URIRef
+
+from lars.atoms import Atom
+from lars.errors import InputError, LarsError, Position
+from ingest.policy import (
+    ReadPolicy, ReadReport, decode_line, read_lines, read_text, within_timeline,
+)
+from lars.streams import Timeline
+from ingest.slicing import iter_slice_stream
+from translate.api import input_atoms
+from translate.rdf import RdfTermEncoder
+from ingest.rdffiles import (
+    CSRBENCH_STREAM, StreamTriple, parse_ntriples_line, parse_turtle_document,
+    read_timestamped_ntriples, read_turtle_folder, turtle_files,
+)
+
+RdfSlice = tuple[int, tuple[StreamTriple, ...]]
+
+SPARK_THRESHOLD_BYTES = 256 * 2**20
+"""``--spark auto`` with a cluster ``--master`` reads inputs larger than this with Spark, smaller
+ones in process (the environment variable ``LARS_SPARK_THRESHOLD_MIB`` sets another, in MiB).
+Spark's session takes 4-10 s to start and, in local mode on a 2-core machine, its job sliced 3x
+slower than the in-process reader at 10^5, 10^6 and 10^7 triples (benchmarks/bench_ingest.py),
+so ``auto`` never uses it with a ``local[...]`` master."""
+
+THRESHOLD_VARIABLE = "LARS_SPARK_THRESHOLD_MIB"
+SPARK_CHOICES = ("auto", "always", "never")
+
+
+def input_bytes(path: str) -> int:
+    """The size of a stream file, or of all files in a stream folder."""
+    target = Path(path)
+    if target.is_dir():
+        return sum(f.stat().st_size for f in target.iterdir() if f.is_file())
+    return target.stat().st_size if target.exists() else 0
+
+
+def uses_spark(path: str, spark: str, master: str) -> bool:
+    """Whether ``--spark spark`` reads ``path`` with the Spark job on ``master``: ``always``,
+    ``never``, or ``auto``: a stream only Spark can open (``scheme://…``), or one over
+    :data:`SPARK_THRESHOLD_BYTES` when ``master`` is a cluster (not ``local[...]``)."""
+    if spark not in SPARK_CHOICES:
+        raise InputError(f"unknown --spark choice '{spark}'", hint="use auto, always or never")
+    if spark != "auto":
+        return spark == "always"
+    return "://" in path or (not master.startswith("local")
+                             and input_bytes(path) > spark_threshold_bytes())
+
+
+def spark_threshold_bytes() -> int:
+    """:data:`SPARK_THRESHOLD_BYTES`, or ``LARS_SPARK_THRESHOLD_MIB`` MiB if that is set.
+
+    Raises:
+        InputError: the variable is not a whole number of MiB, 0 or more.
+    """
+    text = os.environ.get(THRESHOLD_VARIABLE)
+    if text is None:
+        return SPARK_THRESHOLD_BYTES
+    if not text.strip().isdigit():
+        raise InputError(f"{THRESHOLD_VARIABLE} must be a whole number of MiB, not {text!r}")
+    return int(text) * 2**20
+
+
+def rdf_slices(path: str, stream: URIRef | None, policy: ReadPolicy, report: ReadReport,
+               spark: str = "auto", master: str = "local[*]") -> Iterator[RdfSlice]:
+    """The slices of a timestamped N-Triples file or a Turtle folder, ascending in time, read
+    lazily in process or by the Spark job (:mod:`ingest.slicing`; both give the same slices)."""
+    folder = Path(path).is_dir()
+    if uses_spark(path, spark, master):
+        if folder:
+            paths = [str(p) for p in turtle_files(path, policy=policy, report=report)]
+            parser = partial(parse_turtle_document, stream=stream or CSRBENCH_STREAM)
+        else:
+            paths, parser = [path], partial(parse_ntriples_line, default_stream=stream)
+        return iter_slice_stream(paths, parser, whole_files=folder, master=master,
+                                 policy=policy, report=report)
+    if folder:
+        elements = read_turtle_folder(path, stream=stream or CSRBENCH_STREAM, policy=policy,
+                                      report=report)
+    else:
+        elements = read_timestamped_ntriples(path, default_stream=stream, policy=policy, report=report)
+    return ((t, tuple(group)) for t, group in itertools.groupby(elements, key=attrgetter("time")))
+
+
+def lines_from_end(path: str, block: int = 1 << 16) -> Iterator[bytes]:
+    """The lines of a file, last first, read in blocks from its end (line ends removed).
+
+    Raises:
+        InputError: the file cannot be opened.
+    """
+    try:
+        file = open(path, "rb")  # noqa: SIM115 (closed by the with below)
+    except OSError as exc:
+        raise InputError(f"cannot read the file: {exc.strerror or exc}", Position(path)) from None
+    with file:
+        position, rest = file.seek(0, os.SEEK_END), b""
+        while position > 0:
+            size = min(block, position)
+            position -= size
+            file.seek(position)
+            lines = (file.read(size) + rest).split(b"\n")
+            rest = lines[0]
+            for line in reversed(lines[1:]):
+                yield line.removesuffix(b"\r")
+        yield rest.removesuffix(b"\r")
+
+
+def _line_time(raw: bytes, path: str, stream: URIRef | None) -> int | None:
+    """The time point of one well-formed N-Triples stream line, else ``None``."""
+    try:
+        parsed = parse_ntriples_line(decode_line(raw, path, 0), path, 0, default_stream=stream)
+    except LarsError:
+        return None
+    return None if parsed is None else parsed[0]
+
+
+def _file_time(path: str, stream: URIRef | None) -> int | None:
+    """The time point of one well-formed Turtle stream file with triples, else ``None``."""
+    try:
+        time, elements = parse_turtle_document(read_text(path), path, stream=stream or CSRBENCH_STREAM)
+    except LarsError:
+        return None
+    return time if elements else None
+
+
+def edge_time_point(path: str, stream: URIRef | None, last: bool) -> int | None:
+    """The time point of the first (or ``last``) well-formed triple of a stream file or folder,
+    found from that end; ``None`` when there is none."""
+    if Path(path).is_dir():
+        files = turtle_files(path, policy=ReadPolicy(on_error="skip"), report=ReadReport())
+        times = (_file_time(file, stream) for file in (reversed(files) if last else files))
+    else:
+        lines = lines_from_end(path) if last else read_lines(path)
+        times = (_line_time(raw, path, stream) for raw in lines)
+    return next((t for t in times if t is not None), None)
+
+
+@dataclass(frozen=True)
+class QueryInput:
+    """What a query run reads: the timeline, the background, the encoder, and the stream, read
+    again at each :meth:`slices` call (nothing of it is kept between calls).
+
+    Attributes:
+        read: ``() -> slices of StreamTriple`` over the whole stream (:func:`rdf_slices`).
+        report: where reading problems and input outside the timeline are counted.
+    """
+
+    timeline: Timeline
+    background: frozenset[Atom]
+    encoder: RdfTermEncoder
+    read: Callable[[], Iterator[RdfSlice]]
+    report: ReadReport
+
+    def slices(self) -> Iterator[tuple[int, list[Atom]]]:
+        """``(t, striple atoms in arrival order)`` inside the timeline, encoded as they come."""
+        for t, elements in within_timeline(self.read(), self.timeline.start, self.timeline.end,
+                                           self.report, "triple"):
+            yield t, input_atoms(elements, self.encoder).get(t, [])
+
+
+def stream_reader(path: str | os.PathLike | None, stream_iri: str | None, policy: ReadPolicy,
+                  report: ReadReport, spark: str, master: str
+                  ) -> tuple[Callable[[], Iterator[RdfSlice]], int | None, int | None]:
+    """A function reading the stream's slices, and the first and last time points with triples.
+
+    Under ``order="sort"`` (or for a stream only Spark can open, ``scheme://…``) the slices are
+    read once here and kept; otherwise nothing is read but the stream's two ends.
+    """
+    if path is None:
+        return (lambda: iter(())), None, None
+    path, iri = os.fspath(path), URIRef(stream_iri) if stream_iri else None
+    read = partial(rdf_slices, path, iri, policy, report, spark, master)
+    if policy.order == "sort" or "://" in path:
+        kept = list(read())
+        return (lambda: iter(kept)), (kept[0][0] if kept else None), (kept[-1][0] if kept else None)
+    uses_spark(path, spark, master)  # an unknown --spark choice is refused before any reading
+    return read, edge_time_point(path, iri, last=False), edge_time_point(path, iri, last=True)
+
+
+def choose_timeline(first: int | None, last: int | None, start: int | None, end: int | None) -> Timeline:
+    """``start``/``end`` when given; else from 0 (or the first time point, if earlier) to the last.
+
+    Raises:
+        InputError: ``start`` is after ``end``.
+    """
+    line = Timeline(min(0, first if first is not None else 0) if start is None else start,
+                    (last if last is not None else 0) if end is None else end)
+    if line.start > line.end:
+        raise InputError(f"empty timeline [{line.start},{line.end}]: --from is after --to")
+    return line

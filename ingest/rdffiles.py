@@ -1,0 +1,483 @@
+"""RDF stream readers and static data (SPEC sections 2 and 11).
+
+Two stream formats, both read into :class:`StreamTriple` elements in arrival order, plus static
+datasets. Every reader follows :class:`ingest.policy.ReadPolicy` and never reaches the network.
+
+**Timestamped N-Triples** (one element per line; ``WS`` is spaces and tabs)::
+
+    line      ::= WS* subject WS* predicate WS* object WS* (stream WS*)? ("." WS*)? timestamp WS* comment?
+    stream    ::= IRIREF                                   (the stream the triple arrives on)
+    timestamp ::= "-"? [0-9]+                              (an integer in ticks, followed by WS, "#" or the end)
+    comment   ::= "#" anything
+
+So an N-Triples line (``s p o .``) or an N-Quads line (``s p o g .``) followed by a timestamp is
+accepted, and so is the same without the dot. The terms are read as rdflib's
+:class:`W3CNTriplesParser` reads them (IRIs must be absolute, without the characters N-Triples
+forbids): common lines by one regular expression, the others by that parser.
+Blank lines and lines starting with ``#`` are skipped. Blank node labels are kept as written, so
+``_:b`` is the same node on every line. Lines end with LF or CRLF and must be UTF-8.
+
+>>> parse_ntriples_line("<http://ex.org/a> <http://ex.org/offers> <http://ex.org/c1> . 10", "s.nt", 1)
+(10, [StreamTriple(time=10, stream=None, triple=(rdflib.term.URIRef('http://ex.org/a'), \
+rdflib.term.URIRef('http://ex.org/offers'), rdflib.term.URIRef('http://ex.org/c1')), \
+position=Position(source='s.nt', line=1, column=None))])
+
+**A folder of Turtle files named by timestamp** (the CSRBench layout): every entry not starting
+with ``.`` must be a file ``<prefix>_<int>.ttl`` or ``<int>.ttl`` (``data_12.ttl`` holds the
+triples at time 12); files are read in the order of their integers, and two files with the same
+integer are an error. rdflib graphs are unordered, so the arrival order within one file is fixed
+as the order of the triples' N-Triples text; blank nodes get deterministic labels (rdflib's
+canonical labelling, prefixed by the file's time) so that two runs, or Spark and a local run,
+give the same elements. All triples arrive on one stream, :data:`CSRBENCH_STREAM` by default.
+
+Time units are the caller's business: timestamps here are integers in ticks.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+import itertools
+import json
+import os
+import re
+import sys
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from xml.sax import SAXParseException
+
+import rdflib
+from rdflib.compare import to_canonical_graph
+from rdflib.exceptions import ParserError as RdflibParserError
+from rdflib.plugins.parsers.notation3 import BadSyntax
+from rdflib.plugins.parsers.ntriples import W3CNTriplesParser, r_wspace
+from rdflib.term import BNode, Literal, Node, URIRef
+
+from lars.errors import InputError, LarsError, ParseError, Position
+from ingest.policy import (
+    ReadPolicy, ReadReport, handle, parse_lines, read_lines, read_text, require_report,
+)
+
+CSRBENCH_STREAM = URIRef("http://ex.org/streams/test")
+"""The stream IRI of the CSRBench queries, the default for Turtle folders."""
+
+Triple = tuple[Node, Node, Node]
+
+
+@dataclass(frozen=True, slots=True)
+class StreamTriple:
+    """One element of an RDF stream: ``triple`` arriving on ``stream`` at ``time`` (in ticks).
+
+    ``stream`` is ``None`` when the input did not name one and the caller gave no default.
+    ``position`` is where it was read (file and line; a Turtle file has no per-triple line).
+    """
+
+    time: int
+    stream: URIRef | None
+    triple: Triple
+    position: Position
+
+    def __reduce__(self):
+        return StreamTriple, (self.time, self.stream, self.triple, self.position)  # faster than slots state
+
+
+class _KeepLabels(dict):
+    """A blank node context for rdflib's N-Triples parser that keeps labels as written."""
+
+    def get(self, key, default=None):
+        return key
+
+
+_TIMESTAMP = re.compile(r"-?[0-9]+")
+_BAD_IRI = re.compile(r'[\x00-\x20<>"{}|^`\\]')
+_TERMS = (("subject", "an IRI or a blank node"), ("predicate", "an IRI"),
+          ("object", "an IRI, a blank node or a literal"))
+
+
+def _found(rest: str) -> str:
+    token = rest.split(None, 1)[0] if rest.strip() else ""
+    return f"'{token[:40]}'" if token else "end of line"
+
+
+class _LineReader:
+    """Reads one timestamped N-Triples line with rdflib's N-Triples term parser."""
+
+    def __init__(self, line: str, source: str, number: int):
+        self.text, self.source, self.number = line, source, number
+        self.terms = W3CNTriplesParser(bnode_context=_KeepLabels())
+        self.terms.line = line
+
+    @property
+    def rest(self) -> str:
+        return self.terms.line
+
+    def error(self, expected: str) -> ParseError:
+        column = len(self.text) - len(self.rest) + 1
+        return ParseError(f"expected {expected} but found {_found(self.rest)}",
+                          Position(self.source, self.number, column))
+
+    def skip_space(self) -> None:
+        self.terms.eat(r_wspace)
+
+    def term(self, read: Callable[[], Node], expected: str) -> Node:
+        """A term read by rdflib; rdflib's IRI pattern lets ``<a> <b:c>`` through, so check it."""
+        self.skip_space()
+        start = self.rest
+        try:
+            term = read()
+        except RdflibParserError:
+            term = None
+        if term is None or term is False or (isinstance(term, URIRef) and _BAD_IRI.search(term)):
+            self.terms.line = start
+            raise self.error(expected)
+        return term
+
+    def triple(self) -> Triple:
+        return tuple(self.term(getattr(self.terms, role), f"{expected} as {role}")
+                     for role, expected in _TERMS)
+
+    def stream(self) -> URIRef | None:
+        self.skip_space()
+        return self.term(self.terms.uriref, "a stream IRI") if self.rest.startswith("<") else None
+
+    def timestamp(self) -> int:
+        self.skip_space()
+        if self.rest.startswith("."):
+            self.terms.line = self.rest[1:]
+            self.skip_space()
+        match = _TIMESTAMP.match(self.rest)
+        if match is None or self.rest[match.end():match.end() + 1] not in ("", " ", "\t", "#"):
+            raise self.error("a timestamp (an integer)")
+        self.terms.line = self.rest[match.end():]
+        self.skip_space()
+        if self.rest and not self.rest.startswith("#"):
+            raise self.error("end of line after the timestamp")
+        return int(match.group())
+
+
+# The fast path: one regular expression for the common line shape, building the terms as
+# rdflib's parser would. It takes only IRIs without backslashes and without the characters of
+# _BAD_IRI or white space (for these, rdflib's IRI pattern matches the same text and its unquote
+# and uriquote leave it as it is), blank node labels by rdflib's own pattern, and literals without
+# backslashes (so nothing to unquote). Every term and space is atomic (possessive or ``(?>...)``),
+# so the line cannot be split otherwise than the term-by-term reader splits it. Any line it does
+# not match (escapes, unusual characters, blank, comment or bad lines) goes to the slow path,
+# which gives the same result for the lines both read, and every error message and position.
+_FAST_IRI = r'[^\s\x00-\x20<>"{}|^`\\:]++:[^\s\x00-\x20<>"{}|^`\\]*+'  # no _BAD_IRI character
+_FAST_LABEL = r"(?>[A-Za-z0-9_:](?:[-A-Za-z0-9_:.]*[-A-Za-z0-9_:])?)"  # rdflib's r_nodeid, atomic
+_FAST_LINE = re.compile(
+    r"[ \t]*+"
+    rf"(?:<(?P<s>{_FAST_IRI})>|_:(?P<sb>{_FAST_LABEL}))[ \t]*+"
+    rf"<(?P<p>{_FAST_IRI})>[ \t]*+"
+    rf"(?:<(?P<o>{_FAST_IRI})>|_:(?P<ob>{_FAST_LABEL})"
+    rf'|"(?P<lit>[^"\\]*+)"(?:@(?P<lang>[a-zA-Z]+(?:-[a-zA-Z0-9]+)*)|\^\^<(?P<dt>{_FAST_IRI})>)?+)'
+    rf"[ \t]*+(?:<(?P<g>{_FAST_IRI})>[ \t]*+)?+"
+    r"(?:\.[ \t]*+)?+"
+    r"(?P<t>-?[0-9]++)[ \t]*+(?:#.*)?",
+    re.DOTALL)
+_iri = functools.lru_cache(maxsize=1 << 14)(URIRef)
+"""``URIRef`` for the fast path, cached: predicates, streams and datatypes repeat line after line."""
+
+
+def _parse_ntriples_line_slow(line: str, source: str, line_number: int, *,
+                              default_stream: URIRef | None = None) -> tuple[int, list[StreamTriple]] | None:
+    """:func:`parse_ntriples_line` term by term with rdflib's parser: any line, and every error."""
+    reader = _LineReader(line, source, line_number)
+    reader.skip_space()
+    if not reader.rest or reader.rest.startswith("#"):
+        return None
+    triple = reader.triple()
+    stream = reader.stream() or default_stream
+    time = reader.timestamp()
+    return time, [StreamTriple(time, stream, triple, Position(source, line_number))]
+
+
+def parse_ntriples_line(line: str, source: str, line_number: int, *,
+                        default_stream: URIRef | None = None) -> tuple[int, list[StreamTriple]] | None:
+    """One timestamped N-Triples line: ``(t, [element])``, or ``None`` if blank or a comment.
+
+    It has the contract of :func:`lars.parser.parse_stream_line`, so it plugs into the shared
+    readers and the Spark slicing job (bind ``default_stream`` with :func:`functools.partial`).
+    Common lines are read by one regular expression; the others (and every error) term by term
+    by rdflib's parser, with the same result.
+
+    >>> parse_ntriples_line('<http://ex.org/a> <http://ex.org/p> "x" 1.5', "s.nt", 4)
+    Traceback (most recent call last):
+    lars.errors.ParseError: s.nt:4:41: error: expected a timestamp (an integer) but found '1.5'
+
+    Raises:
+        ParseError: with file, line and the column where the line stops making sense.
+    """
+    match = _FAST_LINE.fullmatch(line)
+    if match is None:
+        return _parse_ntriples_line_slow(line, source, line_number, default_stream=default_stream)
+    s, sb, p, o, ob, lit, lang, dt, g, t = match.groups()
+    if o is not None:
+        obj = _iri(o)
+    elif ob is not None:
+        obj = BNode(ob)
+    else:
+        obj = Literal(lit, lang, _iri(dt) if dt else None)
+    time = int(t)
+    triple = (_iri(s) if s is not None else BNode(sb), _iri(p), obj)
+    return time, [StreamTriple(time, _iri(g) if g else default_stream, triple, Position(source, line_number))]
+
+
+def read_timestamped_ntriples(path: str | Path, *, default_stream: URIRef | None = None,
+                              policy: ReadPolicy = ReadPolicy(),
+                              report: ReadReport | None = None) -> Iterator[StreamTriple]:
+    """The elements of a timestamped N-Triples file, in arrival order (or by time, if sorting).
+
+    Args:
+        path: the file.
+        default_stream: the stream of lines that name none.
+        policy: bad lines and backwards timestamps (see :mod:`ingest.policy`).
+        report: where skipped and reordered lines are counted (needed unless stop/strict).
+
+    Raises:
+        InputError: an unreadable file; a timestamp going back in time, naming both lines.
+        ParseError: a bad line, with file, line and column.
+    """
+    report = require_report(policy, report)
+    parser = functools.partial(parse_ntriples_line, default_stream=default_stream)
+    entries = parse_lines(read_lines(path), str(path), parser, policy, report)
+    return itertools.chain.from_iterable(entry.elements for entry in entries)
+
+
+_FILE_NAME = re.compile(r"(?:.*_)?([0-9]+)\.ttl")
+
+
+def file_time(path: str | Path) -> int:
+    """The time point in a Turtle file's name: ``data_12.ttl`` and ``12.ttl`` → 12.
+
+    Raises:
+        InputError: the name is not ``<prefix>_<int>.ttl`` or ``<int>.ttl``.
+    """
+    match = _FILE_NAME.fullmatch(Path(path).name)
+    if match is None:
+        raise InputError("the file name is not a timestamp (expected <prefix>_<int>.ttl or <int>.ttl)",
+                         Position(str(path)))
+    return int(match.group(1))
+
+
+def turtle_files(folder: str | Path, *, policy: ReadPolicy = ReadPolicy(),
+                 report: ReadReport | None = None) -> list[str]:
+    """The Turtle files of a stream folder, sorted by the time in their names.
+
+    Entries starting with ``.`` are ignored; any other entry not named by a timestamp is a bad
+    record (raised, or skipped and counted under ``on_error="skip"``).
+
+    Raises:
+        InputError: the folder cannot be listed, a bad name, or two files for one time point.
+    """
+    report = require_report(policy, report)
+    try:
+        names = sorted(entry for entry in os.listdir(folder) if not entry.startswith("."))
+    except OSError as exc:
+        raise InputError(f"cannot read the folder: {exc.strerror or exc}", Position(str(folder))) from None
+    timed: dict[int, str] = {}
+    for name in names:
+        path = os.path.join(folder, name)
+        try:
+            time = file_time(path)
+        except InputError as error:
+            report.records += 1
+            handle(error, policy, report)
+            continue
+        if time in timed:
+            raise InputError(f"two files for time point {time}: {timed[time]} and {path}", Position(path))
+        timed[time] = path
+    return [timed[time] for time in sorted(timed)]
+
+
+def _syntax_error(exc: Exception, source: str) -> ParseError:
+    """A syntax error of rdflib (Turtle, TriG, N3), expat (RDF/XML) or json (JSON-LD) as ours."""
+    if isinstance(exc, BadSyntax):  # its line is 0-based; the column comes from its offset
+        text = exc._str.decode("utf-8", "replace") if isinstance(exc._str, bytes) else str(exc._str)
+        where = (exc.lines + 1, exc._i - text.rfind("\n", 0, exc._i))
+        return ParseError(f"syntax error: {exc._why}", Position(source, *where))
+    if isinstance(exc, SAXParseException):  # 0-based column
+        where = (exc.getLineNumber(), exc.getColumnNumber() + 1)
+        return ParseError(f"syntax error: {exc.getMessage()}", Position(source, *where))
+    if isinstance(exc, json.JSONDecodeError):
+        return ParseError(f"syntax error: {exc.msg}", Position(source, exc.lineno, exc.colno))
+    return ParseError(f"syntax error: {exc}", Position(source))
+
+
+def _canonical_triples(graph: rdflib.Graph, time: int) -> list[Triple]:
+    """The triples of ``graph`` in N-Triples text order, blank nodes labelled deterministically."""
+    triples = list(graph)
+    if any(isinstance(term, BNode) for triple in triples for term in triple):
+        triples = [tuple(BNode(f"t{time}_{term}") if isinstance(term, BNode) else term for term in triple)
+                   for triple in to_canonical_graph(graph)]
+    return sorted(triples, key=lambda triple: " ".join(term.n3() for term in triple))
+
+
+def parse_turtle_document(text: str, source: str, *,
+                          stream: URIRef = CSRBENCH_STREAM) -> tuple[int, list[StreamTriple]]:
+    """One Turtle file of a stream folder: its time (from the name) and its elements.
+
+    The contract of a document parser of :mod:`ingest.slicing` (bind ``stream`` with
+    :func:`functools.partial`).
+
+    Raises:
+        InputError: the file name is not a timestamp.
+        ParseError: a Turtle syntax error, with file, line and column.
+    """
+    time = file_time(source)
+    graph = rdflib.Graph()
+    try:
+        with offline():
+            graph.parse(data=text, format="turtle", publicID=Path(os.path.abspath(source)).as_uri())
+    except LarsError:
+        raise
+    except Exception as exc:  # rdflib raises several unrelated types; ours must not leak them
+        raise _syntax_error(exc, source) from None
+    position = Position(source)
+    return time, [StreamTriple(time, stream, triple, position)
+                  for triple in _canonical_triples(graph, time)]
+
+
+def read_turtle_folder(folder: str | Path, *, stream: URIRef = CSRBENCH_STREAM,
+                       policy: ReadPolicy = ReadPolicy(),
+                       report: ReadReport | None = None) -> Iterator[StreamTriple]:
+    """The elements of a folder of timestamped Turtle files, file by file in time order.
+
+    Args:
+        folder: the folder (see the module docstring for the names it accepts).
+        stream: the stream every triple arrives on.
+        policy: bad files are skipped and counted under ``on_error="skip"``.
+        report: where skipped files are counted.
+
+    Raises:
+        InputError: see :func:`turtle_files`; an unreadable file.
+        ParseError: a Turtle syntax error (``on_error="stop"``).
+    """
+    report = require_report(policy, report)
+    for path in turtle_files(folder, policy=policy, report=report):
+        report.records += 1
+        try:
+            _, elements = parse_turtle_document(read_text(path), path, stream=stream)
+        except (ParseError, InputError) as error:
+            handle(error, policy, report)
+            continue
+        report.elements += len(elements)
+        yield from elements
+
+
+
+_OFFLINE = contextvars.ContextVar("lars_offline", default=False)
+_NETWORK_EVENTS = frozenset({"urllib.Request", "socket.connect", "socket.getaddrinfo"})
+_hook_installed = False
+
+
+def _refuse_network(event: str, args: tuple) -> None:
+    if event in _NETWORK_EVENTS and _OFFLINE.get():
+        target = str(args[0]) if args else "?"
+        if not target.startswith("file:"):
+            raise InputError(f"refusing to reach the network ({target})",
+                             hint="the project never fetches data: give local files instead")
+
+
+@contextmanager
+def offline() -> Iterator[None]:
+    """Inside this block, any attempt to reach the network raises :class:`InputError` (SPEC 11).
+
+    rdflib fetches remote JSON-LD contexts and URLs by itself; an audit hook (installed once,
+    inert outside these blocks) refuses ``urllib`` requests other than ``file:`` and sockets.
+    """
+    global _hook_installed
+    if not _hook_installed:
+        sys.addaudithook(_refuse_network)
+        _hook_installed = True
+    token = _OFFLINE.set(True)
+    try:
+        yield
+    finally:
+        _OFFLINE.reset(token)
+
+
+STATIC_FORMATS = {
+    "ttl": "turtle", "turtle": "turtle", "nt": "nt", "n3": "n3", "trig": "trig", "nq": "nquads",
+    "nquads": "nquads", "trix": "trix", "rdf": "xml", "xml": "xml", "owl": "xml",
+    "jsonld": "json-ld", "json": "json-ld",
+}
+"""File extension → rdflib format, for static data."""
+_QUAD_FORMATS = frozenset({"trig", "nquads", "trix"})
+_LINE_FORMATS = {"nt": "N-Triples", "nquads": "N-Quads"}
+_IRI_SPEC = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*:[^=\s]*)=(.+)")
+
+
+def _split_spec(spec: str) -> tuple[str | None, str]:
+    """``IRI=FILE`` → ``(IRI, FILE)``; ``FILE`` → ``(None, FILE)`` (only an IRI may precede ``=``)."""
+    match = _IRI_SPEC.fullmatch(spec)
+    return (match.group(1), match.group(2)) if match else (None, spec)
+
+
+def _static_format(path: str, graph_iri: str | None) -> str:
+    extension = Path(path).suffix.lstrip(".").lower()
+    fmt = STATIC_FORMATS.get(extension)
+    if fmt is None:
+        known = ", ".join(f".{ext}" for ext in STATIC_FORMATS)
+        raise InputError(f"cannot tell the RDF format from the extension {Path(path).suffix or '(none)'!r}",
+                         Position(path), hint=f"use one of {known}")
+    if graph_iri is not None and fmt in _QUAD_FORMATS:
+        raise InputError(f"{graph_iri}={path}: a {fmt} file has graphs of its own",
+                         Position(path), hint="load it without IRI=, or convert it to Turtle")
+    return fmt
+
+
+def _first_bad_line(path: str, fmt: str) -> int | None:
+    """The first line rdflib's N-Triples/N-Quads parser refuses (its errors carry no line)."""
+    parser = rdflib.plugin.get(fmt, rdflib.parser.Parser)()
+    warnings.simplefilter("ignore", DeprecationWarning)  # inside the caller's catch_warnings
+    for number, raw in enumerate(read_lines(path), start=1):
+        try:
+            parser.parse(rdflib.parser.create_input_source(data=raw + b"\n"), rdflib.Dataset())
+        except Exception:  # noqa: BLE001 (any failure marks the line)
+            return number
+    return None
+
+
+def _load_one(dataset: rdflib.Dataset, graph_iri: str | None, path: str) -> None:
+    fmt = _static_format(path, graph_iri)
+    target = dataset if fmt in _QUAD_FORMATS else (
+        dataset.graph(URIRef(graph_iri)) if graph_iri else dataset.default_graph)
+    try:
+        with open(path, "rb") as file, offline(), warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # rdflib's own ConjunctiveGraph use
+            target.parse(source=file, format=fmt, publicID=Path(os.path.abspath(path)).as_uri())
+    except OSError as exc:
+        raise InputError(f"cannot read the file: {exc.strerror or exc}", Position(path)) from None
+    except LarsError as error:
+        raise (error if error.position else type(error)(error.message, Position(path), error.hint)) from None
+    except RdflibParserError:
+        with warnings.catch_warnings():
+            line = _first_bad_line(path, fmt) if fmt in _LINE_FORMATS else None
+        raise ParseError(f"syntax error: not a valid {_LINE_FORMATS.get(fmt, fmt)} line", Position(path, line)) from None
+    except Exception as exc:  # rdflib raises several unrelated types; ours must not leak them
+        raise _syntax_error(exc, path) from None
+
+
+def load_static(specs: Sequence[str]) -> rdflib.Dataset:
+    """Static (background) data: each spec is ``FILE`` (default graph) or ``IRI=FILE``.
+
+    The format comes from the extension (:data:`STATIC_FORMATS`). TriG, N-Quads and TriX files
+    keep their own named graphs and take no ``IRI=``. Nothing is fetched from the network.
+
+    >>> load_static(["missing.ttl"])
+    Traceback (most recent call last):
+    lars.errors.InputError: missing.ttl: error: cannot read the file: No such file or directory
+
+    Raises:
+        InputError: a missing file, an unknown extension, or a network access.
+        ParseError: a syntax error, with line and column where the parser gives them.
+    """
+    dataset = rdflib.Dataset()
+    for spec in specs:
+        graph_iri, path = _split_spec(spec)
+        _load_one(dataset, graph_iri, path)
+    return dataset

@@ -1,0 +1,359 @@
+"""Rule bodies as join plans over the relations of their body atoms, with clingo's built-ins.
+
+Each body atom of a rule has a *relation*: the tuples of its variables (alphabetical columns)
+for which it holds at the reference time. A rule instance is a binding of the rule's variables
+that every positive relation contains, every comparison accepts and no negated relation
+contains, which is what clingo computes from the encoding of :mod:`solver.encode`. A
+:class:`RulePlan` orders the work: starting from one tuple of one positive body atom (the
+*seed*), it joins the other positive atoms through hash indexes, computes ``X = term``
+assignments as soon as their right side is bound and applies comparisons as early as possible.
+
+Values in tuples and bindings are the keys of :func:`solver.incremental.windowstate.key_of`. Built-ins
+follow clingo, not Python: arithmetic wraps at 32 bits, ``/`` and ``\\`` truncate
+toward zero, an undefined term (arithmetic on a non-number, division by zero) makes the
+literal false, and comparisons use clingo's order of symbols (:func:`lars.terms.order_key`).
+
+>>> from lars.parser import parse_program
+>>> rule = parse_program("q(X,Z) :- [3] <> p(X,Y), [3] <> p(Y,Z), X != Z.").rules[0]
+>>> plan = RulePlan(rule)
+>>> [step[0] for step in plan.steps[0]]
+['join', 'filter']
+>>> a, b = Table([(1, 2), (2, 3)]), Table([(2, 3), (3, 1)])
+>>> sorted(plan.instances(0, a.tuples, {0: a, 1: b}))
+[(1, 2, 3), (2, 3, 1)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from operator import itemgetter
+
+from lars.atoms import Atom, Comparison
+from lars.errors import UnsupportedError
+from lars.formulas import At, AtAtom, WindowAtom, base_atom
+from lars.rules import Rule
+from lars.streams import Timeline
+from lars.terms import Constant, Number, Term, Variable, evaluate, order_key
+from solver.incremental.relations import Key, constant_of, key_of
+
+Tuple = tuple[Key, ...]
+Binding = dict[str, Key]
+Pair = tuple[Atom, int]
+OFF_TIMELINE = None
+"""What an instance derives when its head ``@_s a`` has ``s`` off the timeline (or not a number):
+the encoding's constraint, so the time point has no answer stream."""
+
+def value_of(term: Term, binding: Binding) -> Constant | None:
+    """The value clingo gives ``term`` under ``binding`` (of keys); ``None`` when it is undefined."""
+    values = {}
+    for name in term.variables():
+        key = binding.get(name)
+        if key is None:
+            return None
+        values[name] = constant_of(key)
+    return evaluate(term, values)
+
+
+def holds(comparison: Comparison, binding: Binding) -> bool:
+    """Whether clingo accepts the comparison under ``binding`` (false when a side is undefined)."""
+    left, right = value_of(comparison.left, binding), value_of(comparison.right, binding)
+    if left is None or right is None:
+        return False
+    a, b = order_key(left), order_key(right)
+    op = comparison.op
+    if op == "=":
+        return a == b
+    if op == "!=":
+        return a != b
+    if op == "<":
+        return a < b
+    if op == "<=":
+        return a <= b
+    if op == ">":
+        return a > b
+    return a >= b
+
+
+def literal_columns(formula: Atom | AtAtom | WindowAtom) -> tuple[str, ...]:
+    """The relation's columns: the body atom's variables, ``T`` of ``@_T`` included, sorted."""
+    return tuple(sorted(formula.variables()))
+
+
+def time_variable(formula: Atom | AtAtom | WindowAtom) -> str | None:
+    """The variable ``T`` of ``@_T a`` or ``⊞@_T a``, if any."""
+    time = formula.time if isinstance(formula, AtAtom) else (
+        formula.modality.time if isinstance(formula, WindowAtom) and isinstance(formula.modality, At)
+        else None)
+    return time.name if isinstance(time, Variable) else None
+
+
+def key_getter(positions) -> Callable:
+    """Reads an index key from a tuple (or a binding, given names): the value itself for one
+    position, a tuple for several (:func:`operator.itemgetter`)."""
+    return itemgetter(*positions)
+
+
+SMALL_BUCKET = 8
+"""Index buckets up to this size are tuples: the garbage collector does not track tuples of
+keys, so a large long-lived index does not make every full collection slower. Larger buckets
+are sets."""
+
+
+class Table:
+    """A set of tuples with hash indexes on column positions, built on demand and kept up to date."""
+
+    __slots__ = ("tuples", "indexes")
+
+    def __init__(self, tuples: Iterable[Tuple] = (), shared: bool = False):
+        """A table of ``tuples`` (copied), or over the container itself when ``shared`` (then
+        read only: its indexes are built once and not maintained)."""
+        self.tuples = tuples if shared else set(tuples)
+        self.indexes: dict[tuple[int, ...], tuple[Callable, dict]] = {}
+
+    def index(self, positions: tuple[int, ...]) -> dict:
+        """The index on ``positions``: key (a value, or a tuple for several) → tuples with it."""
+        found = self.indexes.get(positions)
+        if found is None:
+            get, index = key_getter(positions), {}
+            for values in self.tuples:
+                _bucket_add(index, get(values), values)
+            self.indexes[positions] = found = (get, index)
+        return found[1]
+
+    def add(self, values: Tuple) -> None:
+        self.tuples.add(values)
+        for get, index in self.indexes.values():
+            _bucket_add(index, get(values), values)
+
+    def discard(self, values: Tuple) -> None:
+        self.tuples.discard(values)
+        for get, index in self.indexes.values():
+            key = get(values)
+            bucket = index[key]
+            if type(bucket) is tuple:
+                if len(bucket) == 1:
+                    del index[key]
+                    continue
+                bucket = tuple(other for other in bucket if other != values)
+                if bucket:
+                    index[key] = bucket
+                else:
+                    del index[key]
+            else:
+                bucket.discard(values)
+                if not bucket:
+                    del index[key]
+
+
+def _bucket_add(index: dict, key, values: Tuple) -> None:
+    bucket = index.get(key)
+    if bucket is None:
+        index[key] = (values,)
+    elif type(bucket) is tuple:
+        index[key] = bucket + (values,) if len(bucket) < SMALL_BUCKET else {*bucket, values}
+    else:
+        bucket.add(values)
+
+
+JOIN, ASSIGN, FILTER = "join", "assign", "filter"
+Continuation = Callable[[Binding, dict, list], None]
+
+
+class RulePlan:
+    """How to enumerate the instances of one rule's body (see the module docstring).
+
+    Attributes:
+        variables: the rule's variables, sorted; an instance is a tuple of keys in this order.
+        positives / negatives: ``(literal index, columns)`` of the positive / negated body atoms.
+        steps: for each seed (a literal index, or ``None`` for a body without positive atoms),
+            the join, assignment and filter steps that extend a seed tuple to instances.
+    """
+
+    def __init__(self, rule: Rule):
+        self.rule = rule
+        self.variables = tuple(sorted(rule.variables()))
+        self.positives: list[tuple[int, tuple[str, ...]]] = []
+        self.negatives: list[tuple[int, tuple[str, ...]]] = []
+        self.conditions: list[Comparison] = []
+        for index, literal in enumerate(rule.body):
+            if isinstance(literal.formula, Comparison):
+                if literal.negated:
+                    raise UnsupportedError("negated comparison: write the complementary comparison",
+                                           rule.position)
+                self.conditions.append(literal.formula)
+            else:
+                entry = (index, literal_columns(literal.formula))
+                (self.negatives if literal.negated else self.positives).append(entry)
+        seeds = [index for index, _ in self.positives] or [None]
+        self.steps = {seed: self._plan(seed) for seed in seeds}
+        self.compiled = {seed: _compile(steps, self.variables) for seed, steps in self.steps.items()}
+        self.negation_getters = [(index, itemgetter(*columns) if len(columns) > 1 else None, columns)
+                                 for index, columns in self.negatives]
+        self.instance_getter = itemgetter(*self.variables) if len(self.variables) > 1 else None
+
+    def _plan(self, seed: int | None) -> list[tuple]:
+        columns = dict(self.positives)
+        bound = set(columns[seed]) if seed is not None else set()
+        remaining = [index for index, _ in self.positives if index != seed]
+        pending = list(self.conditions)
+        steps: list[tuple] = []
+        while True:
+            self._take_conditions(pending, bound, steps)
+            if not remaining:
+                break
+            best = max(remaining, key=lambda i: (len(set(columns[i]) & bound), -len(columns[i])))
+            remaining.remove(best)
+            cols = columns[best]
+            key = tuple(i for i, name in enumerate(cols) if name in bound)
+            new = tuple((i, name) for i, name in enumerate(cols) if name not in bound)
+            steps.append((JOIN, best, key, tuple(cols[i] for i in key), new))
+            bound.update(cols)
+        if pending:  # only for unsafe rules, which check_safety refuses first
+            raise UnsupportedError("a comparison uses a variable no body atom binds", self.rule.position)
+        return steps
+
+    @staticmethod
+    def _take_conditions(pending: list[Comparison], bound: set[str], steps: list[tuple]) -> None:
+        progress = True
+        while progress:
+            progress = False
+            for condition in list(pending):
+                target = _assignment_target(condition, bound)
+                if target is not None:
+                    variable, term = target
+                    steps.append((ASSIGN, variable, term))
+                    bound.add(variable)
+                elif condition.variables() <= bound:
+                    steps.append((FILTER, condition))
+                else:
+                    continue
+                pending.remove(condition)
+                progress = True
+
+    def instances(self, seed: int | None, seed_tuples: Iterable[Tuple], relations) -> list[Tuple]:
+        """Rule instances (tuples over :attr:`variables`) that extend the seed tuples.
+
+        ``relations[i]`` is the :class:`Table` of positive body atom ``i``; negated body atoms
+        are *not* checked here (see :meth:`negation_holds`).
+        """
+        run = self.compiled[seed]
+        columns = dict(self.positives).get(seed, ())
+        out: list[Tuple] = []
+        for values in seed_tuples:
+            run(dict(zip(columns, values)), relations, out)
+        return out
+
+    def negation_holds(self, instance: Tuple, relations) -> bool:
+        """True when no negated body atom holds for the instance (``relations[i].tuples``)."""
+        if not self.negatives:
+            return True
+        binding = dict(zip(self.variables, instance))
+        for index, getter, columns in self.negation_getters:
+            key = getter(binding) if getter else tuple(binding[name] for name in columns)
+            if key in relations[index].tuples:
+                return False
+        return True
+
+
+def _assignment_target(condition: Comparison, bound: set[str]) -> tuple[str, Term] | None:
+    """``(X, term)`` when ``condition`` is ``X = term`` (either side) with ``X`` unbound, ``term`` bound."""
+    if condition.op != "=":
+        return None
+    for target, source in ((condition.left, condition.right), (condition.right, condition.left)):
+        if isinstance(target, Variable) and target.name not in bound and source.variables() <= bound:
+            return target.name, source
+    return None
+
+
+def _compile(steps: list[tuple], variables: tuple[str, ...]) -> Continuation:
+    """The steps as nested closures: each extends a binding and passes it on; the last one
+    appends the instance (keys of :attr:`RulePlan.variables`) to ``out``."""
+    if len(variables) > 1:
+        get = itemgetter(*variables)
+
+        def done(binding: Binding, relations, out: list) -> None:
+            out.append(get(binding))
+    else:
+        names = variables
+
+        def done(binding: Binding, relations, out: list) -> None:
+            out.append(tuple([binding[name] for name in names]))
+    then = done
+    for step in reversed(steps):
+        then = _STEP_COMPILERS[step[0]](step, then)
+    return then
+
+
+def _compile_join(step: tuple, then: Continuation) -> Continuation:
+    _, index, key, key_names, new = step
+    lookup = itemgetter(*key_names) if key_names else None
+
+    def join(binding: Binding, relations, out: list) -> None:
+        table = relations[index]
+        candidates = table.index(key).get(lookup(binding)) if lookup else table.tuples
+        if not candidates:
+            return
+        if not new:
+            then(binding, relations, out)
+            return
+        for values in candidates:
+            extended = binding.copy()
+            for i, name in new:
+                extended[name] = values[i]
+            then(extended, relations, out)
+    return join
+
+
+def _compile_assign(step: tuple, then: Continuation) -> Continuation:
+    _, variable, term = step
+
+    def assign(binding: Binding, relations, out: list) -> None:
+        value = value_of(term, binding)
+        if value is not None:
+            extended = binding.copy()
+            extended[variable] = key_of(value)
+            then(extended, relations, out)
+    return assign
+
+
+def _compile_filter(step: tuple, then: Continuation) -> Continuation:
+    condition = step[1]
+
+    def keep(binding: Binding, relations, out: list) -> None:
+        if holds(condition, binding):
+            then(binding, relations, out)
+    return keep
+
+
+_STEP_COMPILERS = {JOIN: _compile_join, ASSIGN: _compile_assign, FILTER: _compile_filter}
+"""One compiler per step kind."""
+
+
+class Head:
+    """Builds what an instance derives: the head atom, at ``t`` or at the time of ``@_s``."""
+
+    def __init__(self, rule: Rule, variables: tuple[str, ...], timeline: Timeline):
+        atom = base_atom(rule.head)
+        self.predicate = atom.predicate
+        self.signature = atom.signature
+        self.getters = [(variables.index(arg.name), None) if isinstance(arg, Variable) else (None, arg)
+                        for arg in atom.args]
+        time = rule.head.time if isinstance(rule.head, AtAtom) else None
+        self.plain = time is None
+        self.time_index = variables.index(time.name) if isinstance(time, Variable) else None
+        self.time_constant = time.value if isinstance(time, Number) else None
+        self.timeline = timeline
+
+    def atom(self, instance: Tuple) -> Atom:
+        return Atom(self.predicate, tuple(constant_of(instance[i]) if i is not None else c
+                                          for i, c in self.getters))
+
+    def at(self, instance: Tuple) -> Pair | None:
+        """For a head ``@_s a``: ``(a, s)``, or :data:`OFF_TIMELINE` (the encoding's constraint)."""
+        time = instance[self.time_index] if self.time_index is not None else self.time_constant
+        if type(time) is int and time in self.timeline:
+            return self.atom(instance), time
+        return OFF_TIMELINE
+
+    def make(self, instance: Tuple, t: int) -> Pair | None:
+        return (self.atom(instance), t) if self.plain else self.at(instance)

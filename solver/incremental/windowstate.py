@@ -1,0 +1,240 @@
+"""Incremental states of body atoms over the input in time windows (and plain atoms, ``@`` atoms).
+
+A body atom ``⊞ M a`` whose atom ``a`` no rule derives reads only the data stream and the
+background, so its relation (:mod:`solver.incremental.relations`) can be maintained as the stream goes by,
+without rescanning the window: each state below takes the input once, in time order, and
+answers the relation at ``t`` together with what was added and removed since the previous time
+point. A plain atom ``a`` is ``◇`` over ``[t, t]`` and ``@_s a`` looks at the whole timeline.
+SPEC section 3 defines what each window × modality holds; each docstring quotes the rules of
+:mod:`solver.encode` the state reproduces. Tuple windows are in :mod:`solver.incremental.tuplestate`.
+
+>>> from lars.parser import parse_atom
+>>> state = DiamondState(lambda t: (t - 1, t), Pattern(parse_atom("p(X)"), ("X",)), [])
+>>> state.ingest(0, [parse_atom("p(1)")]); state.advance(0)
+([(1,)], [])
+>>> state.advance(1), state.advance(2)
+(([], []), ([], [(1,)]))
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from collections.abc import Iterable
+
+from lars.atoms import Atom
+from lars.terms import Constant
+from solver.incremental.relations import NO_CHANGE, Computed, Counted, Delta, Pattern, RangeFunction, Tuple, key_of
+
+
+# --- time windows (and plain atoms, [t,t], and @ outside windows, the whole timeline) ---------
+
+class TimeState:
+    """Input slices of one signature, taken in as their time enters the window.
+
+    The window at ``t`` is ``[lo, hi] = range_of(t)``; input is visible up to ``t``, so the
+    slices inside are those at ``[lo, min(hi, t)]``. Both ends never decrease, so a slice is
+    taken in once and dropped once.
+    """
+
+    def __init__(self, range_of: RangeFunction, pattern: Pattern, background: Iterable[Atom],
+                 unbounded: bool = False):
+        self.range_of = range_of
+        self.unbounded = unbounded  # the window's start never moves: nothing ever leaves it
+        self.pattern = pattern
+        self.background = [atom for atom in background if atom.signature == pattern.atom.signature]
+        self.pending: deque[tuple[int, list[Atom]]] = deque()
+
+    def ingest(self, time: int, atoms: list[Atom]) -> None:
+        """Input atoms of the pattern's signature at ``time`` (times ascending)."""
+        self.pending.append((time, atoms))
+
+    def entering(self, top: int) -> Iterable[tuple[int, list[Atom]]]:
+        while self.pending and self.pending[0][0] <= top:
+            yield self.pending.popleft()
+
+
+class DiamondState(TimeState):
+    """``⊞◇a``: ``a`` at some point of the window, or background over a non-empty window.
+
+    ``__a :- __rng(w,Lo,Hi), __h(a,T), Lo<=T, T<=Hi.``  ``__a :- __rng(w,Lo,Hi), Lo<=Hi, __bg(a).``
+    A count per tuple of its occurrences inside the window; ``⊞^∞`` keeps only the counts.
+    """
+
+    def __init__(self, range_of: RangeFunction, pattern: Pattern, background: Iterable[Atom],
+                 unbounded: bool = False):
+        super().__init__(range_of, pattern, background, unbounded)
+        self.relation = Counted()
+        self.tuples = self.relation.tuples
+        self.inside: deque[tuple[int, list[Tuple]]] = deque()
+        self.background_on = False
+
+    def advance(self, t: int) -> Delta:
+        lo, hi = self.range_of(t)
+        relation = self.relation
+        while self.inside and self.inside[0][0] < lo:
+            for values in self.inside.popleft()[1]:
+                relation.remove(values)
+        for time, atoms in self.entering(min(hi, t)):
+            if time < lo:
+                continue
+            found = self.pattern.matches(atoms)
+            for values in found:
+                relation.add(values)
+            if found and not self.unbounded:
+                self.inside.append((time, found))
+        if not self.background_on and lo <= hi:
+            self.background_on = True
+            for values in self.pattern.matches(self.background):
+                relation.add(values)
+        return relation.delta()
+
+
+class AtVariableState(TimeState):
+    """``⊞@_T a``: the pairs ``(T, a)`` with ``a`` at ``T`` in the window; background at every ``T``.
+
+    ``__a(T,..) :- __rng(w,Lo,Hi), __h(a,T), Lo<=T, T<=Hi.``  ``__a(T,..) :- __rng(w,Lo,Hi), __bg(a), T=Lo..Hi.``
+    Background pairs cover ``[lo, hi]`` even past ``t`` (background holds at every point).
+    """
+
+    def __init__(self, range_of: RangeFunction, pattern: Pattern, background: Iterable[Atom],
+                 unbounded: bool = False):
+        super().__init__(range_of, pattern, background, unbounded)
+        self.relation = Counted()
+        self.tuples = self.relation.tuples
+        self.inside: deque[tuple[int, list[Tuple]]] = deque()
+        self.covered: tuple[int, int] | None = None  # background points taken in
+
+    def advance(self, t: int) -> Delta:
+        lo, hi = self.range_of(t)
+        relation = self.relation
+        while self.inside and self.inside[0][0] < lo:
+            for values in self.inside.popleft()[1]:
+                relation.remove(values)
+        for time, atoms in self.entering(min(hi, t)):
+            if time < lo:
+                continue
+            found = self.pattern.matches(atoms, time)
+            for values in found:
+                relation.add(values)
+            if found and not self.unbounded:
+                self.inside.append((time, found))
+        if self.background:
+            self._cover_background(lo, hi)
+        return relation.delta()
+
+    def _cover_background(self, lo: int, hi: int) -> None:
+        """Move the background pairs from the previous ``[lo, hi]`` to this one (both ends only grow)."""
+        old_lo, old_hi = self.covered if self.covered else (lo, lo - 1)
+        add_from = lo
+        if old_lo <= old_hi:
+            for time in range(old_lo, min(old_hi, lo - 1) + 1):
+                for values in self.pattern.matches(self.background, time):
+                    self.relation.remove(values)
+            add_from = max(lo, old_hi + 1)
+        for time in range(add_from, hi + 1):
+            for values in self.pattern.matches(self.background, time):
+                self.relation.add(values)
+        self.covered = (lo, hi)
+
+
+class AtConstantState(TimeState):
+    """``⊞@_s a`` for a time constant ``s``: ``a`` at ``s`` if ``s`` is in the window; background too.
+
+    ``__a :- __rng(w,Lo,Hi), __h(a,s), Lo<=s, s<=Hi.``  ``__a :- __rng(w,Lo,Hi), __bg(a), Lo<=s, s<=Hi.``
+    Only the slice at ``s`` is kept.
+    """
+
+    def __init__(self, range_of: RangeFunction, pattern: Pattern, background: Iterable[Atom], at: int):
+        super().__init__(range_of, pattern, background)
+        self.at = at
+        self.at_slice: list[Tuple] = []
+        self.relation = Computed()
+        self.flags = (False, False)
+
+    @property
+    def tuples(self):
+        return self.relation.tuples
+
+    def ingest(self, time: int, atoms: list[Atom]) -> None:
+        if time == self.at:
+            self.at_slice = self.pattern.matches(atoms)
+
+    def advance(self, t: int) -> Delta:
+        lo, hi = self.range_of(t)
+        flags = (lo <= self.at <= min(hi, t), lo <= self.at <= hi)
+        if flags == self.flags:
+            return NO_CHANGE
+        self.flags = flags
+        new = set(self.at_slice) if flags[0] else set()
+        if flags[1]:
+            new.update(self.pattern.matches(self.background))
+        return self.relation.replace(new)
+
+
+class BoxState(TimeState):
+    """``⊞□a``: ``a`` at every point of a non-empty window; background always; any value if empty.
+
+    ``__a :- __bg(a).``  ``__a :- __rng(w,Lo,Hi), __h(a,Lo), #count{T: __h(a,T), Lo<=T, T<=Hi} >= Hi-Lo+1.``
+    ``__a :- __rng(w,Lo,Hi), Lo>Hi, __dom(V)...`` — for each tuple present at the latest time
+    taken in, the start of its unbroken run; it holds when that time is ``hi`` and the run
+    starts at or before ``lo``. Memory: one slice.
+    """
+
+    def __init__(self, range_of: RangeFunction, pattern: Pattern, background: Iterable[Atom],
+                 domain: DomainTracker | None = None):
+        super().__init__(range_of, pattern, background)
+        self.relation = Computed()
+        self.runs: dict[Tuple, int] = {}
+        self.runs_time: int | None = None
+        self.domain = domain
+        self.background_tuples = frozenset(self.pattern.matches(self.background))
+
+    @property
+    def tuples(self):
+        return self.relation.tuples
+
+    def advance(self, t: int) -> Delta:
+        lo, hi = self.range_of(t)
+        for time, atoms in self.entering(min(hi, t)):
+            previous = self.runs if self.runs_time == time - 1 else {}
+            self.runs = {values: previous.get(values, time) for values in self.pattern.matches(atoms)}
+            self.runs_time = time
+        new = set(self.background_tuples)
+        if lo > hi:
+            new.update(empty_window_tuples(self.pattern.columns, self.domain))
+        elif hi <= t and self.runs_time == hi:
+            new.update(values for values, start in self.runs.items() if start <= lo)
+        return self.relation.replace(new)
+
+
+def empty_window_tuples(columns: tuple[str, ...], domain: DomainTracker | None) -> Iterable[Tuple]:
+    """Every tuple over the active domain (``□`` over an empty window holds vacuously)."""
+    if not columns:
+        return [()]
+    values = [key_of(c) for c in domain.values()]
+    return itertools.product(values, repeat=len(columns))
+
+
+class DomainTracker:
+    """The active domain of :meth:`solver.reference.Problem.domain`, tracked while it may be needed.
+
+    It is needed only while some ``□`` over variables can have an empty window, which happens
+    only before ``until`` (a hopping window whose pivot is still before the timeline); after
+    that the tracker stops collecting and forgets what it saw.
+    """
+
+    def __init__(self, fixed: set[Constant], until: int):
+        self.fixed = fixed
+        self.seen: set[Constant] = set()
+        self.until = until
+
+    def ingest(self, time: int, atoms: list[Atom]) -> None:
+        if time < self.until:
+            for atom in atoms:
+                self.seen.update(atom.args)
+        elif self.seen:
+            self.seen = set()
+
+    def values(self) -> list[Constant]:
+        return list(self.fixed | self.seen)

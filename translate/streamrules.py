@@ -1,0 +1,99 @@
+"""τ1 (C-SPARQL, strategy T1) and τ2 (CQELS, strategy T2) (SPEC section 5, paper section 4.3).
+
+* τ1 merges the stream triples into the default graph: one import rule per ``(s, ω) ∈ S``,
+  ``triple(S, P, O, default) ← τ(ω) ◇ striple(S, P, O, s)``, and τ for the rest. (SPEC writes
+  the import target as a separate graph ``S`` matched by a second base rule per triple pattern;
+  importing into ``default`` itself gives the same matches with one rule per BGP.)
+* τ2 reads ``STREAM s ω g`` with one rule whose body has one window atom per triple pattern:
+  ``ans_i(V̄, D, S) ← ⋀_{(S,P,O) ∈ g} τ(ω) ◇ striple(S, P, O, s)``.
+* τ itself (plain SPARQL) is τ1 without streams.
+
+>>> from translate.rsp import RspQuery, BGP, StreamSpec, RangeWindow, Var
+>>> from rdflib import URIRef
+>>> q = RspQuery((), BGP(), streams=(StreamSpec(URIRef("http://ex.org/s1"), RangeWindow(30)),))
+>>> result = tau1(q)
+>>> result.comments[-1]
+'import stream <http://ex.org/s1> [RANGE 30] into the default graph'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lars.atoms import Atom
+from lars.rules import Literal, Program, Rule
+from lars.terms import Variable
+from translate.names import answer_predicate
+from translate.rdf import DEFAULT_GRAPH, STRIPLE, TRIPLE, RdfTermEncoder
+from translate.rsp import RspQuery, StreamPattern
+from translate.sparqltext import Names, term_text, window_text
+from translate.tau import Shape, Tau
+from translate.rspwindows import check_reading, window_literals
+
+
+@dataclass(frozen=True)
+class TauResult:
+    """The rules of a translation, a comment per rule, the answer predicate's shape, and the RDF
+    terms of the patterns (in the order the encoder first saw them)."""
+
+    program: Program
+    comments: tuple[str, ...]
+    answer: Shape
+    terms: tuple = ()
+
+    @property
+    def answer_predicate(self) -> str:
+        return answer_predicate(self.answer.index)
+
+
+def _run(query: RspQuery, encoder: RdfTermEncoder | None, stream_body) -> tuple[Tau, Shape]:
+    tau = Tau(encoder or RdfTermEncoder(), stream_body, Names(query.prefixes))
+    shape = tau.translate(query.pattern, [v.name for v in query.variables])
+    return tau, shape
+
+
+def _result(tau: Tau, shape: Shape) -> TauResult:
+    return TauResult(Program(tuple(tau.rules)), tuple(tau.comments), shape, tau.encoder.terms())
+
+
+def tau(query: RspQuery, encoder: RdfTermEncoder | None = None) -> TauResult:
+    """τ(Q) for a plain SPARQL query (``S`` is ignored; STREAM patterns are refused)."""
+    return _result(*_run(query, encoder, None))
+
+
+def import_rules(query: RspQuery, encoder: RdfTermEncoder,
+                 reading: str = "closed") -> list[tuple[Rule, str]]:
+    """τ'(S): one rule per distinct ``(s, ω)`` importing the window into the default graph."""
+    s, p, o = Variable("S"), Variable("P"), Variable("O")
+    rules, seen = [], set()
+    for spec in query.streams:
+        if (spec.stream, spec.window) in seen:
+            continue
+        seen.add((spec.stream, spec.window))
+        source = Atom(STRIPLE, (s, p, o, encoder.encode(spec.stream)))
+        rule = Rule(Atom(TRIPLE, (s, p, o, DEFAULT_GRAPH)),
+                    window_literals(spec.window, source, reading))
+        names = Names(query.prefixes)
+        rules.append((rule, f"import stream {term_text(spec.stream, names)} "
+                            f"{window_text(spec.window)} into the default graph"))
+    return rules
+
+
+def tau1(query: RspQuery, encoder: RdfTermEncoder | None = None,
+         reading: str = "closed") -> TauResult:
+    """τ1(Q) = τ(Q) ∪ τ'(S); apply it to ``cs(Q)``."""
+    check_reading(reading)
+    runner, shape = _run(query, encoder, None)
+    for rule, comment in import_rules(query, runner.encoder, reading):
+        runner.add(rule, comment)
+    return _result(runner, shape)
+
+
+def tau2(query: RspQuery, encoder: RdfTermEncoder | None = None,
+         reading: str = "closed") -> TauResult:
+    """τ2(Q): τ with STREAM patterns read through their windows; apply it to a ``cq(Q)`` query."""
+    check_reading(reading)
+
+    def stream_body(pattern: StreamPattern, atoms: list[Atom]) -> tuple[Literal, ...]:
+        return window_literals(pattern.window, atoms, reading)
+    return _result(*_run(query, encoder, stream_body))
