@@ -33,10 +33,10 @@ def measure(mode: str, path: str, master: str) -> dict:
     (``--spark never`` or ``always``): lazy in both modes, so they are counted and dropped and
     the peak memory is what reading holds, not the stream.
     """
-    from rdflib import URIRef
 
     from ingest.lazy import rdf_slices
-    from ingest.policy import ReadPolicy, ReadReport
+    from ingest.options import ReadOptions
+    from ingest.policy import ReadReport
     from solver import spark
 
     startup = 0.0
@@ -47,8 +47,9 @@ def measure(mode: str, path: str, master: str) -> dict:
         startup = time.perf_counter() - started
     started = time.perf_counter()
     slices = triples = 0
-    for _, elements in rdf_slices(path, URIRef("http://ex.org/streams/test"), ReadPolicy(),
-                                  ReadReport(), "always" if mode == "spark" else "never", master):
+    options = ReadOptions("http://ex.org/streams/test", spark="always" if mode == "spark" else "never",
+                          master=master)
+    for _, elements in rdf_slices(path, options, ReadReport()):
         slices += 1
         triples += len(elements)
     seconds = time.perf_counter() - started

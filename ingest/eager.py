@@ -18,7 +18,8 @@ from rdflib.graph import DATASET_DEFAULT_GRAPH_ID, Dataset, Graph
 
 from ingest.lazy import choose_timeline, stream_reader
 from lars.atoms import Atom
-from ingest.policy import ReadPolicy, ReadReport, within_timeline
+from ingest.options import ReadOptions
+from ingest.policy import ReadReport, within_timeline
 from lars.streams import Stream, Timeline
 from translate.api import Translation, input_atoms, query_background
 from translate.rdf import RdfTermEncoder
@@ -26,13 +27,12 @@ from ingest.rdffiles import StreamTriple, load_static
 from translate.rsp import RspQuery
 
 
-def read_rdf_stream(path: str | os.PathLike | None, stream_iri: str | None, policy: ReadPolicy,
-                    report: ReadReport,
-                    timeline: tuple[int | None, int | None] = (None, None), spark: str = "auto",
-                    master: str = "local[*]") -> tuple[list[StreamTriple], Timeline]:
+def read_rdf_stream(path: str | os.PathLike | None, options: ReadOptions, report: ReadReport,
+                    timeline: tuple[int | None, int | None] = (None, None)
+                    ) -> tuple[list[StreamTriple], Timeline]:
     """All triples of a stream file or folder inside the timeline (``--from``/``--to``, else the
     default one, :func:`ingest.lazy.choose_timeline`), and that timeline."""
-    read, first, last = stream_reader(path, stream_iri, policy, report, spark, master)
+    read, first, last = stream_reader(path, options, report)
     line = choose_timeline(first, last, *timeline)
     inside = within_timeline(read(), line.start, line.end, report, "triple")
     return [element for _, elements in inside for element in elements], line

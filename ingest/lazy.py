@@ -34,6 +34,7 @@ from ingest.policy import (
     ReadPolicy, ReadReport, decode_line, read_lines, read_text, within_timeline,
 )
 from lars.streams import Timeline
+from ingest.options import ReadOptions
 from ingest.slicing import iter_slice_stream
 from translate.api import input_atoms
 from translate.rdf import RdfTermEncoder
@@ -89,18 +90,18 @@ def spark_threshold_bytes() -> int:
     return int(text) * 2**20
 
 
-def rdf_slices(path: str, stream: URIRef | None, policy: ReadPolicy, report: ReadReport,
-               spark: str = "auto", master: str = "local[*]") -> Iterator[RdfSlice]:
+def rdf_slices(path: str, options: ReadOptions, report: ReadReport) -> Iterator[RdfSlice]:
     """The slices of a timestamped N-Triples file or a Turtle folder, ascending in time, read
     lazily in process or by the Spark job (:mod:`ingest.slicing`; both give the same slices)."""
     folder = Path(path).is_dir()
-    if uses_spark(path, spark, master):
+    stream, policy = options.stream, options.policy
+    if uses_spark(path, options.spark, options.master):
         if folder:
             paths = [str(p) for p in turtle_files(path, policy=policy, report=report)]
             parser = partial(parse_turtle_document, stream=stream or CSRBENCH_STREAM)
         else:
             paths, parser = [path], partial(parse_ntriples_line, default_stream=stream)
-        return iter_slice_stream(paths, parser, whole_files=folder, master=master,
+        return iter_slice_stream(paths, parser, whole_files=folder, master=options.master,
                                  policy=policy, report=report)
     if folder:
         elements = read_turtle_folder(path, stream=stream or CSRBENCH_STREAM, policy=policy,
@@ -186,8 +187,7 @@ class QueryInput:
             yield t, input_atoms(elements, self.encoder).get(t, [])
 
 
-def stream_reader(path: str | os.PathLike | None, stream_iri: str | None, policy: ReadPolicy,
-                  report: ReadReport, spark: str, master: str
+def stream_reader(path: str | os.PathLike | None, options: ReadOptions, report: ReadReport
                   ) -> tuple[Callable[[], Iterator[RdfSlice]], int | None, int | None]:
     """A function reading the stream's slices, and the first and last time points with triples.
 
@@ -196,12 +196,12 @@ def stream_reader(path: str | os.PathLike | None, stream_iri: str | None, policy
     """
     if path is None:
         return (lambda: iter(())), None, None
-    path, iri = os.fspath(path), URIRef(stream_iri) if stream_iri else None
-    read = partial(rdf_slices, path, iri, policy, report, spark, master)
-    if policy.order == "sort" or "://" in path:
+    path, iri = os.fspath(path), options.stream
+    read = partial(rdf_slices, path, options, report)
+    if options.order == "sort" or "://" in path:
         kept = list(read())
         return (lambda: iter(kept)), (kept[0][0] if kept else None), (kept[-1][0] if kept else None)
-    uses_spark(path, spark, master)  # an unknown --spark choice is refused before any reading
+    uses_spark(path, options.spark, options.master)  # an unknown --spark choice is refused first
     return read, edge_time_point(path, iri, last=False), edge_time_point(path, iri, last=True)
 
 

@@ -1,4 +1,11 @@
 """The logic of LARS: terms, atoms, windows, formulas, rules, programs, streams, text syntax.
 
-This package imports nothing else of the project; the other packages build on it.
+Read first: :mod:`lars.rules` (rules and programs, the tree every other stage passes on), then
+:mod:`lars.formulas` (◇ □ @ and window atoms) and :mod:`lars.windows`; :mod:`lars.parser` and
+:mod:`lars.printer` read and write both spellings (``docs/syntax.md``); :mod:`lars.analysis`
+finds input and derived predicates, safety and stratification; :mod:`lars.errors` is the one
+error hierarchy every package raises.
+
+Imports: nothing else of the project (networkx for the dependency graph); every other package
+builds on this one.
 """

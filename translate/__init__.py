@@ -7,6 +7,13 @@ The façade names one function per stage; everything else lives in the modules b
   variant for CQELS, τ for SPARQL; optionally push or pull);
 * :func:`background_atoms`, :func:`query_background`, :func:`input_atoms`, :func:`lars_stream` —
   RDF data → LARS atoms and streams; :meth:`Translation.rows` — answers → rows.
+
+Read first: :mod:`translate.api` (the façade), then :mod:`translate.rsp` (the query model),
+:mod:`translate.tau` (τ), :mod:`translate.streamrules` (τ1, τ2), :mod:`translate.rspwindows`
+(τ(ω)) and :mod:`translate.triggers` (℘ push and pull).
+
+Imports: :mod:`lars` only (rdflib for SPARQL parsing and RDF terms); never ``ingest``,
+``solver`` or ``agreement``.
 """
 
 from translate.api import (

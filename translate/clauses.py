@@ -15,7 +15,7 @@ RangeWindow(length=10, step=5)
 from __future__ import annotations
 
 from lars.errors import ParseError, Position
-from translate.durations import make_duration, to_ticks
+from translate.durations import make_duration, parse_unit, to_ticks
 from translate.rsp import AllWindow, NowWindow, RangeWindow, RspWindow, TriplesWindow
 from translate.scanner import SourceText, Token, tokenize
 
@@ -129,6 +129,17 @@ class Cursor:
         if count < 1:
             raise ParseError("a triple window holds at least one triple", self.position(token))
         return count
+
+
+def reader_input(text: str, source: str, unit: str | int) -> tuple[int, SourceText]:
+    """What every query reader starts from: the tick in milliseconds (``unit`` is a duration
+    such as ``"1s"`` or milliseconds) and the text with its source name, for positions.
+
+    Every reader raises ``ParseError`` for bad syntax (with line and column in ``text``),
+    ``UnsupportedError`` for SPARQL outside the fragment (all of them listed) and ``InputError``
+    for a duration that is not a whole number of ticks.
+    """
+    return (parse_unit(unit) if isinstance(unit, str) else unit), SourceText(text, source)
 
 
 def depths(tokens: list[Token]) -> list[int]:

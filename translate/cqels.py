@@ -19,10 +19,9 @@ from rdflib import URIRef
 
 from lars.errors import ParseError
 from translate.algebra import StreamSlot, read_query, resolver
-from translate.clauses import Cursor
-from translate.durations import parse_unit
+from translate.clauses import Cursor, reader_input
 from translate.rsp import RspQuery, StreamSpec
-from translate.scanner import Rewrite, SourceText, tokenize
+from translate.scanner import Rewrite, tokenize
 from translate.scope import stream_patterns
 from translate.sparql import constant_filter_edits, parse_sparql
 
@@ -59,13 +58,9 @@ def read_cqels(text: str, source: str = "<string>", unit: str | int = "1s",
                engine: str = "cqels") -> RspQuery:
     """Read a CQELS query (or plain SPARQL); durations become ticks of ``unit``.
 
-    Raises:
-        ParseError: bad syntax, with the line and column in ``text``.
-        UnsupportedError: SPARQL features outside the supported fragment (all of them listed).
-        InputError: a duration that is not a whole number of ticks.
+    Raises the errors of every reader (:func:`translate.clauses.reader_input`).
     """
-    unit_ms = parse_unit(unit) if isinstance(unit, str) else unit
-    src = SourceText(text, source)
+    unit_ms, src = reader_input(text, source, unit)
     if PLACEHOLDER in text:
         raise ParseError(f"the query mentions <{PLACEHOLDER}...>, which the reader reserves",
                          src.position(text.index(PLACEHOLDER)))

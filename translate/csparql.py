@@ -16,10 +16,9 @@ from __future__ import annotations
 
 from lars.errors import ParseError
 from translate.algebra import read_query, resolver
-from translate.clauses import Cursor, depths
-from translate.durations import parse_unit
+from translate.clauses import Cursor, depths, reader_input
 from translate.rsp import RspQuery, StreamSpec
-from translate.scanner import Rewrite, SourceText, tokenize
+from translate.scanner import Rewrite, tokenize
 from translate.sparql import constant_filter_edits, parse_sparql
 
 
@@ -61,13 +60,9 @@ def _is_stream_clause(cursor: Cursor) -> bool:
 def read_csparql(text: str, source: str = "<string>", unit: str | int = "1s") -> RspQuery:
     """Read a C-SPARQL query; durations become ticks of ``unit`` (a duration or milliseconds).
 
-    Raises:
-        ParseError: bad syntax, with the line and column in ``text``.
-        UnsupportedError: SPARQL features outside the supported fragment (all of them listed).
-        InputError: a duration that is not a whole number of ticks.
+    Raises the errors of every reader (:func:`translate.clauses.reader_input`).
     """
-    unit_ms = parse_unit(unit) if isinstance(unit, str) else unit
-    src = SourceText(text, source)
+    unit_ms, src = reader_input(text, source, unit)
     tokens = tokenize(text)
     level = depths(tokens)
     cursor = Cursor(tokens, src)

@@ -54,7 +54,7 @@ def command_translate(args: argparse.Namespace, out: TextIO) -> int:
 def command_run(args: argparse.Namespace, out: TextIO) -> int:
     """``lars run FILE``: a LARS program, or a query (by suffix or first keyword).
 
-    The answers are written as they are computed (:meth:`agreement.facade.RunPlan.answers`); what
+    The answers are written as they are computed (:meth:`agreement.runplan.RunPlan.answers`); what
     reading reported (skipped lines, input outside the timeline) is printed at the end.
     """
     plan = prepare_run(Path(args.program), background=args.background and Path(args.background),

@@ -34,7 +34,7 @@ from lars.formulas import At, AtAtom, WindowAtom, base_atom
 from lars.rules import Rule
 from lars.streams import Timeline
 from lars.terms import Constant, Number, Term, Variable, evaluate, order_key
-from solver.incremental.relations import Key, constant_of, key_of
+from solver.incremental.relations import Key, key_constant, key_of
 
 Tuple = tuple[Key, ...]
 Binding = dict[str, Key]
@@ -50,7 +50,7 @@ def value_of(term: Term, binding: Binding) -> Constant | None:
         key = binding.get(name)
         if key is None:
             return None
-        values[name] = constant_of(key)
+        values[name] = key_constant(key)
     return evaluate(term, values)
 
 
@@ -345,7 +345,7 @@ class Head:
         self.timeline = timeline
 
     def atom(self, instance: Tuple) -> Atom:
-        return Atom(self.predicate, tuple(constant_of(instance[i]) if i is not None else c
+        return Atom(self.predicate, tuple(key_constant(instance[i]) if i is not None else c
                                           for i, c in self.getters))
 
     def at(self, instance: Tuple) -> Pair | None:

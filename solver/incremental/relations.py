@@ -6,7 +6,7 @@ variables (with ``T`` of ``@_T``) in alphabetical order, as in
 :func:`solver.encode.auxiliary_head`. Values are *keys* (:func:`key_of`): a number is a Python
 ``int``, a name its text, a string or IRI its text behind ``"`` or ``<``. Keys hash and compare
 in C, which the frozen dataclasses of :mod:`lars.terms` do not; they are decoded only for
-comparisons and output (:func:`constant_of`). A relation reports what entered and left it since
+comparisons and output (:func:`key_constant`). A relation reports what entered and left it since
 it was last asked (its *delta*).
 
 >>> from lars.parser import parse_atom
@@ -49,7 +49,7 @@ def key_of(constant: Constant) -> Key:
     return ('"' if kind is String else "<") + constant.value
 
 
-def constant_of(key: Key) -> Constant:
+def key_constant(key: Key) -> Constant:
     """The constant of a key (inverse of :func:`key_of`)."""
     if type(key) is int:
         return number(key)

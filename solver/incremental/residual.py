@@ -33,20 +33,21 @@ from lars.windows import TimeWindow
 from solver.incremental.clingoprocess import shared_process
 from solver.encode import encode_head, encode_literal, term_text
 from solver.symbols import atom_text
-from solver.incremental.relations import constant_of
+from solver.incremental.relations import key_constant
 
 Pair = tuple
 
 
 @lru_cache(maxsize=1 << 16)
-def constant_text(constant: Constant) -> str:
+def cached_constant_text(constant: Constant) -> str:
+    """ASP text of a constant (:func:`solver.symbols.constant_text`), cached: domains repeat."""
     return term_text(constant)
 
 
 @lru_cache(maxsize=1 << 16)
 def key_text(key) -> str:
     """ASP text of a key of :mod:`solver.incremental.windowstate`."""
-    return term_text(constant_of(key))
+    return term_text(key_constant(key))
 
 
 def at_free(program) -> bool:
@@ -118,7 +119,7 @@ class ClingoResidual:
         for scope, (lo, hi) in ranges:
             parts.append(f"__rng({scope.ident},{lo - offset},{hi - offset}).")
             if scope.needs_domain and lo > hi:
-                parts.extend(f"__dom({constant_text(c)})." for c in self.engine.domain.values())
+                parts.extend(f"__dom({cached_constant_text(c)})." for c in self.engine.domain.values())
         parts.extend(f"__h({atom_text(a)},{time - offset})." for a, time in pairs)
         for name, state in self.fed.items():
             for values in state.tuples:

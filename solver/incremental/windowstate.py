@@ -54,12 +54,13 @@ class TimeState:
             yield self.pending.popleft()
 
 
-class DiamondState(TimeState):
-    """``⊞◇a``: ``a`` at some point of the window, or background over a non-empty window.
+class SlidingState(TimeState):
+    """A count per tuple of its occurrences in the input inside the window, kept by sliding it.
 
-    ``__a :- __rng(w,Lo,Hi), __h(a,T), Lo<=T, T<=Hi.``  ``__a :- __rng(w,Lo,Hi), Lo<=Hi, __bg(a).``
-    A count per tuple of its occurrences inside the window; ``⊞^∞`` keeps only the counts.
+    ``timed`` states (``@_T``) match atoms with their time point, so ``T`` is a column.
     """
+
+    timed: bool
 
     def __init__(self, range_of: RangeFunction, pattern: Pattern, background: Iterable[Atom],
                  unbounded: bool = False):
@@ -67,9 +68,10 @@ class DiamondState(TimeState):
         self.relation = Counted()
         self.tuples = self.relation.tuples
         self.inside: deque[tuple[int, list[Tuple]]] = deque()
-        self.background_on = False
 
-    def advance(self, t: int) -> Delta:
+    def slide(self, t: int) -> tuple[int, int]:
+        """Move the window to ``range_of(t)``: drop the slices that left it, count those that
+        entered (input up to ``t`` only); returns the window ``(lo, hi)``."""
         lo, hi = self.range_of(t)
         relation = self.relation
         while self.inside and self.inside[0][0] < lo:
@@ -78,11 +80,31 @@ class DiamondState(TimeState):
         for time, atoms in self.entering(min(hi, t)):
             if time < lo:
                 continue
-            found = self.pattern.matches(atoms)
+            found = self.pattern.matches(atoms, time if self.timed else None)
             for values in found:
                 relation.add(values)
             if found and not self.unbounded:
                 self.inside.append((time, found))
+        return lo, hi
+
+
+class DiamondState(SlidingState):
+    """``⊞◇a``: ``a`` at some point of the window, or background over a non-empty window.
+
+    ``__a :- __rng(w,Lo,Hi), __h(a,T), Lo<=T, T<=Hi.``  ``__a :- __rng(w,Lo,Hi), Lo<=Hi, __bg(a).``
+    A count per tuple of its occurrences inside the window; ``⊞^∞`` keeps only the counts.
+    """
+
+    timed = False
+
+    def __init__(self, range_of: RangeFunction, pattern: Pattern, background: Iterable[Atom],
+                 unbounded: bool = False):
+        super().__init__(range_of, pattern, background, unbounded)
+        self.background_on = False
+
+    def advance(self, t: int) -> Delta:
+        lo, hi = self.slide(t)
+        relation = self.relation
         if not self.background_on and lo <= hi:
             self.background_on = True
             for values in self.pattern.matches(self.background):
@@ -90,38 +112,25 @@ class DiamondState(TimeState):
         return relation.delta()
 
 
-class AtVariableState(TimeState):
+class AtVariableState(SlidingState):
     """``⊞@_T a``: the pairs ``(T, a)`` with ``a`` at ``T`` in the window; background at every ``T``.
 
     ``__a(T,..) :- __rng(w,Lo,Hi), __h(a,T), Lo<=T, T<=Hi.``  ``__a(T,..) :- __rng(w,Lo,Hi), __bg(a), T=Lo..Hi.``
     Background pairs cover ``[lo, hi]`` even past ``t`` (background holds at every point).
     """
 
+    timed = True
+
     def __init__(self, range_of: RangeFunction, pattern: Pattern, background: Iterable[Atom],
                  unbounded: bool = False):
         super().__init__(range_of, pattern, background, unbounded)
-        self.relation = Counted()
-        self.tuples = self.relation.tuples
-        self.inside: deque[tuple[int, list[Tuple]]] = deque()
         self.covered: tuple[int, int] | None = None  # background points taken in
 
     def advance(self, t: int) -> Delta:
-        lo, hi = self.range_of(t)
-        relation = self.relation
-        while self.inside and self.inside[0][0] < lo:
-            for values in self.inside.popleft()[1]:
-                relation.remove(values)
-        for time, atoms in self.entering(min(hi, t)):
-            if time < lo:
-                continue
-            found = self.pattern.matches(atoms, time)
-            for values in found:
-                relation.add(values)
-            if found and not self.unbounded:
-                self.inside.append((time, found))
+        lo, hi = self.slide(t)
         if self.background:
             self._cover_background(lo, hi)
-        return relation.delta()
+        return self.relation.delta()
 
     def _cover_background(self, lo: int, hi: int) -> None:
         """Move the background pairs from the previous ``[lo, hi]`` to this one (both ends only grow)."""

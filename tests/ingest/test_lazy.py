@@ -11,13 +11,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agreement.facade import prepare_run
+from ingest.options import ReadOptions
 from ingest.eager import query_data, read_rdf_stream, static_graphs
 from ingest import lazy as rdfinput
 from ingest.lazy import (
     choose_timeline, edge_time_point, lines_from_end, stream_reader, uses_spark,
 )
 from lars.errors import InputError
-from ingest.policy import ReadPolicy, ReadReport
+from ingest.policy import ReadReport
 from lars.streams import Timeline
 from solver.strategies import evaluate, slices_of
 from translate.api import parse_query, translate
@@ -72,11 +73,11 @@ def test_lazy_slices_are_the_stream_read_at_once_inside_the_timeline(tmp_path, s
     rng = random.Random(start or 0)
     times = sorted(rng.randrange(0, 30) for _ in range(60))
     path = write(tmp_path, "".join(LINE.format(i=i, t=t) for i, t in enumerate(times)))
-    policy = ReadPolicy()
-    read, first, last = stream_reader(path, None, policy, ReadReport(), "never", "local[*]")
+    options = ReadOptions(spark="never")
+    read, first, last = stream_reader(path, options, ReadReport())
     line = choose_timeline(first, last, start, end)
     assert line == Timeline(0 if start is None else start, times[-1] if end is None else end)
-    elements, whole = read_rdf_stream(path, None, policy, ReadReport(), (start, end), "never")
+    elements, whole = read_rdf_stream(path, options, ReadReport(), (start, end))
     assert whole == line
     lazy = [element for t, slice_ in read() if t in line for element in slice_]
     assert lazy == elements
@@ -86,7 +87,7 @@ def test_a_run_reads_the_stream_lazily_and_answers_as_the_whole_stream_does():
     """``lars run``'s lazy path equals evaluating the stream materialized (as ``lars agree`` reads it)."""
     plan = prepare_run(Q1, stream=CSRBENCH / "stream")
     translation = translate(parse_query(Q1.read_text(), str(Q1)), "cqels")
-    elements, line = read_rdf_stream(str(CSRBENCH / "stream"), None, ReadPolicy(), ReadReport())
+    elements, line = read_rdf_stream(str(CSRBENCH / "stream"), ReadOptions(), ReadReport())
     data = query_data([translation], elements, static_graphs([], translation.query), line)
     whole = list(evaluate(translation.program, slices_of(data.stream), line, data.background))
     lazy = list(plan.answers())
@@ -106,7 +107,7 @@ def test_each_pass_reads_the_stream_again_and_counts_its_triples():
     plan = prepare_run(Q1, stream=CSRBENCH / "stream", end=12)
     first, second = plan.view(), plan.view()
     assert list(first) == list(second) and first.timeline == (0, 12)
-    elements, _ = read_rdf_stream(str(CSRBENCH / "stream"), None, ReadPolicy(), ReadReport(), (None, 12))
+    elements, _ = read_rdf_stream(str(CSRBENCH / "stream"), ReadOptions(), ReadReport(), (None, 12))
     counts: dict[int, int] = {}
     for element in elements:
         counts[element.time] = counts.get(element.time, 0) + 1

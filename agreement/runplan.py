@@ -1,0 +1,112 @@
+"""A run prepared but not yet solved: the program, the timeline, and the stream read lazily.
+
+:func:`agreement.facade.prepare_run` reads and translates what ``lars run`` is given and returns a
+:class:`RunPlan`; ``lars run`` writes :meth:`RunPlan.answers` as they come, a notebook collects
+them with :meth:`RunPlan.view`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from agreement.notebook.views import AnswerStreamView
+from ingest.policy import ReadReport
+from lars.atoms import Atom
+from lars.rules import Program
+from lars.streams import Timeline
+from solver.answers import TimePointAnswer
+from solver.formats import RunInfo
+from solver.partition import evaluate_partitioned, in_process, spark_runner
+from solver.reference import Limits
+from solver.strategies import Slice, evaluate
+from translate.api import Translation
+from translate.rdf import RdfTermEncoder, chop
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """Everything :func:`run` prepares before solving; :meth:`answers` reads and solves lazily.
+
+    ``lars run`` writes :meth:`answers` as they come: the stream is read one time point at a
+    time (:mod:`ingest.lazy`) and no answer is kept, so a long run holds what its windows
+    hold, not the stream; :meth:`view` collects the answers into an
+    :class:`~agreement.notebook.views.AnswerStreamView`. Reading problems and input outside the timeline
+    are in :attr:`warnings` once the answers have been read.
+    """
+
+    program: Program
+    timeline: Timeline
+    background: frozenset[Atom]
+    slices: Callable[[], Iterator[Slice]]
+    info: RunInfo
+    unit: str | None
+    title: str
+    report: ReadReport
+    translation: Translation | None = None
+    encoder: RdfTermEncoder | None = None
+    strategy: str = "auto"
+    limits: Limits = field(default_factory=Limits)
+    partitions: int = 0
+    """With ``n > 0``: the timeline cut into ``n`` ranges (:mod:`solver.partition`)."""
+    master: str | None = None
+    """Where the ranges are evaluated: a Spark master, or ``None`` for this process."""
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """What reading reported so far (complete once :meth:`answers` is exhausted)."""
+        return tuple(self.report.summary())
+
+    def answers(self, slices: Iterator[Slice] | None = None) -> Iterator[TimePointAnswer]:
+        """The answers at every time point of the timeline, in order (a query's: chopped ``ans_1``),
+        computed with :func:`solver.strategies.evaluate` (``strategy``; all give the same answers)
+        or, with :attr:`partitions`, range by range (:func:`solver.partition.evaluate_partitioned`)."""
+        slices = self.slices() if slices is None else slices
+        shown = None if self.translation is None else frozenset({self.translation.answer.predicate})
+        if self.partitions:
+            runner = in_process if self.master is None else spark_runner(self.master)
+            answers = evaluate_partitioned(self.program, slices, self.timeline, self.background,
+                                           self.partitions, runner, self.limits, shown)
+        else:
+            answers = evaluate(self.program, slices, self.timeline, self.background, self.strategy,
+                               self.limits, shown=shown)
+        return answers if self.translation is None else answers_only(answers)
+
+    def view(self) -> AnswerStreamView:
+        """Solve at every time point and collect the answers."""
+        t = self.translation
+        counts: dict[int, int] = {}
+
+        def counted() -> Iterator[Slice]:
+            for time, atoms in self.slices():
+                counts[time] = len(atoms)
+                yield time, atoms
+
+        answers = tuple(self.answers(counted()))
+        return AnswerStreamView(
+            answers, self.info.timeline, self.unit, self.info.stratified, self.title,
+            counts, "atoms" if t is None else "triples",
+            variables=() if t is None else t.answer.select_order,
+            row_of=None if t is None else RowOf(t, self.encoder),
+            prefixes=() if t is None else t.query.prefixes, warnings=self.warnings)
+
+
+class RowOf:
+    """A chopped answer atom of a query → its values in SELECT order (rdflib terms, ``None``
+    for unbound), cached."""
+
+    def __init__(self, translation: Translation, encoder: RdfTermEncoder) -> None:
+        self.translation, self.encoder, self.cache = translation, encoder, {}
+
+    def __call__(self, atom: Atom) -> tuple:
+        if atom not in self.cache:
+            [row] = self.translation.rows([atom], self.encoder, chopped=True)
+            self.cache[atom] = tuple(row.values())
+        return self.cache[atom]
+
+
+def answers_only(answers: Iterator[TimePointAnswer]) -> Iterator[TimePointAnswer]:
+    """The answer atoms of each answer stream, chopped (SPEC section 5: ``chop``)."""
+    for answer in answers:
+        yield TimePointAnswer(answer.time, tuple(
+            frozenset((atom, t) for a, t in stream for atom in chop([a])) for stream in answer.streams))
