@@ -6,9 +6,12 @@ can match static data (else C-SPARQL answers from static triples without stream 
 only be refuted, never guaranteed, without the stream, so the analysis reports per window what
 can make the snapshots differ, and a verdict:
 
-* ``expected`` — every condition is met;
-* ``not expected`` — a condition fails for every stream that could reach it;
+* ``guaranteed`` — every condition is met, so the engines agree on every stream;
+* ``not guaranteed`` — a condition fails; the conditions are sufficient, not necessary, so the
+  engines may still agree (only the check with a stream decides);
 * ``depends on the data`` — the remaining risks need data to show (reported as such).
+
+The analysis never proves a disagreement, so ``lars agree --analyze`` exits 0.
 """
 
 from __future__ import annotations
@@ -88,13 +91,19 @@ def analyze(query: RspQuery, period: int | None, graphs: dict | None = None) -> 
     """The findings and the verdict for a CQELS query (its STREAM blocks give ``S``)."""
     findings = [condition_ii(query, graphs)] + [window_finding(spec, period) for spec in query.streams]
     statuses = {f.status for f in findings}
-    verdict = ("not expected" if "not met" in statuses else
-               "depends on the data" if "unknown" in statuses else "expected")
+    verdict = ("not guaranteed" if "not met" in statuses else
+               "depends on the data" if "unknown" in statuses else "guaranteed")
     return findings, verdict
 
 
+SUFFICIENT_NOTE = ("these conditions are sufficient, not necessary: when one is not met the "
+                   "engines may still agree; run lars agree with a stream to decide")
+
+
 def render_analysis(findings: list[Finding], verdict: str) -> str:
+    """The findings for a person: the verdict, one line per condition, and what they mean."""
     lines = [f"agreement {verdict.upper()}: {sum(f.status == 'met' for f in findings)} of "
              f"{len(findings)} sufficient conditions met"]
     lines += [f"  {f.status:<8} {f.condition}: {f.reason}" for f in findings]
+    lines.append(f"note: {SUFFICIENT_NOTE}")
     return "\n".join(lines) + "\n"

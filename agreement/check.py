@@ -12,7 +12,8 @@ from pathlib import Path
 from agreement.compare import AnswerSeries, Row, compare
 from agreement.conditions import shared_patterns, snapshot_explanations
 from ingest.eager import QueryData, query_data
-from agreement.explain import hashable_text, shifted_answers
+from agreement.answers import values_text
+from agreement.explain import shifted_answers
 from agreement.recorded import read_recorded
 from agreement.report import AgreementReport
 from lars.errors import SolverError
@@ -109,5 +110,5 @@ def check_query(query: RspQuery, elements: Sequence[StreamTriple], graphs: dict,
 
 
 def row_text(row: Row) -> str:
-    """An answer row as ``(v1, v2, ...)`` with RDF terms in N-Triples form."""
-    return "(" + ", ".join(hashable_text(value) for value in row) + ")"
+    """An answer row as ``(v1, v2, ...)`` with RDF terms in Turtle form, full IRIs."""
+    return values_text(row)

@@ -22,6 +22,7 @@ from rdflib.term import Node
 
 from agreement.compare import IntervalVerdict, Row
 from agreement.explain import Explanation
+from agreement.spans import interval_text, points_text
 from lars.streams import Timeline
 from lars.windows import time_window_range
 from ingest.rdffiles import StreamTriple
@@ -121,6 +122,17 @@ def witness(element: StreamTriple) -> str:
     return f"{triple_text(element.triple)} at {element.time} on <{element.stream}>"
 
 
+def window_text(snap: Snapshot, reading: str) -> str:
+    """The interval a window snapshot covered, with the brackets of the window reading: the
+    selected time points are ``[lo, hi]``; ``(lo-1, hi]`` and ``[lo, hi+1)`` say the same under
+    the left-open and right-open readings of ``[RANGE L]``."""
+    if reading == "left-open":
+        return interval_text(snap.lo - 1, snap.hi, reading)
+    if reading == "right-open":
+        return interval_text(snap.lo, snap.hi + 1, reading)
+    return interval_text(snap.lo, snap.hi, "closed")
+
+
 def window_name(spec: StreamSpec) -> str:
     window = spec.window
     if isinstance(window, RangeWindow):
@@ -154,19 +166,19 @@ def snapshot_explanations(verdict: IntervalVerdict, query: RspQuery, variables: 
                 t, match = seen
                 gone = [e for e in match if e not in pull.triples]
                 found.append(Explanation(
-                    "snapshot-differs", f"{row_text(row)}: window {window_name(spec)} of <{spec.stream}> "
-                    f"held a match at the push at {t} (window [{pushes[t].lo},{pushes[t].hi}]) but not "
-                    f"at the pull at {verdict.end} (window [{pull.lo},{pull.hi}]): these triples were "
-                    "no longer in it", tuple(witness(e) for e in gone or match)))
+                    "snapshot-differs", f"window {window_name(spec)} of <{spec.stream}> held a match "
+                    f"at the push at {t} (window {window_text(pushes[t], reading)}) but not at the pull "
+                    f"at {verdict.end} (window {window_text(pull, reading)}): these triples were no "
+                    "longer in it", tuple(witness(e) for e in gone or match), row))
         for row in verdict.only_csparql:
             binding = row_binding(row, variables)
             match = support(patterns, ordered(pull), binding)
             if match and not any(support(patterns, ordered(p), binding) for p in pushes.values()):
-                when = ", ".join(f"{p.time} [{p.lo},{p.hi}]" for p in pushes.values()) or "none in this interval"
+                when = points_text(pushes) or "none in this interval"
                 found.append(Explanation(
-                    "snapshot-differs", f"{row_text(row)}: the pull at {verdict.end} sees a match in "
-                    f"window {window_name(spec)} of <{spec.stream}>, but no push snapshot held one "
-                    f"together (pushes: {when})", tuple(witness(e) for e in match)))
+                    "snapshot-differs", f"the pull at {verdict.end} sees a match in window "
+                    f"{window_name(spec)} of <{spec.stream}>, but no push snapshot held one together "
+                    f"(pushes at {when})", tuple(witness(e) for e in match), row))
         found += edge_explanations(verdict, spec, pull, variables, row_text)
     return found
 
@@ -181,8 +193,8 @@ def edge_explanations(verdict: IntervalVerdict, spec: StreamSpec, pull: Snapshot
         at_edge = [e for e in match if e.time == pull.lo]
         if at_edge:
             found.append(Explanation(
-                "window-boundary", f"{row_text(row)} depends on triples exactly at the lower edge "
-                f"({pull.lo}) of window {window_name(spec)} at the pull at {verdict.end}",
-                tuple(witness(e) for e in at_edge)))
+                "window-boundary", f"it depends on triples exactly at the lower edge ({pull.lo}) of "
+                f"window {window_name(spec)} at the pull at {verdict.end}",
+                tuple(witness(e) for e in at_edge), row))
     return found
 

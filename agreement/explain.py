@@ -16,6 +16,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from agreement.compare import AnswerSeries, IntervalVerdict, Row
+from agreement.spans import points_text
 
 
 @dataclass(frozen=True)
@@ -27,11 +28,13 @@ class Explanation:
             ``snapshot-differs``.
         message: one sentence for a person.
         witnesses: the rows, triples or patterns that show it, as text.
+        row: the answer it explains, or ``None`` when it concerns the interval (condition ii).
     """
 
     condition: str
     message: str
     witnesses: tuple[str, ...] = ()
+    row: Row | None = None
 
 
 RowText = Callable[[Row], str]
@@ -56,13 +59,13 @@ def explain_shift(row: Row, pushes, pulls, verdict: IntervalVerdict, only: str,
                   row_text: RowText) -> Explanation:
     """A ``window-boundary`` or ``other-interval`` explanation for one row."""
     edge = [t for t in pushes if t % (verdict.end - verdict.start) == 0]
-    witness = f"{row_text(row)}: CQELS at {list(pushes)}, C-SPARQL at {list(pulls)}"
+    witness = f"CQELS at {points_text(pushes)}, C-SPARQL at {points_text(pulls)}"
     if edge:
         return Explanation("window-boundary", f"only {only} gave it in this interval; CQELS gave it "
                            f"at an interval edge ({edge[0]}), C-SPARQL in the pull at "
-                           f"{nearest(pulls, edge[0])}", (witness,))
+                           f"{nearest(pulls, edge[0])}", (witness,), row)
     return Explanation("other-interval", f"only {only} gave it in this interval; the other "
-                       "engine gave it in another interval", (witness,))
+                       "engine gave it in another interval", (witness,), row)
 
 
 def nearest(points, target: int) -> int:

@@ -33,6 +33,10 @@ from typing import Any
 
 from agreement.analyze import Finding, analyze
 from agreement.check import check_query, check_recorded
+from agreement.defaults import (
+    default_period, derive_cqels, derived_text, name_streams, pulling_timeline, sole_stream,
+    stream_note,
+)
 from agreement.notebook.checkview import AgreementView
 from agreement.notebook.views import AnswerStreamView, ProgramView
 from agreement.runplan import RunPlan
@@ -242,7 +246,7 @@ def check(query: Source | None = None, **options: Any) -> AgreementView:
 
 
 def check_variants(query: Source | None = None, *, stream: str | os.PathLike | None = None,
-                   static: Sequence[str] = (), period: str | int, csparql: Source | None = None,
+                   static: Sequence[str] = (), period: str | int | None = None, csparql: Source | None = None,
                    variant: str = "brave", unit: str = "1s", window_bounds: str = "closed",
                    start: int | None = None, end: int | None = None,
                    recorded_csparql: str | os.PathLike | None = None,
@@ -252,36 +256,63 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
     """:func:`check`, with one view per CQELS variant of ``cq(Q)`` when ``variant="all"``.
 
     Args:
-        query: the CQELS query, text or path.
+        query: the CQELS or C-SPARQL query, text or path; from a C-SPARQL query the CQELS side
+            is derived (:func:`agreement.defaults.derive_cqels`).
         stream: a timestamped N-Triples file or a folder of Turtle files.
         static: static RDF files, ``FILE`` or ``IRI=FILE``.
-        period: ``U``, a duration (``"10s"``) or ticks.
+        period: ``U``, a duration (``"10s"``) or ticks; by default the C-SPARQL ``COMPUTED
+            EVERY``, else the STEP of its windows (:func:`agreement.defaults.default_period`).
         csparql: a separately written C-SPARQL query for its side (warned about if it differs).
         variant: ``brave``, ``cautious``, an id such as ``bc``, or ``all``.
         unit, window_bounds: as in :func:`translate_query`.
-        start, end: the timeline (default: 0 to the last input or recorded answer).
+        start, end: the timeline (default: 0 to the end of the pulling interval holding the
+            last input or recorded answer, :func:`agreement.defaults.pulling_timeline`).
         recorded_csparql, recorded_cqels: answer files recorded from the engines.
         stream_iri, on_error, order, spark, master: how to read the stream
-            (:class:`ingest.options.ReadOptions`), as in :func:`run`.
+            (:class:`ingest.options.ReadOptions`), as in :func:`run`; without ``stream_iri``,
+            triples that name no stream are read as on the query's stream when it reads one.
     """
     ticks = period_ticks(period, unit)
     if recorded_csparql is not None or recorded_cqels is not None:
         if recorded_csparql is None or recorded_cqels is None:
             raise InputError("give both --recorded-csparql and --recorded-cqels")
+        if ticks is None:
+            raise InputError("give the pulling period with --period (e.g. --period 10s)")
         report = check_recorded(recorded_csparql, recorded_cqels, ticks, parse_unit(unit), (start, end))
         return [AgreementView(report, report.csparql, report.cqels.reordered(report.csparql.variables),
                               title=f"{Path(recorded_csparql).name} vs {Path(recorded_cqels).name}")]
     if query is None:
-        raise InputError("give a CQELS query (QUERY or --cqels), or recorded answers")
+        raise InputError("give a C-SPARQL or CQELS query (QUERY or --cqels), or recorded answers")
     text, source = read_source(query)
-    parsed = parse_query(text, source, "cqels", unit)
-    other = parse_query(*read_source(csparql), "csparql", unit) if csparql is not None else None
-    warnings = [DIFFERENT_QUERIES] if other is not None and cs(other) != cs(parsed) else []
-    report = ReadReport()
-    elements, line = read_rdf_stream(stream, ReadOptions(stream_iri, on_error, order, spark, master),
-                                     report, (start, end))
+    given = parse_query(text, source, None, unit)
+    if given.engine == "csparql" and csparql is not None:
+        raise InputError("QUERY is a C-SPARQL query and --csparql gives another",
+                         hint="give the CQELS query as QUERY, or leave out --csparql")
+    other = given if given.engine == "csparql" else (
+        parse_query(*read_source(csparql), "csparql", unit) if csparql is not None else None)
+    ticks = ticks if ticks is not None else default_period(other or given)
+    if ticks is None:
+        raise InputError("give the pulling period with --period (e.g. --period 10s)",
+                         hint="it defaults to the STEP of the C-SPARQL windows, and these have none")
+    report, notes = ReadReport(), []
+    sole = sole_stream(other or given) if stream_iri is None else None
+    folder = stream is not None and Path(stream).is_dir()
+    options = ReadOptions(stream_iri or (sole and folder and str(sole)) or None, on_error, order,
+                          spark, master)
+    elements, line = read_rdf_stream(stream, options, report, (start, end))
+    if sole is not None and folder and elements:
+        notes.append(stream_note(sole))
+    elements = name_streams(elements, sole, notes)
+    line, extended = pulling_timeline(line, ticks, end_given=end is not None,
+                                      last_input=max((e.time for e in elements), default=None))
+    graphs = static_graphs(list(static), other or given)
+    if given.engine == "csparql":
+        parsed = derive_cqels(given, elements, graphs)
+        notes.append("note: " + derived_text(parsed))
+    else:
+        parsed = parse_query(text, source, "cqels", unit)
+    warnings = notes + ([DIFFERENT_QUERIES] if other is not None and cs(other) != cs(parsed) else [])
     warnings += report.summary()
-    graphs = static_graphs(list(static), parsed)
     counts: dict[int, int] = {}
     for element in elements:
         counts[element.time] = counts.get(element.time, 0) + 1
@@ -289,6 +320,11 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
     views = []
     for v in variants:
         found = check_query(parsed, elements, graphs, ticks, v, window_bounds, line, other)
+        if not found.verdicts:
+            raise InputError(f"the timeline [{line.start},{line.end}] holds no pulling interval of "
+                             f"period {ticks}: nothing to check", hint="give a longer --to")
+        if extended:
+            found.notes.append(extended)
         views.append(AgreementView(found, found.csparql, found.cqels.reordered(found.csparql.variables),
                                    counts, parsed.prefixes, tuple(warnings),
                                    "query" if source == TEXT_SOURCE else Path(source).name))
@@ -302,7 +338,7 @@ def analyze_query(query: Source, *, period: str | int | None = None, static: Seq
 
     >>> findings, verdict = analyze_query("examples/coupons/rdf/cqels.rq", period="30m", unit="1m")
     >>> verdict
-    'not expected'
+    'not guaranteed'
     """
     parsed = parse_query(*read_source(query), "cqels", unit)
     graphs = static_graphs(list(static), parsed) if static else None

@@ -117,7 +117,7 @@ class ParquetSink(Sink):
     """``parquet``: :func:`answer_rows` gathered into row groups of ``row_group_size`` rows."""
 
     def __init__(self, out: IO[bytes], row_group_size: int = ROW_GROUP_SIZE):
-        self.pa, parquet = _pyarrow()
+        self.pa, parquet = pyarrow_modules()
         self.schema = self.pa.schema([
             ("time", self.pa.int64()), ("stream", self.pa.int32()), ("atom", self.pa.string()),
             ("held", self.pa.int64()), ("predicate", self.pa.string()), ("args", self.pa.string())])
@@ -145,7 +145,7 @@ class ParquetSink(Sink):
         self.writer.close()
 
 
-def _pyarrow() -> tuple[Any, Any]:
+def pyarrow_modules() -> tuple[Any, Any]:
     """``pyarrow`` and ``pyarrow.parquet``, or an :class:`InputError` saying how to get them."""
     try:
         import pyarrow
@@ -170,7 +170,7 @@ def check_format(format: str) -> None:
 
 
 @contextmanager
-def _opened(target: str | Path, binary: bool) -> Iterator[IO]:
+def opened_output(target: str | Path, binary: bool) -> Iterator[IO]:
     """The file to write (``-``: stdout, left open), as text or bytes."""
     if str(target) == "-":
         yield sys.stdout.buffer if binary else sys.stdout
@@ -200,8 +200,8 @@ def open_sink(target: str | Path, format: str, *, row_group_size: int = ROW_GROU
     """
     check_format(format)
     if format in BINARY:
-        _pyarrow()
-    with _opened(target, format in BINARY) as out:
+        pyarrow_modules()
+    with opened_output(target, format in BINARY) as out:
         sink = ParquetSink(out, row_group_size) if format == "parquet" else SINKS[format](out)
         try:
             yield sink

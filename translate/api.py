@@ -26,7 +26,7 @@ from rdflib.graph import Dataset, Graph
 from rdflib.term import Identifier
 
 from lars.analysis import Signature, check_safety, is_stratified
-from lars.atoms import Atom
+from lars.atoms import Atom, Comparison
 from lars.errors import InputError
 from lars.rules import Program
 from lars.streams import Stream, Timeline
@@ -35,7 +35,8 @@ from translate.durations import parse_unit
 from translate.engines import engine as engine_profile
 from translate.engines import guess_engine
 from translate.rdf import (
-    DEFAULT_GRAPH, STREAMS, STRIPLE, TRIPLE, RdfTermEncoder, dataset_atoms, graph_atoms, rows,
+    DEFAULT_GRAPH, STREAMS, STRIPLE, TRIPLE, RdfTermEncoder, dataset_atoms, graph_atoms, guard_readings,
+    rows,
     stream_contents,
 )
 from translate.rsp import Compare, RspQuery
@@ -107,8 +108,17 @@ class Translation:
         return encoder
 
     def comment_map(self) -> dict[int, str]:
-        """The comments by rule index, as :func:`lars.printer.print_program` takes them."""
-        return dict(enumerate(self.comments))
+        """The comments by rule index, as :func:`lars.printer.print_program` takes them; a rule
+        with type guards gets a line naming them (``Percent < null: is_numeric(Percent)``; see
+        docs/translation.md, "Type guards")."""
+        notes = dict(enumerate(self.comments))
+        for index, rule in enumerate(self.program.rules):
+            readings = guard_readings(lit.formula for lit in rule.body
+                                      if not lit.negated and isinstance(lit.formula, Comparison))
+            if readings:
+                notes[index] = (notes.get(index, "") + "\ntype guards (docs/translation.md#type-guards): "
+                                + "; ".join(readings)).lstrip("\n")
+        return notes
 
     def rows(self, atoms: Iterable[Atom], encoder: RdfTermEncoder,
              chopped: bool = False) -> list[dict[str, Identifier | None]]:

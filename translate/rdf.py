@@ -47,6 +47,7 @@ from rdflib.term import Identifier
 
 from lars.atoms import Atom, Comparison
 from lars.errors import InputError
+from lars.printer import print_formula, print_term
 from lars.terms import Constant, Iri, Name, Number, String, Term, is_iri_text
 
 XSD = "http://www.w3.org/2001/XMLSchema#"
@@ -72,6 +73,8 @@ INT_MIN, INT_MAX = -(2 ** 31), 2 ** 31 - 1
 
 _IRI_LOW, _BLANK_LOW, _BLANK_HIGH = Iri("!"), Iri("_:"), Iri("_;")
 _STRING_LOW, _OTHER_LOW, _OTHER_HIGH = String(""), String('"'), String("#")
+BOUNDARIES = frozenset({NULL, _IRI_LOW, _BLANK_LOW, _BLANK_HIGH, _STRING_LOW, _OTHER_LOW, _OTHER_HIGH})
+"""The constants that only type guards compare with (the edges of each kind's range)."""
 
 Conjunction = tuple[Comparison, ...]
 DNF = list[Conjunction]
@@ -102,6 +105,41 @@ def kind_guards(x: Term) -> dict[str, DNF]:
         "literal": [(_c("<", x, NULL),), (_c(">=", x, _STRING_LOW), _c("<", x, _IRI_LOW))],
         "not_literal": [(_c(">=", x, _IRI_LOW),)],
     }
+
+
+GUARD_NAMES = {
+    "number": "is_numeric", "plain": "is_plain_string", "resource": "is_iri_or_blank",
+    "iri": "is_iri", "blank": "is_blank", "not_blank": "is_not_blank", "not_iri": "is_not_iri",
+    "literal": "is_literal", "not_literal": "is_iri_or_blank", "bound": "is_bound",
+    "unbound": "is_unbound",
+}
+"""The name a reader knows for each range test of :func:`kind_guards`."""
+
+
+def guard_readings(comparisons: Iterable[Comparison]) -> list[str]:
+    """What the type guards among ``comparisons`` mean, as named predicates (``Percent < null``
+    reads ``is_numeric(Percent)``), for the comments of translated rules: the guards compare
+    with the boundary constants of the encoding's order, which a LARS reader cannot know.
+
+    >>> from lars.terms import Variable
+    >>> guard_readings([Comparison("<", Variable("P"), NULL), Comparison(">=", Variable("P"), Number(20))])
+    ['P < null: is_numeric(P)']
+    """
+    found, given = [], list(comparisons)
+    for comparison in given:
+        if comparison.right not in BOUNDARIES or isinstance(comparison.left, Constant):
+            continue
+        guards = kind_guards(comparison.left)
+        order = list(GUARD_NAMES)
+        candidates = [(-len(d), order.index(kind), kind, d) for kind, disjuncts in guards.items()
+                      for d in disjuncts if comparison in d and set(d) <= set(given)]
+        if candidates:
+            _, _, kind, disjunct = min(candidates, key=lambda c: c[:2])
+            text = ", ".join(print_formula(c, "ascii") for c in disjunct)
+            reading = f"{text}: {GUARD_NAMES[kind]}({print_term(comparison.left)})"
+            if reading not in found:
+                found.append(reading)
+    return found
 
 
 def constant_kind(constant: Constant) -> str:

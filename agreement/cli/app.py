@@ -19,10 +19,47 @@ from ingest.lazy import SPARK_CHOICES, SPARK_THRESHOLD_BYTES, THRESHOLD_VARIABLE
 from lars.errors import LarsError
 from ingest.policy import ON_ERROR, ORDER
 from solver.reference import Limits
-from solver.formats import FORMATS
 from solver.sinks import SINKS
 from solver.strategies import STRATEGIES
 from translate.rspwindows import READINGS
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help that keeps the examples' line breaks and shows every option's default value (options
+    without one say in their help what happens when they are left out)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if action.default in (None, False, [], argparse.SUPPRESS) or "default" in text:
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+EXAMPLES = {
+    "translate": """examples (from examples/coupons/rdf):
+  lars translate cqels.rq --unit 1m                 # tau2 of the paper's query, in its notation
+  lars translate csparql.rq --unit 1m --mode pull --period 10m --syntax ascii""",
+    "run": """examples (from examples/coupons/rdf):
+  lars run cqels.rq --stream stream.nt --static static.ttl --unit 1m
+  lars run cqels.rq --stream stream.nt --static static.ttl --unit 1m --format csv > answers.csv
+  lars run ../program.lars --stream ../stream.txt --background ../background.lars --format atoms
+
+A query's answers are solution mappings: one row per answer and time point, variables in SELECT
+order, IRIs shortened with the query's prefixes on a terminal (--no-prefixes: in full; machine
+formats json and csv: always in full). --format atoms shows the raw LARS answer atoms.""",
+    "agree": """examples (from examples/coupons/rdf):
+  lars agree csparql.rq --stream stream.nt --static static.ttl --unit 1m --period 30m
+  lars agree cqels.rq --stream stream.nt --static static.ttl --unit 1m --period 30m
+  lars agree --analyze cqels.rq --unit 1m --period 30m
+  lars agree --recorded-csparql cs.json --recorded-cqels cq.json --period 10s
+
+STEP, --period and --mode: a C-SPARQL window [RANGE L STEP D] slides by D; --period U is when
+C-SPARQL pulls (evaluates), by default the windows' STEP (or COMPUTED EVERY). lars agree always
+runs C-SPARQL in pull mode (every U) and CQELS in push mode (at every time point with input)
+and compares, per pulling interval (t-U,t], the CQELS answers inside it with the C-SPARQL answer
+at t. --mode (translate, run) picks one of the modes for a single translation. The timeline runs
+to the end of the pulling interval holding the last input (--to cuts it).""",
+}
 
 
 def add_query_options(parser: argparse.ArgumentParser) -> None:
@@ -31,7 +68,7 @@ def add_query_options(parser: argparse.ArgumentParser) -> None:
                         help="the query's language (default: guessed from its syntax)")
     parser.add_argument("--variant", default="brave",
                         help="CQELS variant of cq(Q): brave, cautious, all, or an id such as bc")
-    parser.add_argument("--unit", default="1s", help="length of one tick (default %(default)s)")
+    parser.add_argument("--unit", default="1s", help="length of one tick")
     parser.add_argument("--window-bounds", choices=READINGS, default="closed",
                         help="[RANGE L] as [t-L,t] (closed, the paper), (t-L,t] or [t-L,t)")
 
@@ -39,11 +76,13 @@ def add_query_options(parser: argparse.ArgumentParser) -> None:
 def add_data_options(parser: argparse.ArgumentParser) -> None:
     """Options shared by everything that reads streams."""
     parser.add_argument("--stream", help="the stream: a file, or a folder of Turtle files for queries")
-    parser.add_argument("--stream-iri", help="stream IRI for triples whose line names none")
+    parser.add_argument("--stream-iri", help="stream IRI for triples whose line names none "
+                        "(default: the query's stream, when it reads only one)")
     parser.add_argument("--static", action="append", default=[], metavar="[IRI=]FILE",
                         help="static RDF data (repeatable); IRI= maps it to FROM <IRI>")
     parser.add_argument("--from", dest="start", type=int, help="first time point (default 0)")
-    parser.add_argument("--to", dest="end", type=int, help="last time point (default: last input)")
+    parser.add_argument("--to", dest="end", type=int, help="last time point (default: the last input; for lars agree the end of "
+                        "the pulling interval holding it)")
     parser.add_argument("--on-error", choices=ON_ERROR, default="stop",
                         help="stop at the first bad stream line, or skip bad lines and report them")
     parser.add_argument("--order", choices=ORDER, default="strict",
@@ -53,67 +92,92 @@ def add_data_options(parser: argparse.ArgumentParser) -> None:
                              f"{SPARK_THRESHOLD_BYTES // 2**20} MiB, or ${THRESHOLD_VARIABLE}, with a "
                              "cluster --master; and scheme://... paths)")
     parser.add_argument("--master", default="local[*]",
-                        help="Spark master URL (default %(default)s: embedded, needs only Java)")
+                        help="Spark master URL; local[*] is embedded and needs only Java")
+
+
+RUN_FORMATS = ("table", "json", "csv", "intervals", "atoms")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="lars", description="LARS translator and ASP-backed analyzer for RDF stream queries.")
+        prog="lars", formatter_class=HelpFormatter, epilog="run 'lars COMMAND --help' for examples", description="LARS translator and ASP-backed analyzer for RDF stream queries.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     translate = commands.add_parser("translate", help="print the LARS program of a query",
-                                    description="Translate a C-SPARQL or CQELS query into LARS.")
+                                    description="Translate a C-SPARQL or CQELS query into LARS.",
+                                    epilog=EXAMPLES["translate"], formatter_class=HelpFormatter)
     translate.add_argument("query", help="query file")
     add_query_options(translate)
     translate.add_argument("--mode", choices=("none", "push", "pull"), default="none",
                            help="execution mode: none, push ℘(P) or pull ℘(P,U)")
-    translate.add_argument("--period", help="pulling period U for --mode pull, e.g. 10s")
-    translate.add_argument("--syntax", choices=("unicode", "ascii", "asp", "json"), default="unicode")
+    translate.add_argument("--period", help="pulling period U for --mode pull, e.g. 10s "
+                           "(default: the query's COMPUTED EVERY)")
+    translate.add_argument("--syntax", choices=("unicode", "ascii", "asp", "json"), default="unicode",
+                           help="the paper's notation, ASCII LARS, the ASP encoding, or JSON")
     translate.set_defaults(handler=command_translate)
 
     run = commands.add_parser("run", help="compute the answer stream of a LARS program or a query",
                               description="Compute the answer stream of a LARS program (over a "
-                              "LARS atom stream) or of a query (over an RDF stream).")
+                              "LARS atom stream) or of a query (over an RDF stream).", epilog=EXAMPLES["run"],
+                              formatter_class=HelpFormatter)
     run.add_argument("program", help="LARS program (.lars) or query (.rq, .sparql, or by content)")
     run.add_argument("--background", help="LARS background facts file: 'p(a). q(1,\"x\").'")
     add_query_options(run)
     add_data_options(run)
-    run.add_argument("--mode", choices=("none", "push", "pull"), default="none")
-    run.add_argument("--period", help="pulling period for --mode pull")
-    run.add_argument("--format", choices=sorted(FORMATS), default="table", help="output format")
+    run.add_argument("--mode", choices=("none", "push", "pull"), default="none",
+                     help="execution mode: none (every time point), push (when input arrives) or "
+                          "pull (every --period)")
+    run.add_argument("--period", help="pulling period for --mode pull (default: COMPUTED EVERY)")
+    run.add_argument("--format", choices=RUN_FORMATS, default="table",
+                     help="table (a query's answers, or a program's atoms), json, csv (a query's "
+                          "answers), intervals, or atoms (the raw LARS answer atoms)")
+    run.add_argument("--no-prefixes", action="store_true",
+                     help="write IRIs in full on the terminal too")
+    run.add_argument("--all-points", action="store_true",
+                     help="also list time points without answers (a query's answers)")
     run.add_argument("--output", metavar="FILE",
                      help="write the answers to FILE ('-': stdout) as --output-format, one time "
                           "point at a time, instead of printing --format")
     run.add_argument("--output-format", choices=tuple(SINKS), default="jsonl",
-                     help="jsonl (one JSON object per time point), csv or parquet (one row per atom)")
+                     help="jsonl, csv or parquet: a query's answers one per line/row (time, then one "
+                          "column per variable), a program's atoms one per line/row")
     run.add_argument("--strategy", choices=STRATEGIES, default="auto",
                      help="how to solve: the reference (one clingo grounding per time point) or a "
-                          "faster one; all give the same answers (default %(default)s)")
+                          "faster one; all give the same answers")
     run.add_argument("--partitions", type=int, default=0, metavar="N",
                      help="cut the timeline into N ranges solved as Spark tasks on --master (in "
                           "process with --spark never), each with the history its windows need; "
                           "reference solver, stream held in memory (default: no cutting)")
     run.add_argument("--quiet", action="store_true", help="no progress bar on the terminal")
     run.add_argument("--max-facts", type=int, default=Limits().max_facts,
-                     help="refuse a time point that would ground more input facts (default %(default)s)")
+                     help="refuse a time point that would ground more input facts")
     run.set_defaults(handler=command_run)
 
     agree = commands.add_parser(
         "agree", help="check whether C-SPARQL and CQELS agree (exit 0: yes, 1: no)",
         description="Check whether C-SPARQL and CQELS agree on every pulling interval, from a "
-        "query and a stream, or from answers recorded from the engines.")
-    agree.add_argument("query", nargs="?", help="a CQELS query (both sides are derived from it)")
+        "query and a stream, or from answers recorded from the engines. Exit status: 0 they "
+        "agree, 1 they disagree, 2 an error.", epilog=EXAMPLES["agree"], formatter_class=HelpFormatter)
+    agree.add_argument("query", nargs="?", help="a C-SPARQL or CQELS query (the other side is "
+                       "derived from it)")
     agree.add_argument("--cqels", help="the CQELS query (instead of QUERY)")
     agree.add_argument("--csparql", help="a separately written C-SPARQL query for its side")
     agree.add_argument("--recorded-csparql", help="answers recorded from C-SPARQL (CSRBench JSON)")
     agree.add_argument("--recorded-cqels", help="answers recorded from CQELS (CSRBench JSON)")
-    agree.add_argument("--period", help="pulling period U, a duration such as 10s")
+    agree.add_argument("--period", help="pulling period U, a duration such as 10s (default: the "
+                       "C-SPARQL windows' STEP, or COMPUTED EVERY)")
     agree.add_argument("--analyze", action="store_true",
-                       help="no stream: report which sufficient conditions for agreement the query meets")
+                       help="no stream: report which sufficient (not necessary) conditions for "
+                            "agreement the query meets; exits 0")
     add_query_options(agree)
     add_data_options(agree)
-    agree.add_argument("--format", choices=("text", "json"), default="text")
+    agree.add_argument("--format", choices=("text", "json"), default="text",
+                       help="a report for people, or one JSON document")
+    agree.add_argument("--verbose", action="store_true",
+                       help="all witnesses of every explanation (default: the first few)")
+    agree.add_argument("--no-prefixes", action="store_true",
+                       help="write IRIs in full on the terminal too")
     agree.set_defaults(handler=command_agree)
     return parser
 

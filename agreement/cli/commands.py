@@ -13,9 +13,13 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from agreement.analyze import render_analysis
+from agreement.analyze import SUFFICIENT_NOTE, render_analysis
 from agreement.facade import analyze_query, check_variants, prepare_run, translate_variants
 from lars.errors import InputError
+from agreement.answers import (
+    ANSWER_FORMATS, AnswerFormat, open_answer_sink, refuse_atoms_only, shown_prefixes, solutions,
+)
+from agreement.runplan import RowOf
 from solver.formats import FORMATS
 from solver.progress import progress
 from solver.sinks import open_sink
@@ -55,43 +59,64 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
     """``lars run FILE``: a LARS program, or a query (by suffix or first keyword).
 
     The answers are written as they are computed (:meth:`agreement.runplan.RunPlan.answers`); what
-    reading reported (skipped lines, input outside the timeline) is printed at the end.
+    reading reported (skipped lines, input outside the timeline) is printed at the end. A query's
+    answers are solution mappings (:mod:`agreement.answers`); ``--format atoms`` and a LARS
+    program show the answer atoms.
     """
     plan = prepare_run(Path(args.program), background=args.background and Path(args.background),
                        mode=args.mode, period=args.period, max_facts=args.max_facts,
                        strategy=args.strategy, partitions=args.partitions,
                        **query_options(args), **data_options(args))
+    atoms = plan.translation is None or args.format == "atoms"
+    if atoms and args.format == "csv":
+        refuse_atoms_only(args.format)
     first, last = plan.info.evaluated
     with progress(plan.answers(), total=last - first + 1, quiet=args.quiet) as answers:
-        if args.output is None:
-            FORMATS[args.format](answers, out, plan.info)
+        if atoms:
+            write_atoms(answers, out, plan, args)
         else:
-            with open_sink(args.output, args.output_format) as sink:
-                for answer in answers:
-                    sink.write(answer)
+            rows = solutions(answers, RowOf(plan.translation, plan.encoder), all_points=args.all_points)
+            variables = plan.translation.answer.select_order
+            if args.output is None:
+                form = AnswerFormat(variables, plan.info,
+                                    shown_prefixes(out, plan.translation.query.prefixes, args.no_prefixes))
+                ANSWER_FORMATS[args.format](rows, out, form)
+            else:
+                with open_answer_sink(args.output, args.output_format, variables) as write:
+                    for row in rows:
+                        write(row)
     print_warnings(plan.warnings)
     return 0
 
 
+def write_atoms(answers, out: TextIO, plan, args: argparse.Namespace) -> None:
+    """The raw answer atoms: ``--format atoms`` (the table), or a LARS program's ``--format``."""
+    if args.output is None:
+        FORMATS["table" if args.format == "atoms" else args.format](answers, out, plan.info)
+        return
+    with open_sink(args.output, args.output_format) as sink:
+        for answer in answers:
+            sink.write(answer)
+
+
 def command_analyze(args: argparse.Namespace, out: TextIO) -> int:
-    """``lars agree --analyze QUERY``: the sufficient conditions, without a stream; 0 if agreement
-    is expected, 1 if not (or if it depends on the data)."""
+    """``lars agree --analyze QUERY``: the sufficient conditions, without a stream. Exit 0: the
+    conditions are sufficient, not necessary, so failing one proves no disagreement."""
     findings, verdict = analyze_query(Path(args.cqels or args.query), period=args.period,
                                       static=args.static, unit=args.unit)
     if args.format == "json":
-        out.write(json.dumps({"verdict": verdict, "conditions": [vars(f) for f in findings]},
+        out.write(json.dumps({"verdict": verdict, "note": SUFFICIENT_NOTE,
+                              "conditions": [vars(f) for f in findings]},
                              indent=1, ensure_ascii=False) + "\n")
     else:
         out.write(render_analysis(findings, verdict))
-    return 0 if verdict == "expected" else 1
+    return 0
 
 
 def command_agree(args: argparse.Namespace, out: TextIO) -> int:
     """``lars agree``: do C-SPARQL and CQELS agree? 0 if they do, 1 if not."""
     if args.analyze:
         return command_analyze(args, out)
-    if args.period is None:
-        raise InputError("give the pulling period with --period (e.g. --period 10s)")
     query = args.cqels or args.query
     options = query_options(args)
     del options["engine"]
@@ -105,5 +130,6 @@ def command_agree(args: argparse.Namespace, out: TextIO) -> int:
         out.write(json.dumps(documents[0] if len(documents) == 1 else documents, indent=1,
                              ensure_ascii=False) + "\n")
     else:
-        out.write("\n".join(view.text() for view in views))
+        shorten = bool(shown_prefixes(out, ("",), args.no_prefixes))
+        out.write("\n".join(view.text(shorten, args.verbose) for view in views))
     return 0 if all(view.agree for view in views) else 1

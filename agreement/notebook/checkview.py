@@ -55,9 +55,10 @@ class AgreementView:
     def summary(self) -> str:
         return self.report.summary()
 
-    def text(self) -> str:
-        """The report as ``lars agree`` prints it."""
-        return render_text(self.report)
+    def text(self, prefixes: bool = True, verbose: bool = False) -> str:
+        """The report as ``lars agree`` prints it: IRIs shortened with the query's prefixes
+        (unless ``prefixes=False``), the first few witnesses of each reason (``verbose``: all)."""
+        return render_text(self.report, self.prefixes if prefixes else (), verbose)
 
     def to_json(self) -> dict:
         """The document ``lars agree --format json`` prints."""

@@ -1,0 +1,169 @@
+"""What ``lars agree`` takes when the user leaves it out, so that a default never hides work.
+
+* :func:`default_period` — the pulling period ``U``: the C-SPARQL ``COMPUTED EVERY``, else the
+  STEP its windows share;
+* :func:`pulling_timeline` — the timeline runs to the end of the last pulling interval the input
+  reaches, not to the last input (which would leave that interval unchecked without a word);
+* :func:`sole_stream` — the stream IRI of lines that name none, when the query reads one stream;
+* :func:`derive_cqels` — the CQELS side of a C-SPARQL query: each triple pattern goes into the
+  ``STREAM`` pattern of the stream whose triples it matches (the data tell which stream carries
+  which predicate; C-SPARQL itself merges them all into the default graph).
+
+>>> from translate.api import parse_query
+>>> q = parse_query("REGISTER QUERY q AS PREFIX : <http://ex.org/> SELECT ?x "
+...                 "FROM STREAM :s [RANGE 30s STEP 10s] WHERE { ?x :p ?y }")
+>>> default_period(q), str(sole_stream(q))
+(10, 'http://ex.org/s')
+>>> line, note = pulling_timeline(Timeline(0, 18), 10, end_given=False, last_input=18)
+>>> line, note
+(Timeline(start=0, end=20), 'the input ends at 18, inside the pulling interval (10,20]: the timeline runs to 20, its end')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from rdflib import URIRef
+from rdflib.graph import Graph
+
+from agreement.spans import interval_text
+from ingest.rdffiles import StreamTriple
+from lars.errors import InputError
+from lars.streams import Timeline
+from translate.rsp import (
+    BGP, Filter, Join, Minus, Optional, Pattern, RangeWindow, RspQuery, StreamPattern, StreamSpec,
+    TriplePattern, Union, Var, BlankVar,
+)
+from translate.scope import stream_patterns
+from translate.sparqltext import Names, pattern_text
+
+
+def default_period(query: RspQuery) -> int | None:
+    """``U`` in ticks when the query fixes one: the C-SPARQL ``COMPUTED EVERY``, else the STEP
+    shared by the windows of a C-SPARQL query (or the SLIDE shared by those of a CQELS query,
+    when it slides by more than one tick); ``None`` when there is none, or when the windows step
+    differently (then the user chooses with ``--period``)."""
+    if query.every is not None:
+        return query.every
+    steps = {spec.window.step for spec in query.streams if isinstance(spec.window, RangeWindow)}
+    if len(steps) != 1 or len({spec.stream for spec in query.streams}) != len(query.streams):
+        return None
+    step = steps.pop()
+    return step if query.engine == "csparql" or step > 1 else None
+
+
+def pulling_timeline(line: Timeline, period: int, *, end_given: bool,
+                     last_input: int | None) -> tuple[Timeline, str | None]:
+    """The timeline of a check, and a note when it was extended past the input.
+
+    Unless ``--to`` was given (``end_given``), the timeline ends at the end of the pulling
+    interval holding the last input, ``ceil(last / U) · U``: C-SPARQL still pulls there, and a
+    timeline cut at the last input would drop that interval from the check.
+    """
+    if end_given or last_input is None or period <= 0:
+        return line, None
+    end = -(-last_input // period) * period
+    if end <= line.end:
+        return line, None
+    where = interval_text(end - period, end, "left-open")
+    return (Timeline(line.start, end),
+            f"the input ends at {last_input}, inside the pulling interval {where}: the timeline "
+            f"runs to {end}, its end")
+
+
+def sole_stream(query: RspQuery) -> URIRef | None:
+    """The stream IRI the query reads, when it reads exactly one."""
+    streams = {spec.stream for spec in query.streams}
+    return streams.pop() if len(streams) == 1 else None
+
+
+def stream_note(iri: URIRef) -> str:
+    """The one warning given when triples without a stream IRI are assigned the query's stream."""
+    return (f"warning: triples whose line names no stream are read as arriving on <{iri}>, the "
+            "only stream the query reads (--stream-iri chooses another)")
+
+
+def name_streams(elements: Sequence[StreamTriple], iri: URIRef | None,
+                 notes: list[str]) -> list[StreamTriple]:
+    """``elements`` with ``iri`` as the stream of those that name none (noted once in ``notes``)."""
+    if iri is None or all(e.stream is not None for e in elements):
+        return list(elements)
+    notes.append(stream_note(iri))
+    return [e if e.stream is not None else replace(e, stream=iri) for e in elements]
+
+
+# --- the CQELS side of a C-SPARQL query ---------------------------------------------------------
+
+def derive_cqels(query: RspQuery, elements: Iterable[StreamTriple],
+                 graphs: dict[URIRef | None, Graph]) -> RspQuery:
+    """A CQELS query asking what the C-SPARQL ``query`` asks, each triple pattern read from the
+    stream whose triples it matches (SPEC section 4 goes the other way: ``cs(cq(Q)) = cs(Q)``,
+    which :func:`agreement.facade.check_variants` checks).
+
+    A triple pattern that matches triples of one stream goes into that stream's ``STREAM``
+    pattern (with the C-SPARQL window); one that matches none is read from the static data,
+    or, when there is no static data and the query reads a single stream, from that stream.
+
+    Raises:
+        InputError: a triple pattern matches triples of several streams (then the user writes
+            the CQELS query), or a stream is named twice with different windows.
+    """
+    windows: dict[URIRef, StreamSpec] = {}
+    for spec in query.streams:
+        if windows.setdefault(spec.stream, spec).window != spec.window:
+            raise InputError(f"the stream <{spec.stream}> has two windows: write the CQELS query "
+                             "and give it with --cqels")
+    by_predicate: dict[URIRef, dict[object, list]] = {}
+    for element in elements:
+        if element.stream in windows:
+            by_predicate.setdefault(element.stream, {}).setdefault(element.triple[1], []).append(element.triple)
+    fallback = next(iter(windows)) if len(windows) == 1 and not any(len(g) for g in graphs.values()) else None
+
+    def home(triple: TriplePattern) -> URIRef | None:
+        found = [s for s in windows if _matches_any(triple, by_predicate.get(s, {}))]
+        if len(found) > 1:
+            names = ", ".join(f"<{s}>" for s in found)
+            raise InputError(f"the triple pattern {pattern_text(BGP((triple,)), Names(query.prefixes))} "
+                             f"matches triples of several streams ({names}): write the CQELS query "
+                             "and give it with --cqels")
+        return found[0] if found else fallback
+
+    def split(pattern: Pattern) -> Pattern:
+        if isinstance(pattern, BGP):
+            groups: dict[URIRef | None, list[TriplePattern]] = {}
+            for triple in pattern.triples:
+                groups.setdefault(home(triple), []).append(triple)
+            parts: list[Pattern] = [StreamPattern(s, windows[s].window, BGP(tuple(ts)))
+                                    for s, ts in groups.items() if s is not None]
+            if None in groups or not parts:
+                parts.append(BGP(tuple(groups.get(None, ()))))
+            joined = parts[0]
+            for part in parts[1:]:
+                joined = Join(joined, part)
+            return joined
+        if isinstance(pattern, (Join, Union, Minus, Optional)):
+            return replace(pattern, left=split(pattern.left), right=split(pattern.right))
+        if isinstance(pattern, Filter):
+            return replace(pattern, pattern=split(pattern.pattern))
+        return pattern  # GRAPH reads named static graphs: no stream in it
+
+    derived = split(query.pattern)
+    streams = tuple(StreamSpec(p.stream, p.window, p.pattern) for p in stream_patterns(derived))
+    return replace(query, pattern=derived, streams=streams, engine="cqels")
+
+
+def _matches_any(triple: TriplePattern, by_predicate: dict[object, list]) -> bool:
+    """Whether some stream triple matches the constants of ``triple``."""
+    def free(term) -> bool:
+        return isinstance(term, (Var, BlankVar))
+    candidates = ([t for ts in by_predicate.values() for t in ts] if free(triple.predicate)
+                  else by_predicate.get(triple.predicate, []))
+    return any((free(triple.subject) or s == triple.subject) and (free(triple.object) or o == triple.object)
+               for s, _, o in candidates)
+
+
+def derived_text(query: RspQuery) -> str:
+    """The derived CQELS pattern in one line, for the report's note."""
+    return "CQELS side derived from the C-SPARQL query: WHERE " + pattern_text(
+        query.pattern, Names(query.prefixes))
