@@ -12,7 +12,7 @@ Every explanation is computed from the data, never guessed, and names what witne
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from agreement.compare import AnswerSeries, IntervalVerdict, Row
@@ -70,11 +70,3 @@ def explain_shift(row: Row, pushes, pulls, verdict: IntervalVerdict, only: str,
 
 def nearest(points, target: int) -> int:
     return min(points, key=lambda p: (abs(p - target), p))
-
-
-def hashable_text(value: Hashable) -> str:
-    """Default text of a row value: rdflib terms in N-Triples form, ``null`` for unbound."""
-    if value is None:
-        return "null"
-    n3 = getattr(value, "n3", None)
-    return n3() if callable(n3) else str(value)

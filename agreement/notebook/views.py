@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from agreement.explain import hashable_text
+from agreement.answers import Solution, solution_json, solutions, values_text
 from agreement.notebook.display import MAX_ROWS, AnswerTimeline, escape, html_table, python_value
 from agreement.notebook.labels import Labeller
 from lars.atoms import Atom
@@ -197,10 +197,26 @@ class AnswerStreamView:
                       key=lambda item: (item[0], item[2], atom_text(item[1])))
 
     def answer_text(self, atom: Atom) -> str:
-        """A query answer as ``(v1, v2, …)`` in SELECT order; a program's atom as it is printed."""
+        """A query answer as ``(v1, v2, …)`` in SELECT order (Turtle form, full IRIs); a
+        program's atom as it is printed."""
         if self.row_of is None:
             return atom_text(atom)
-        return "(" + ", ".join(hashable_text(value) for value in self.row_of(atom)) + ")"
+        return values_text(self.row_of(atom))
+
+    def solutions(self, all_points: bool = False) -> list[Solution]:
+        """A query's answers as solution mappings, one per answer and time point, as ``lars run``
+        writes them (:mod:`agreement.answers`); ``all_points`` adds the time points without one.
+
+        Raises:
+            InputError: this is a LARS program's answer stream (atoms, not solution mappings).
+        """
+        if self.row_of is None:
+            raise InputError("a LARS program has atoms, not solution mappings", hint="use .at(t)")
+        return list(solutions(self.answers, self.row_of, all_points=all_points))
+
+    def to_json(self) -> list[dict]:
+        """The answers as ``lars run --format json`` lists them (``"answers"`` of ``lars-solutions``)."""
+        return [solution_json(self.variables, s) for s in self.solutions()]
 
     @cached_property
     def _labelling(self) -> tuple[dict[Atom, str], str]:

@@ -38,10 +38,13 @@ def test_running_example_disagrees_for_30_minutes_because_isnear_expired(capsys)
     assert status == 1
     [interval] = report["intervals"]
     assert (interval["start"], interval["end"], interval["agree"]) == (0, 30, False)
-    answer = f'(<{EX}b>, <{EX}rayban>, "25"^^<http://www.w3.org/2001/XMLSchema#integer>)'
-    assert interval["only_cqels"] == [{"answer": answer, "times": [18]}]
-    assert interval["only_csparql"] == []
-    [why] = interval["explanations"]
+    assert interval["interval"] == "(0,30]"
+    [only] = interval["only_cqels"]
+    assert only["binding"] == {"shop": f"<{EX}b>", "product": f"<{EX}rayban>", "percent": "25"}
+    assert only["times"] == [18]
+    assert interval["only_csparql"] == [] and interval["explanations"] == []
+    assert interval["cause"] == "push snapshots at 18 differ from the pull snapshot at 30"
+    [why] = only["explanations"]
     assert why["condition"] == "snapshot-differs"
     assert "[RANGE 5] of <http://ex.org/s2>" in why["message"] and "push at 18" in why["message"]
     assert why["witnesses"] == [f"<{EX}claire> <{EX}isNear> <{EX}b> . at 18 on <{EX}s2>"]
@@ -68,11 +71,15 @@ def test_csrbench_q1_computed_with_10s_period(capsys):
     jsonschema.validate(report, SCHEMA)
     assert status == 1
     verdicts = [(i["start"], i["end"], i["agree"]) for i in report["intervals"]]
-    assert verdicts == [(0, 10, True), (10, 20, True), (20, 30, False)]
+    # the input ends at 33: the timeline runs to the end of its pulling interval, (30,40]
+    assert verdicts == [(0, 10, True), (10, 20, True), (20, 30, False), (30, 40, False)]
+    assert report["timeline"] == {"start": 0, "end": 40}
+    assert any("ends at 33, inside the pulling interval (30,40]" in n for n in report["notes"])
     bad = report["intervals"][2]
     assert bad["only_csparql"] == [] and len(bad["only_cqels"]) == 5
     assert all(t in range(21, 30) for a in bad["only_cqels"] for t in a["times"])
-    assert {e["condition"] for e in bad["explanations"]} == {"snapshot-differs", "other-interval"}
+    assert {e["condition"] for a in bad["only_cqels"] for e in a["explanations"]} == {
+        "snapshot-differs", "other-interval"}
 
 
 def test_separate_queries_that_differ_are_warned_about(tmp_path, capsys):

@@ -31,11 +31,15 @@ def test_q1_recorded_engines_disagree_at_window_edges(capsys):
         (0, 10, True), (10, 20, False), (20, 30, False), (30, 40, False)]
     second = report["intervals"][1]
     assert second["only_csparql"] == [] and len(second["common"]) == 5
-    assert second["only_cqels"] == [{"answer": f"(<{SSW}System_C0837>, "
-                                               f"<{SSW}Observation_AirTemperature_C0837_2004_08_08_07_45_00>)",
-                                     "times": [20]}]
-    conditions = {e["condition"] for i in report["intervals"] for e in i["explanations"]}
+    assert second["interval"] == "(10,20]"
+    [only] = second["only_cqels"]
+    assert only["binding"] == {"sensor": f"<{SSW}System_C0837>",
+                               "obs": f"<{SSW}Observation_AirTemperature_C0837_2004_08_08_07_45_00>"}
+    assert only["times"] == [20]
+    conditions = {e["condition"] for i in report["intervals"]
+                  for a in i["only_cqels"] + i["only_csparql"] for e in a["explanations"]}
     assert conditions == {"window-boundary"}
+    assert all(not i["explanations"] for i in report["intervals"])
 
 
 def test_text_report_starts_with_a_summary_line(capsys):
@@ -44,6 +48,12 @@ def test_text_report_starts_with_a_summary_line(capsys):
     assert out.splitlines()[0].startswith("DISAGREE: C-SPARQL and CQELS (recorded answers) "
                                           "disagree on 3 of 4 pulling intervals")
     assert "only CQELS" in out and "why (window-boundary)" in out
+    # then one line per disagreeing interval, with its cause
+    assert out.splitlines()[2:6] == [
+        "", "interval (10,20]: 1 only in CQELS, 5 in common; cause: answers depend on a window's edge",
+        "interval (20,30]: 1 only in CQELS, 1 only in C-SPARQL, 6 in common; cause: answers "
+        "depend on a window's edge",
+        "interval (30,40]: 1 only in C-SPARQL, 2 in common; cause: answers depend on a window's edge"]
 
 
 def test_same_file_on_both_sides_agrees(capsys):
