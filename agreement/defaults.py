@@ -21,13 +21,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
+from pathlib import Path
 
 from rdflib import URIRef
 from rdflib.graph import Graph
 
 from agreement.spans import interval_text
+from ingest.lazy import RdfSlice
+from ingest.options import ReadOptions
+from ingest.policy import ReadReport
 from ingest.rdffiles import StreamTriple
 from lars.errors import InputError
 from lars.streams import Timeline
@@ -91,6 +96,40 @@ def name_streams(elements: Sequence[StreamTriple], iri: URIRef | None,
         return list(elements)
     notes.append(stream_note(iri))
     return [e if e.stream is not None else replace(e, stream=iri) for e in elements]
+
+
+def named_slices(read: Callable[[], Iterator[RdfSlice]], iri: URIRef | None,
+                 report: ReadReport) -> Callable[[], Iterator[RdfSlice]]:
+    """``read`` with ``iri`` as the stream of triples that name none, noted once in ``report``
+    (``lars run`` reads lazily, so the note comes when the first such triple does)."""
+    if iri is None:
+        return read
+
+    def slices() -> Iterator[RdfSlice]:
+        for t, elements in read():
+            if any(e.stream is None for e in elements):
+                if stream_note(iri) not in report.notes:
+                    report.notes.append(stream_note(iri))
+                elements = tuple(e if e.stream is not None else replace(e, stream=iri) for e in elements)
+            yield t, elements
+    return slices
+
+
+def stream_options(query: RspQuery, stream: str | os.PathLike | None, options: ReadOptions,
+                   notes: list[str]) -> tuple[ReadOptions, URIRef | None]:
+    """The reading options, and the IRI to give triples that name no stream.
+
+    Without ``--stream-iri``, a query reading one stream gives that stream to triples whose
+    line names none; a folder of Turtle files names no stream at all, so its reader is told the
+    IRI directly (and the note is made here, once).
+    """
+    sole = sole_stream(query) if options.stream_iri is None else None
+    if sole is None or stream is None:
+        return options, None
+    if Path(stream).is_dir():
+        notes.append(stream_note(sole))
+        return replace(options, stream_iri=str(sole)), None
+    return options, sole
 
 
 # --- the CQELS side of a C-SPARQL query ---------------------------------------------------------

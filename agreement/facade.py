@@ -34,8 +34,8 @@ from typing import Any
 from agreement.analyze import Finding, analyze
 from agreement.check import check_query, check_recorded
 from agreement.defaults import (
-    default_period, derive_cqels, derived_text, name_streams, pulling_timeline, sole_stream,
-    stream_note,
+    default_period, derive_cqels, derived_text, name_streams, named_slices, pulling_timeline,
+    stream_options,
 )
 from agreement.notebook.checkview import AgreementView
 from agreement.notebook.views import AnswerStreamView, ProgramView
@@ -158,7 +158,11 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
     view = one_translation(text, source, engine=engine, variant=variant, mode=mode, period=period,
                            unit=unit, window_bounds=window_bounds)
     t = view.translation
+    notes: list[str] = []
+    reading, sole = stream_options(t.query, stream, reading, notes)
+    report.notes.extend(notes)
     read, first, last = stream_reader(stream, reading, report)
+    read = named_slices(read, sole, report)
     encoder = t.encoder()
     data = QueryInput(choose_timeline(first, last, start, end),
                       query_background(t.query, static_graphs(list(static), t.query), encoder),
@@ -295,13 +299,9 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
         raise InputError("give the pulling period with --period (e.g. --period 10s)",
                          hint="it defaults to the STEP of the C-SPARQL windows, and these have none")
     report, notes = ReadReport(), []
-    sole = sole_stream(other or given) if stream_iri is None else None
-    folder = stream is not None and Path(stream).is_dir()
-    options = ReadOptions(stream_iri or (sole and folder and str(sole)) or None, on_error, order,
-                          spark, master)
+    options, sole = stream_options(other or given, stream,
+                                   ReadOptions(stream_iri, on_error, order, spark, master), notes)
     elements, line = read_rdf_stream(stream, options, report, (start, end))
-    if sole is not None and folder and elements:
-        notes.append(stream_note(sole))
     elements = name_streams(elements, sole, notes)
     line, extended = pulling_timeline(line, ticks, end_given=end is not None,
                                       last_input=max((e.time for e in elements), default=None))
