@@ -65,8 +65,9 @@ SHORT_DATATYPES = {XSD.integer, XSD.decimal, XSD.double, XSD.boolean}
 def term_text(term: Hashable, prefixes: Prefixes = ()) -> str:
     """An RDF term in Turtle form; IRIs as ``prefix:local`` where one of ``prefixes`` fits.
 
-    Integers, decimals, doubles and booleans in their canonical lexical form are bare (``25``,
-    ``true``), as in Turtle; any other literal keeps its quotes, language or datatype.
+    Integers, decimals, doubles and booleans whose lexical form Turtle writes bare are bare
+    (``25``, ``2.5``, ``true``); any other literal keeps its quotes, language or datatype, so the
+    lexical form is never changed (``"97.0"^^xsd:double`` stays as it is).
 
     >>> term_text(Literal("25", datatype=XSD.integer)), term_text(Literal("025", datatype=XSD.integer))
     ('25', '"025"^^<http://www.w3.org/2001/XMLSchema#integer>')
@@ -79,10 +80,9 @@ def term_text(term: Hashable, prefixes: Prefixes = ()) -> str:
     if isinstance(term, URIRef):
         return names.iri(str(term)) if prefixes else f"<{term}>"
     if isinstance(term, Literal):
-        if term.datatype in SHORT_DATATYPES and term.value is not None:
-            plain = term._literal_n3(use_plain=True)
-            if not plain.startswith('"'):
-                return plain
+        if term.datatype in SHORT_DATATYPES and term.value is not None \
+                and term._literal_n3(use_plain=True) == str(term):
+            return str(term)
         if term.datatype is not None and prefixes:
             return f'{Literal(str(term)).n3()}^^{names.iri(str(term.datatype))}'
         return term.n3()

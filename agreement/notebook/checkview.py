@@ -15,7 +15,8 @@ from agreement.compare import AnswerSeries, IntervalVerdict, Row
 from agreement.explain import Explanation
 from agreement.notebook.display import MAX_ROWS, CheckTimeline, escape, html_table, python_value
 from agreement.notebook.labels import Labeller
-from agreement.report import AgreementReport, render_text, to_json
+from agreement.report import AgreementReport, interval_name, render_text, to_json
+from agreement.spans import points_text
 from lars.errors import InputError
 
 MAX_REASONS = 3
@@ -159,14 +160,14 @@ class AgreementView:
         parts += [f"<p><small>{escape(w)}</small></p>" for w in self.warnings]
         rows = []
         for v in self.report.disagreeing[:MAX_ROWS]:
-            only_cq = "<br>".join(f"{escape(self.row_label(r))} at {', '.join(map(str, ts))}"
+            only_cq = "<br>".join(f"{escape(self.row_label(r))} at {points_text(ts)}"
                                   for r, ts in v.only_cqels.items())
             only_cs = "<br>".join(escape(self.row_label(r)) for r in v.only_csparql)
             reasons = self.report.explanations.get((v.start, v.end), [])
             why = "<br>".join([self._reason_html(e) for e in reasons[:MAX_REASONS]]
                               + ([f"… {len(reasons) - MAX_REASONS} more reasons (all in .text())"]
                                  if len(reasons) > MAX_REASONS else []))
-            rows.append([f"[{v.start},{v.end}]", str(len(v.both)), only_cq, only_cs, why])
+            rows.append([interval_name(v), str(len(v.both)), only_cq, only_cs, why])
         if rows:
             parts.append(html_table(["interval", "common", "only CQELS (at)", "only C-SPARQL", "why"],
                                     rows, max(0, len(self.report.disagreeing) - MAX_ROWS)))
