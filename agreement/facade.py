@@ -71,7 +71,8 @@ def translate_variants(query: Source, *, engine: str | None = None, variant: str
         variant: for CQELS, which query of ``cq(Q)``: ``brave``, ``cautious``, an id such as
             ``bc``, or ``all``.
         mode: ``none``, ``push`` (℘(P)) or ``pull`` (℘(P,U)).
-        period: ``U`` for pull mode, a duration (``"10s"``) or ticks (default: ``COMPUTED EVERY``).
+        period: ``U`` for pull mode, a duration (``"10s"``) or ticks (default: ``COMPUTED EVERY``,
+            else the windows' STEP, :func:`agreement.defaults.default_period`).
         unit: the length of one tick.
         window_bounds: ``closed`` (``[t-L,t]``, the paper), ``left-open`` or ``right-open``.
     """
@@ -89,6 +90,8 @@ def translations(text: str, source: str, *, engine: str | None, variant: str, mo
     if engine == "cqels" and variant == "all":
         variants = list(variant_ids(len(parsed.streams)))
     ticks = period_ticks(period, unit)
+    if ticks is None and mode == "pull":
+        ticks = default_period(parsed)
     return [ProgramView(translate(parsed, engine, variant="brave" if v == "all" else v, mode=mode,
                                   period_ticks=ticks, window_bounds=window_bounds), unit)
             for v in variants]

@@ -112,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     translate.add_argument("--mode", choices=("none", "push", "pull"), default="none",
                            help="execution mode: none, push ℘(P) or pull ℘(P,U)")
     translate.add_argument("--period", help="pulling period U for --mode pull, e.g. 10s "
-                           "(default: the query's COMPUTED EVERY)")
+                           "(default: the query's COMPUTED EVERY, else its windows' STEP)")
     translate.add_argument("--syntax", choices=("unicode", "ascii", "asp", "json"), default="unicode",
                            help="the paper's notation, ASCII LARS, the ASP encoding, or JSON")
     translate.set_defaults(handler=command_translate)
@@ -128,7 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--mode", choices=("none", "push", "pull"), default="none",
                      help="execution mode: none (every time point), push (when input arrives) or "
                           "pull (every --period)")
-    run.add_argument("--period", help="pulling period for --mode pull (default: COMPUTED EVERY)")
+    run.add_argument("--period", help="pulling period for --mode pull (default: COMPUTED EVERY, else the "
+                          "windows' STEP)")
     run.add_argument("--format", choices=RUN_FORMATS, default="table",
                      help="table (a query's answers, or a program's atoms), json, csv (a query's "
                           "answers), intervals, or atoms (the raw LARS answer atoms)")

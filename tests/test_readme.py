@@ -1,0 +1,63 @@
+"""The README's walkthrough works as written (issue 16): each ``lars`` line of the block between
+``<!-- walkthrough -->`` and ``<!-- /walkthrough -->`` runs from the folder its ``cd`` names and
+exits as its comment says; the files it shows are the files in that folder."""
+
+import json
+import os
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from agreement.cli.app import main
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def walkthrough_lines() -> list[str]:
+    block = re.search(r"<!-- walkthrough -->\n```bash\n(.*?)```\n<!-- /walkthrough -->", README, re.S)
+    assert block, "the README has no walkthrough block"
+    return block.group(1).splitlines()
+
+
+def test_walkthrough_block_runs_as_written(capsys, monkeypatch):
+    lines = walkthrough_lines()
+    assert lines[0].startswith("cd ")
+    monkeypatch.chdir(ROOT / lines[0].split()[1])
+    commands = [line for line in lines[1:] if line.startswith("lars ")]
+    assert len(commands) >= 2
+    for line in commands:
+        command, _, comment = line.partition("#")
+        expected = re.search(r"exit (\d)", comment)
+        status = main(shlex.split(command)[1:])
+        out, err = capsys.readouterr()
+        assert "error" not in err, (line, err)
+        if expected:
+            assert status == int(expected.group(1)), (line, out, err)
+        else:
+            assert status in (0, 1), (line, err)
+        if "--format json" in command:
+            assert json.loads(out)["format"] == "lars-agreement"
+
+
+def test_walkthrough_files_are_the_ones_shown():
+    folder = ROOT / "examples" / "walkthrough"
+    query = (folder / "hot-rooms.rq").read_text()
+    body = query[query.index("REGISTER"):]
+    assert body.strip() in README
+    assert "FILTER" in body and "FROM <" in body
+    stream = (folder / "readings.nt").read_text().splitlines()
+    assert len(stream) == 10 and stream[0] in README and stream[-1] in README
+    assert "\n".join(line for line in (folder / "building.ttl").read_text().splitlines()
+                     if not line.startswith("#")) in README
+
+
+def test_spec_is_shipped_and_linked():
+    assert (ROOT / "docs" / "SPEC.md").exists() and "](docs/SPEC.md)" in README
+
+
+def test_notebook_extra_installs_jupyterlab():
+    assert re.search(r'notebook = \[[^\]]*"jupyterlab', (ROOT / "pyproject.toml").read_text())
+    assert "jupyter lab notebooks/" in README
