@@ -125,9 +125,13 @@ class AgreementView:
 
     def timeline_data(self) -> CheckTimeline:
         """What the plots of this check draw, as plain data."""
-        return CheckTimeline(title=self.title, report=self.report, row_labels=self.row_labels,
+        report = self.report
+        causes = {(v.start, v.end): ", ".join(dict.fromkeys(
+                      e.condition for e in report.explanations.get((v.start, v.end), []))) or "cause not found"
+                  for v in report.disagreeing}
+        return CheckTimeline(title=self.title, report=report, row_labels=self.row_labels,
                              label_note=self.label_note, csparql=self.csparql.answers,
-                             cqels=self.cqels.answers)
+                             cqels=self.cqels.answers, causes=causes, unchecked=unchecked(report))
 
     def plot(self, kind: str = "timeline", **options: Any):
         """A matplotlib figure: ``timeline`` (both sides' answers over time, disagreeing intervals
@@ -174,3 +178,17 @@ class AgreementView:
             if self.label_note:
                 parts.append(f"<p><small>prefixes in labels: {escape(self.label_note)}</small></p>")
         return "".join(parts)
+
+
+def unchecked(report: AgreementReport) -> list[tuple[int, int]]:
+    """The stretches ``[a, b]`` of the timeline outside every pulling interval (time points
+    before the first pulling interval's pushes, after the last pull)."""
+    first, last = report.timeline
+    if not report.verdicts:
+        return [(first, last)]
+    stretches = []
+    if first <= report.verdicts[0].start:
+        stretches.append((first, report.verdicts[0].start))
+    if report.verdicts[-1].end < last:
+        stretches.append((report.verdicts[-1].end + 1, last))
+    return stretches

@@ -76,6 +76,7 @@ class CheckTimeline:
         title: what was compared; report: the :class:`~agreement.report.AgreementReport`.
         row_labels: answer row → label, in plotting order; label_note: prefixes used.
         csparql, cqels: time → the rows each side gave then.
+        causes, unchecked: see below.
     """
 
     title: str
@@ -84,3 +85,7 @@ class CheckTimeline:
     label_note: str = ""
     csparql: Mapping[int, Iterable[Hashable]] = field(default_factory=dict)
     cqels: Mapping[int, Iterable[Hashable]] = field(default_factory=dict)
+    causes: Mapping[tuple[int, int], str] = field(default_factory=dict)
+    """A short cause per disagreeing interval ``(start, end)``, to label it."""
+    unchecked: Sequence[tuple[int, int]] = ()
+    """Stretches ``[a, b]`` of the timeline that no pulling interval covers."""

@@ -3,7 +3,8 @@
 * :func:`answer_timeline` — atoms on the y axis, time on the x axis, each maximal interval in
   which an atom holds as a horizontal bar (hatched where it holds in some answer streams only);
 * :func:`agreement_timeline` — both sides of a check in one figure: C-SPARQL's answers at pull
-  times, CQELS's at push times, disagreeing intervals shaded;
+  times, CQELS's at push times, answers only one side gave ringed in red, disagreeing intervals
+  shaded and labelled with their cause, stretches no pulling interval checked hatched grey;
 * :func:`agreement_strip` — one cell per pulling interval, green where the engines agree, red
   where they do not;
 * :func:`input_rate` — input atoms or triples per time point, as bars.
@@ -36,6 +37,10 @@ TITLE_WIDTH = 110
 OWN = "_lars_rsp_figure"
 BAR, CELL = "bar", "cell"
 """The ``gid`` of bars (intervals, input counts) and of strip cells, to tell them from shading."""
+ONE_SIDE, CAUSE, UNCHECKED_GID = "one-side", "cause", "unchecked"
+"""The ``gid`` of the rings around answers one side only gave, of cause labels, of unchecked
+stretches."""
+UNCHECKED = "0.93"
 CHAR_INCHES = 0.075
 """The width of one character of a strip label (8 pt, bold), to choose the label that fits."""
 COLOURS = {"certain": "tab:blue", "some": "tab:orange", "csparql": "tab:blue", "cqels": "tab:orange",
@@ -156,6 +161,8 @@ def agreement_timeline(data: CheckTimeline, *, max_rows: int = MAX_ROWS, ax: Axe
         ax.axvline(v.end, color="0.5", linestyle="--", linewidth=0.8, zorder=1)
         if not v.agree:
             ax.axvspan(v.start + 0.5, v.end + 0.5, color=COLOURS["disagree"], alpha=0.12, zorder=0)
+            label_cause(ax, v, data.causes.get((v.start, v.end), ""))
+    shade_unchecked(ax, data.unchecked)
     if not rows:
         say_empty(ax, "no answers on either side")
         return fig
@@ -168,22 +175,47 @@ def agreement_timeline(data: CheckTimeline, *, max_rows: int = MAX_ROWS, ax: Axe
                   for r in found if r in index]
         handles.append(ax.scatter([t for t, _ in points], [y for _, y in points], marker=marker, s=28,
                                   color=COLOURS[key], label=label, zorder=3))
+    one_side = [(t, index[r] + offset) for v in report.disagreeing
+                for rows_at, offset in (([(r, ts) for r, ts in v.only_cqels.items()], 0.15),
+                                        ([(r, (v.end,)) for r in v.only_csparql], -0.15))
+                for r, ts in rows_at if r in index for t in ts]
+    if one_side:
+        handles.append(ax.scatter([t for t, _ in one_side], [y for _, y in one_side], marker="o", s=110,
+                                  facecolors="none", edgecolors=COLOURS["disagree"], linewidths=1.5,
+                                  zorder=4, label="given by one side only", gid=ONE_SIDE))
     handles.append(Line2D([], [], color="0.5", linestyle="--", linewidth=0.8, label="pull time"))
     if report.disagreeing:
         handles.append(Patch(facecolor=COLOURS["disagree"], alpha=0.12, label="disagreeing interval"))
+    if data.unchecked:
+        handles.append(Patch(facecolor=UNCHECKED, hatch="xx", edgecolor="0.7", label="not checked"))
     row_axis(ax, [data.row_labels[r] for r in shown], "answer")
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
     return fig
 
 
+def label_cause(ax: Axes, verdict, cause: str) -> None:
+    """The cause of a disagreeing interval, written at the top of its shading."""
+    ax.text((verdict.start + verdict.end + 1) / 2, 1.0, cause, transform=ax.get_xaxis_transform(),
+            ha="center", va="bottom", fontsize=7, color=COLOURS["disagree"], clip_on=False, gid=CAUSE)
+
+
+def shade_unchecked(ax: Axes, stretches) -> None:
+    """Grey hatching over the stretches of the timeline no pulling interval checked."""
+    for a, b in stretches:
+        ax.axvspan(a - 0.5, b + 0.5, facecolor=UNCHECKED, hatch="xx", edgecolor="0.7", linewidth=0,
+                   zorder=0, gid=UNCHECKED_GID)
+
+
 def agreement_strip(data: CheckTimeline, *, ax: Axes | None = None, title: str | None = None) -> Figure:
-    """One cell per pulling interval ``[i·U, (i+1)·U]``: green agree, red disagree, labelled."""
+    """One cell per pulling interval ``(i·U, (i+1)·U]``: green agree, red disagree, labelled;
+    stretches of the timeline outside every pulling interval hatched grey."""
     report = data.report
     fig, ax = new_axes(ax, height=1.9)
     set_title(ax, title or verdict_title(data))
     time_axis(ax, report.timeline, report.unit)
     ax.set_yticks([])
     ax.set_ylim(0, 1)
+    shade_unchecked(ax, data.unchecked)
     if not report.verdicts:
         say_empty(ax, "no complete pulling interval in the timeline")
         return fig
@@ -199,9 +231,12 @@ def agreement_strip(data: CheckTimeline, *, ax: Axes | None = None, title: str |
         short = short or "|" in text
         ax.text((v.start + v.end + 1) / 2, 0.5, text, ha="center", va="center", color="white",
                 fontsize=8, fontweight="bold")
-    extra = [Patch(facecolor="none", edgecolor="none", label="n | m: answers only CQELS | only C-SPARQL gave")]
+    extra = [Patch(facecolor="none", edgecolor="none", label="n | m: answers only CQELS | only C-SPARQL gave")
+             ] if short else []
+    if data.unchecked:
+        extra.append(Patch(facecolor=UNCHECKED, hatch="xx", edgecolor="0.7", label="not checked"))
     ax.legend(handles=[Patch(facecolor=COLOURS["agree"], label="agree"),
-                       Patch(facecolor=COLOURS["disagree"], label="disagree"), *(extra if short else [])],
+                       Patch(facecolor=COLOURS["disagree"], label="disagree"), *extra],
               loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
     return fig
 
@@ -222,7 +257,7 @@ def cell_text(verdict, fits: int) -> str:
     a, b = len(verdict.only_cqels), len(verdict.only_csparql)
     details = [mark] if verdict.agree else [
         f"{mark} {a} only CQELS, {b} only C-SPARQL", f"{mark} {a} CQELS, {b} C-SPARQL", f"{mark} {a} | {b}", mark]
-    interval = f"[{verdict.start},{verdict.end}]"
+    interval = f"({verdict.start},{verdict.end}]"
     for detail in details:
         if len(detail) <= fits:
             return f"{interval}\n{detail}" if len(interval) <= fits else detail

@@ -13,7 +13,7 @@ from matplotlib.collections import PathCollection  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
 from agreement.facade import check, run  # noqa: E402
-from agreement.notebook.plots import BAR, CELL, MAX_ROWS  # noqa: E402
+from agreement.notebook.plots import BAR, CAUSE, CELL, MAX_ROWS, ONE_SIDE, UNCHECKED_GID  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[3]
 COUPONS = ROOT / "examples" / "coupons"
@@ -109,17 +109,25 @@ def test_agreement_strip_has_one_cell_per_interval(recorded_q1):
     assert len(cells) == 4
     colours = [matplotlib.colors.to_hex(c.get_facecolor()) for c in cells]
     assert colours == ["#2da44e", "#cf222e", "#cf222e", "#cf222e"]
-    assert "[10,20]" in texts(fig)
+    assert "(10,20]" in texts(fig)  # pulling intervals are left-open
 
 
 def test_agreement_timeline_marks_both_sides(running_check):
     fig = running_check.plot()
     png(fig)
     [ax] = fig.axes
-    csparql, cqels = [c for c in ax.collections if isinstance(c, PathCollection)]
+    csparql, cqels, one_side = [c for c in ax.collections if isinstance(c, PathCollection)]
     assert len(csparql.get_offsets()) == 0 and cqels.get_offsets().tolist() == [[18, 0.15]]
+    # the answer only CQELS gave is ringed, the interval labelled with its cause
+    assert one_side.get_gid() == ONE_SIDE and one_side.get_offsets().tolist() == [[18, 0.15]]
+    assert [t.get_text() for t in ax.texts if t.get_gid() == CAUSE] == ["snapshot-differs"]
+    # --to 50 with U = 30: the time points after the pull at 30 were not checked, nor was 0
+    # (the first pulling interval (0,30] compares the pushes after 0)
+    shades = [p for p in ax.patches if p.get_gid() == UNCHECKED_GID]
+    assert [(p.get_x(), p.get_x() + p.get_width()) for p in shades] == [(-0.5, 0.5), (30.5, 50.5)]
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert legend == ["C-SPARQL (pull)", "CQELS (push)", "pull time", "disagreeing interval"]
+    assert legend == ["C-SPARQL (pull)", "CQELS (push)", "given by one side only", "pull time",
+                      "disagreeing interval", "not checked"]
     assert [t.get_text() for t in ax.get_yticklabels()] == ["(:b, :rayban, 25)"]
 
 
