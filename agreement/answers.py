@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import IO, TextIO
 
 from rdflib import BNode, Literal, URIRef
-from rdflib.namespace import XSD
 
 from agreement.spans import interval_text, point_ranges
 from lars.atoms import Atom
@@ -59,7 +58,8 @@ class Solution:
 
 # --- RDF terms ----------------------------------------------------------------------------------
 
-SHORT_DATATYPES = {XSD.integer, XSD.decimal, XSD.double, XSD.boolean}
+SHORT_DATATYPES = {URIRef(f"http://www.w3.org/2001/XMLSchema#{name}")
+                   for name in ("integer", "decimal", "double", "boolean")}
 
 
 def term_text(term: Hashable, prefixes: Prefixes = ()) -> str:
@@ -69,8 +69,9 @@ def term_text(term: Hashable, prefixes: Prefixes = ()) -> str:
     (``25``, ``2.5``, ``true``); any other literal keeps its quotes, language or datatype, so the
     lexical form is never changed (``"97.0"^^xsd:double`` stays as it is).
 
-    >>> term_text(Literal("25", datatype=XSD.integer)), term_text(Literal("025", datatype=XSD.integer))
-    ('25', '"025"^^<http://www.w3.org/2001/XMLSchema#integer>')
+    >>> from rdflib.namespace import XSD
+    >>> term_text(Literal("25", datatype=XSD.integer)), term_text(Literal("97.0", datatype=XSD.double))
+    ('25', '"97.0"^^<http://www.w3.org/2001/XMLSchema#double>')
     >>> term_text(URIRef("http://ex.org/a"), (("ex", "http://ex.org/"),)), term_text(Literal("x", lang="en"))
     ('ex:a', '"x"@en')
     """

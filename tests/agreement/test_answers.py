@@ -9,7 +9,8 @@ import jsonschema
 import pytest
 from hypothesis import given, strategies as st
 from rdflib import BNode, Graph, Literal, URIRef
-from rdflib.namespace import XSD
+
+XSD = "http://www.w3.org/2001/XMLSchema#"
 
 from agreement.answers import term_text, values_text
 from agreement.cli.app import main
@@ -120,12 +121,12 @@ def test_a_program_has_no_csv_of_answers(tmp_path, capsys):
 @pytest.mark.parametrize("term, text", [
     (URIRef("http://ex.org/a"), "<http://ex.org/a>"),
     (Literal(25), "25"),
-    (Literal("2.5", datatype=XSD.decimal), "2.5"),
-    (Literal("97.0", datatype=XSD.double), '"97.0"^^<http://www.w3.org/2001/XMLSchema#double>'),
+    (Literal("2.5", datatype=XSD + "decimal"), "2.5"),
+    (Literal("97.0", datatype=XSD + "double"), '"97.0"^^<http://www.w3.org/2001/XMLSchema#double>'),
     (Literal(True), "true"),
     (Literal("x"), '"x"'),
     (Literal("x", lang="en"), '"x"@en'),
-    (Literal("2024-01-01", datatype=XSD.date), '"2024-01-01"^^<http://www.w3.org/2001/XMLSchema#date>'),
+    (Literal("2024-01-01", datatype=XSD + "date"), '"2024-01-01"^^<http://www.w3.org/2001/XMLSchema#date>'),
     (BNode("b1"), "_:b1"),
     (None, "UNDEF"),
 ])
@@ -159,3 +160,17 @@ def test_intervals_print_with_their_bounds():
     assert interval_text(20, 30, "right-open") == "[20,30)"
     assert interval_text(20, 30) == "[20,30]" and interval_text(18, 18) == "18"
     assert points_text([21, 22, 23, 29]) == "21–23, 29"
+
+
+def test_verbose_shows_every_witness(capsys):
+    csrbench = ROOT / "examples" / "csrbench"
+    argv = ["agree", str(csrbench / "queries" / "q1-cqels.rq"), "--stream", str(csrbench / "stream"),
+            "--period", "10s", "--to", "30"]
+    short = cli(capsys, *argv)
+    full = cli(capsys, *argv, "--verbose")
+    assert "… 1 more (--verbose shows them)" in short and "more (--verbose" not in full
+    assert len(full.splitlines()) > len(short.splitlines())
+    # each answer only one engine gave is listed once
+    lines = [line for line in short.splitlines() if line.startswith("  only CQELS")]
+    assert len(lines) == len(set(lines)) == 5
+    assert all(line.endswith("at 21–29") for line in lines)
