@@ -12,7 +12,6 @@ from pathlib import Path
 from agreement.compare import AnswerSeries, Row, compare
 from agreement.conditions import shared_patterns, snapshot_explanations
 from ingest.eager import QueryData, query_data
-from agreement.answers import values_text
 from agreement.explain import shifted_answers
 from agreement.recorded import read_recorded
 from agreement.report import AgreementReport
@@ -99,16 +98,11 @@ def check_query(query: RspQuery, elements: Sequence[StreamTriple], graphs: dict,
                              csparql.variables, compare(csparql, cqels, period, (line.start, line.end)),
                              notes=[f"CQELS variant: {variant}", f"window bounds: {window_bounds}"],
                              csparql=csparql, cqels=cqels)
-    report.row_text = row_text
     shared = shared_patterns(query, graphs)
     for verdict in report.disagreeing:
         report.explanations[(verdict.start, verdict.end)] = (
             shared + snapshot_explanations(verdict, query, csparql.variables, elements, pushes, line,
-                                             window_bounds, row_text)
-            + shifted_answers(verdict, csparql, cqels, period, row_text))
+                                             window_bounds)
+            + shifted_answers(verdict, csparql, cqels, period, report.row_text))
     return report
 
-
-def row_text(row: Row) -> str:
-    """An answer row as ``(v1, v2, ...)`` with RDF terms in Turtle form, full IRIs."""
-    return values_text(row)

@@ -146,7 +146,7 @@ def ordered(snap: Snapshot) -> list[StreamTriple]:
 
 def snapshot_explanations(verdict: IntervalVerdict, query: RspQuery, variables: Sequence[str],
                           elements: Sequence[StreamTriple], push_times: Sequence[int],
-                          timeline: Timeline, reading: str, row_text) -> list[Explanation]:
+                          timeline: Timeline, reading: str) -> list[Explanation]:
     """Condition (iii) on one interval: how the push snapshots differ from the pull snapshot.
 
     The witnesses of an answer are the stream triples of one match of the stream graph pattern
@@ -179,12 +179,12 @@ def snapshot_explanations(verdict: IntervalVerdict, query: RspQuery, variables: 
                     "snapshot-differs", f"the pull at {verdict.end} sees a match in window "
                     f"{window_name(spec)} of <{spec.stream}>, but no push snapshot held one together "
                     f"(pushes at {when})", tuple(witness(e) for e in match), row))
-        found += edge_explanations(verdict, spec, pull, variables, row_text)
+        found += edge_explanations(verdict, spec, pull, variables)
     return found
 
 
 def edge_explanations(verdict: IntervalVerdict, spec: StreamSpec, pull: Snapshot,
-                      variables: Sequence[str], row_text) -> list[Explanation]:
+                      variables: Sequence[str]) -> list[Explanation]:
     """Answers whose match in the pull window uses a triple exactly at its lower edge (a triple
     there is also in the previous pull's window when windows overlap at their edges)."""
     found = []

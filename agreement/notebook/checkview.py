@@ -115,7 +115,7 @@ class AgreementView:
             records.append({
                 "start": v.start, "end": v.end, "agree": v.agree, "common": len(v.both),
                 "only_cqels": len(v.only_cqels), "only_csparql": len(v.only_csparql),
-                "only_cqels_answers": [f"{text(r)} at {', '.join(map(str, ts))}"
+                "only_cqels_answers": [f"{text(r)} at {points_text(ts)}"
                                        for r, ts in sorted(v.only_cqels.items(), key=lambda i: text(i[0]))],
                 "only_csparql_answers": sorted(text(r) for r in v.only_csparql),
                 "reasons": list(dict.fromkeys(e.condition for e in reasons))})
