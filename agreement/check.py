@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from agreement.compare import AnswerSeries, Row, compare
+from agreement.compare import AnswerSeries, compare
 from agreement.conditions import shared_patterns, snapshot_explanations
 from ingest.eager import QueryData, query_data
 from agreement.explain import shifted_answers

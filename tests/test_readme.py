@@ -3,12 +3,10 @@
 exits as its comment says; the files it shows are the files in that folder."""
 
 import json
-import os
 import re
 import shlex
 from pathlib import Path
 
-import pytest
 
 from agreement.cli.app import main
 

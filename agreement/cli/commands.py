@@ -15,7 +15,6 @@ from typing import TextIO
 
 from agreement.analyze import SUFFICIENT_NOTE, render_analysis
 from agreement.facade import analyze_query, check_variants, prepare_run, translate_variants
-from lars.errors import InputError
 from agreement.answers import (
     ANSWER_FORMATS, AnswerFormat, open_answer_sink, refuse_atoms_only, shown_prefixes, solutions,
 )
