@@ -11,6 +11,7 @@ from pathlib import Path
 
 from agreement.compare import AnswerSeries, compare
 from agreement.conditions import shared_patterns, snapshot_explanations
+from agreement.defaults import pulling_timeline
 from ingest.eager import QueryData, query_data
 from agreement.explain import shifted_answers
 from agreement.recorded import read_recorded
@@ -35,16 +36,22 @@ def check_recorded(csparql_file: str | Path, cqels_file: str | Path, period: int
     Args:
         period: the pulling period in ticks.
         unit_ms: the length of one tick in milliseconds.
-        timeline: ``(from, to)``; by default from 0 to the last recorded answer.
+        timeline: ``(from, to)``; by default from 0 to the end of the pulling interval holding
+            the last recorded answer (:func:`agreement.defaults.pulling_timeline`).
     """
     csparql = read_recorded(csparql_file, unit_ms)
     cqels = read_recorded(cqels_file, unit_ms).reordered(csparql.variables)
     times = [*csparql.answers, *cqels.answers]
-    span = (0 if timeline[0] is None else timeline[0],
-            max(times, default=0) if timeline[1] is None else timeline[1])
+    line, extended = pulling_timeline(
+        Timeline(0 if timeline[0] is None else timeline[0],
+                 max(times, default=0) if timeline[1] is None else timeline[1]),
+        period, end_given=timeline[1] is not None, last_input=max(times, default=None),
+        what="the recorded answers end")
+    span = (line.start, line.end)
     verdicts = compare(csparql, cqels, period, span)
     report = AgreementReport("recorded", period, unit_text(unit_ms), span, csparql.variables,
-                             verdicts, notes=[RECORDED_NOTE], csparql=csparql, cqels=cqels)
+                             verdicts, notes=[RECORDED_NOTE, *([extended] if extended else [])],
+                             csparql=csparql, cqels=cqels)
     for verdict in report.disagreeing:
         report.explanations[(verdict.start, verdict.end)] = shifted_answers(
             verdict, csparql, cqels, period, report.row_text)

@@ -1,4 +1,4 @@
-"""What ``lars agree`` takes when the user leaves it out, so that a default never hides work.
+"""What ``lars agree`` (and ``lars run``) take when the user leaves it out, so that no default hides work.
 
 * :func:`default_period` — the pulling period ``U``: the C-SPARQL ``COMPUTED EVERY``, else the
   STEP its windows share;
@@ -58,13 +58,14 @@ def default_period(query: RspQuery) -> int | None:
     return step if query.engine == "csparql" or step > 1 else None
 
 
-def pulling_timeline(line: Timeline, period: int, *, end_given: bool,
-                     last_input: int | None) -> tuple[Timeline, str | None]:
+def pulling_timeline(line: Timeline, period: int, *, end_given: bool, last_input: int | None,
+                     what: str = "the input ends") -> tuple[Timeline, str | None]:
     """The timeline of a check, and a note when it was extended past the input.
 
     Unless ``--to`` was given (``end_given``), the timeline ends at the end of the pulling
     interval holding the last input, ``ceil(last / U) · U``: C-SPARQL still pulls there, and a
-    timeline cut at the last input would drop that interval from the check.
+    timeline cut at the last input would drop that interval from the check. ``what`` starts
+    the note (``the recorded answers end``).
     """
     if end_given or last_input is None or period <= 0:
         return line, None
@@ -73,7 +74,7 @@ def pulling_timeline(line: Timeline, period: int, *, end_given: bool,
         return line, None
     where = interval_text(end - period, end, "left-open")
     return (Timeline(line.start, end),
-            f"the input ends at {last_input}, inside the pulling interval {where}: the timeline "
+            f"{what} at {last_input}, inside the pulling interval {where}: the timeline "
             f"runs to {end}, its end")
 
 

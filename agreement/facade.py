@@ -300,7 +300,8 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
     ticks = ticks if ticks is not None else default_period(other or given)
     if ticks is None:
         raise InputError("give the pulling period with --period (e.g. --period 10s)",
-                         hint="it defaults to the STEP of the C-SPARQL windows, and these have none")
+                         hint="it defaults to the windows' STEP (C-SPARQL) or SLIDE (CQELS), and "
+                              "this query's windows have none")
     report, notes = ReadReport(), []
     options, sole = stream_options(other or given, stream,
                                    ReadOptions(stream_iri, on_error, order, spark, master), notes)
