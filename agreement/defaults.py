@@ -142,12 +142,15 @@ def derive_cqels(query: RspQuery, elements: Iterable[StreamTriple],
     which :func:`agreement.facade.check_variants` checks).
 
     A triple pattern that matches triples of one stream goes into that stream's ``STREAM``
-    pattern (with the C-SPARQL window); one that matches none is read from the static data,
-    or, when there is no static data and the query reads a single stream, from that stream.
+    pattern (with the C-SPARQL window); one that matches none is read from the static data when
+    it matches static triples or the query reads several streams, else from the query's one
+    stream. Without ``elements`` (``lars agree --analyze``) the static data alone decide, which
+    they can only for a query reading one stream.
 
     Raises:
-        InputError: a triple pattern matches triples of several streams (then the user writes
-            the CQELS query), or a stream is named twice with different windows.
+        InputError: a triple pattern matches triples of several streams, or, without stream
+            data, one of several streams must be guessed (then the user writes the CQELS
+            query), or a stream is named twice with different windows.
     """
     windows: dict[URIRef, StreamSpec] = {}
     for spec in query.streams:
@@ -158,7 +161,7 @@ def derive_cqels(query: RspQuery, elements: Iterable[StreamTriple],
     for element in elements:
         if element.stream in windows:
             by_predicate.setdefault(element.stream, {}).setdefault(element.triple[1], []).append(element.triple)
-    fallback = next(iter(windows)) if len(windows) == 1 and not any(len(g) for g in graphs.values()) else None
+    sole = next(iter(windows)) if len(windows) == 1 else None
 
     def home(triple: TriplePattern) -> URIRef | None:
         found = [s for s in windows if _matches_any(triple, by_predicate.get(s, {}))]
@@ -167,7 +170,15 @@ def derive_cqels(query: RspQuery, elements: Iterable[StreamTriple],
             raise InputError(f"the triple pattern {pattern_text(BGP((triple,)), Names(query.prefixes))} "
                              f"matches triples of several streams ({names}): write the CQELS query "
                              "and give it with --cqels")
-        return found[0] if found else fallback
+        if found:
+            return found[0]
+        if _matches_static(triple, graphs) or (sole is None and by_predicate):
+            return None
+        if sole is None:
+            raise InputError(f"without stream data, which of the query's streams the triple pattern "
+                             f"{pattern_text(BGP((triple,)), Names(query.prefixes))} reads cannot be "
+                             "told: give the stream (--stream), or write the CQELS query")
+        return sole
 
     def split(pattern: Pattern) -> Pattern:
         if isinstance(pattern, BGP):
@@ -201,6 +212,12 @@ def _matches_any(triple: TriplePattern, by_predicate: dict[object, list]) -> boo
                   else by_predicate.get(triple.predicate, []))
     return any((free(triple.subject) or s == triple.subject) and (free(triple.object) or o == triple.object)
                for s, _, o in candidates)
+
+
+def _matches_static(triple: TriplePattern, graphs: dict[URIRef | None, Graph]) -> bool:
+    """Whether some static triple matches the constants of ``triple``."""
+    key = tuple(None if isinstance(t, (Var, BlankVar)) else t for t in triple.terms())
+    return any(next(iter(graph.triples(key)), None) is not None for graph in graphs.values())
 
 
 def derived_text(query: RspQuery) -> str:

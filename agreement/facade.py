@@ -339,11 +339,16 @@ def analyze_query(query: Source, *, period: str | int | None = None, static: Seq
                   unit: str = "1s") -> tuple[list[Finding], str]:
     """Which of the paper's sufficient conditions for agreement a CQELS query meets, without a
     stream (``lars agree --analyze``); static files, when given, are checked for condition (ii).
+    A C-SPARQL query is analysed as the CQELS query derived from it
+    (:func:`agreement.defaults.derive_cqels`, static data deciding which patterns are static).
 
     >>> findings, verdict = analyze_query("examples/coupons/rdf/cqels.rq", period="30m", unit="1m")
     >>> verdict
     'not guaranteed'
     """
-    parsed = parse_query(*read_source(query), "cqels", unit)
+    parsed = parse_query(*read_source(query), None, unit)
     graphs = static_graphs(list(static), parsed) if static else None
-    return analyze(parsed, period_ticks(period, unit), graphs)
+    if parsed.engine == "csparql":
+        parsed = derive_cqels(parsed, (), graphs or {})
+    ticks = period_ticks(period, unit)
+    return analyze(parsed, default_period(parsed) if ticks is None else ticks, graphs)

@@ -171,3 +171,17 @@ def test_a_pattern_matching_two_streams_asks_for_the_cqels_query(tmp_path, capsy
                      "WHERE { ?x :p ?y }")
     status, _, err = agree(capsys, "agree", query, "--stream", stream)
     assert status == 2 and "matches triples of several streams" in err and "--cqels" in err
+
+
+def test_analyze_takes_a_single_stream_csparql_query(capsys):
+    walk = ROOT / "examples" / "walkthrough"
+    status, out, _ = agree(capsys, "agree", "--analyze", walk / "hot-rooms.rq", "--static",
+                           walk / "building.ttl")
+    assert status == 0 and out.startswith("agreement NOT GUARANTEED")
+    assert "hopping window (step 5)" in out  # the period defaulted to the STEP, the window is derived
+
+
+def test_analyze_refuses_to_guess_the_streams_of_a_csparql_query(capsys):
+    status, _, err = agree(capsys, "agree", "--analyze", COUPONS / "csparql.rq", "--unit", "1m",
+                           "--static", COUPONS / "static.ttl", "--period", "30m")
+    assert status == 2 and "cannot be told" in err
