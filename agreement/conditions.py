@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from rdflib.term import Node
 
+from agreement.answers import term_text
 from agreement.compare import IntervalVerdict, Row
 from agreement.explain import Explanation
 from agreement.spans import interval_text, points_text
@@ -41,7 +42,8 @@ def pattern_text(pattern: TriplePattern) -> str:
 
 
 def triple_text(triple: tuple[Node, Node, Node]) -> str:
-    return " ".join(term.n3() for term in triple) + " ."
+    """A stream or static triple in Turtle form, as answers are printed (:mod:`agreement.answers`)."""
+    return " ".join(term_text(term) for term in triple) + " ."
 
 
 def shared_patterns(query: RspQuery, graphs: dict) -> list[Explanation]:

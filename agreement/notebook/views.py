@@ -16,6 +16,7 @@ from functools import cached_property
 from typing import Any
 
 from agreement.answers import Solution, solution_json, solutions, values_text
+from agreement.spans import interval_text
 from agreement.notebook.display import MAX_ROWS, AnswerTimeline, escape, html_table, python_value
 from agreement.notebook.labels import Labeller
 from lars.atoms import Atom
@@ -318,7 +319,7 @@ class AnswerStreamView:
     def _repr_html_(self) -> str:
         segments = self.segments()
         rows = [[escape(self.labels[atom]), escape(" ".join(
-                    f"[{a},{b}]" + ("" if certain else "?") for a, b, certain in runs)),
+                    interval_text(a, b) + ("" if certain else "?") for a, b, certain in runs)),
                  str(sum(b - a + 1 for a, b, _ in runs))]
                 for atom, runs in list(segments.items())[:MAX_ROWS]]
         notes = [escape(w) for w in self.warnings]
