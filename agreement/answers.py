@@ -35,7 +35,7 @@ from rdflib import BNode, Literal, URIRef
 
 from agreement.spans import interval_text, point_ranges
 from lars.atoms import Atom
-from lars.errors import InputError, SolverError
+from lars.errors import SolverError
 from solver.answers import TimePointAnswer
 from solver.formats import RunInfo, header_line
 from solver.sinks import check_format, opened_output, pyarrow_modules
@@ -282,14 +282,12 @@ def open_answer_sink(target: str | Path, format: str, variables: Sequence[str],
                 json.dumps(solution_json(variables, solution), ensure_ascii=False) + "\n")
 
 
+def shorten_on(out: IO[str], no_prefixes: bool) -> bool:
+    """Whether text written to ``out`` shortens IRIs: on a terminal, unless ``--no-prefixes``."""
+    isatty = getattr(out, "isatty", None)
+    return not no_prefixes and callable(isatty) and isatty()
+
+
 def shown_prefixes(out: IO[str], prefixes: Prefixes, no_prefixes: bool) -> Prefixes:
     """The prefixes text output may use: the query's on a terminal, none when piped or asked."""
-    isatty = getattr(out, "isatty", None)
-    return () if no_prefixes or not (callable(isatty) and isatty()) else tuple(prefixes)
-
-
-def refuse_atoms_only(format: str) -> None:
-    """Formats only a query's answers have (a LARS program's atoms have no variables)."""
-    if format == "csv":
-        raise InputError("--format csv writes a query's answers; a LARS program has atoms, not "
-                         "variables", hint="use --format json, or --output FILE --output-format csv")
+    return tuple(prefixes) if shorten_on(out, no_prefixes) else ()

@@ -10,11 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from agreement.answers import Solution, solutions
 from agreement.notebook.views import AnswerStreamView
 from ingest.policy import ReadReport
 from lars.atoms import Atom
-from lars.errors import InputError
 from lars.rules import Program
 from lars.streams import Timeline
 from solver.answers import TimePointAnswer
@@ -73,13 +71,6 @@ class RunPlan:
             answers = evaluate(self.program, slices, self.timeline, self.background, self.strategy,
                                self.limits, shown=shown)
         return answers if self.translation is None else answers_only(answers)
-
-    def solutions(self, all_points: bool = False) -> Iterator[Solution]:
-        """A query's answers as solution mappings (:mod:`agreement.answers`), as they come."""
-        if self.translation is None:
-            raise InputError("a LARS program has atoms, not solution mappings",
-                             hint="use answers(), or --format atoms")
-        return solutions(self.answers(), RowOf(self.translation, self.encoder), all_points=all_points)
 
     def view(self) -> AnswerStreamView:
         """Solve at every time point and collect the answers."""

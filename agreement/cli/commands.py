@@ -10,15 +10,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
 
 from agreement.analyze import SUFFICIENT_NOTE, render_analysis
 from agreement.facade import analyze_query, check_variants, prepare_run, translate_variants
 from agreement.answers import (
-    ANSWER_FORMATS, AnswerFormat, open_answer_sink, refuse_atoms_only, shown_prefixes, solutions,
+    ANSWER_FORMATS, AnswerFormat, open_answer_sink, shorten_on, shown_prefixes,
+    solutions,
 )
-from agreement.runplan import RowOf
+from agreement.runplan import RowOf, RunPlan
+from lars.errors import InputError
+from solver.answers import TimePointAnswer
 from solver.formats import FORMATS
 from solver.progress import progress
 from solver.sinks import open_sink
@@ -68,7 +72,8 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
                        **query_options(args), **data_options(args))
     atoms = plan.translation is None or args.format == "atoms"
     if atoms and args.format == "csv":
-        refuse_atoms_only(args.format)
+        raise InputError("--format csv writes a query's answers; a LARS program has atoms, not "
+                         "variables", hint="use --format json, or --output FILE --output-format csv")
     first, last = plan.info.evaluated
     with progress(plan.answers(), total=last - first + 1, quiet=args.quiet) as answers:
         if atoms:
@@ -88,7 +93,8 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def write_atoms(answers, out: TextIO, plan, args: argparse.Namespace) -> None:
+def write_atoms(answers: Iterable[TimePointAnswer], out: TextIO, plan: RunPlan,
+                args: argparse.Namespace) -> None:
     """The raw answer atoms: ``--format atoms`` (the table), or a LARS program's ``--format``."""
     if args.output is None:
         FORMATS["table" if args.format == "atoms" else args.format](answers, out, plan.info)
@@ -129,6 +135,6 @@ def command_agree(args: argparse.Namespace, out: TextIO) -> int:
         out.write(json.dumps(documents[0] if len(documents) == 1 else documents, indent=1,
                              ensure_ascii=False) + "\n")
     else:
-        shorten = bool(shown_prefixes(out, ("",), args.no_prefixes))
+        shorten = shorten_on(out, args.no_prefixes)
         out.write("\n".join(view.text(shorten, args.verbose) for view in views))
     return 0 if all(view.agree for view in views) else 1
