@@ -161,7 +161,8 @@ TABLE_SAMPLE = 20
 
 
 def write_table(rows: Iterable[Solution], out: TextIO, form: AnswerFormat) -> None:
-    """A text table: ``time`` and one column per variable, one row per answer."""
+    """A text table: ``time`` and one column per variable, one row per answer (the columns are
+    sized by the first :data:`TABLE_SAMPLE` rows, then rows are written as they come)."""
     out.write(header_line(form.info))
     header = ["time", *(f"?{v}" for v in form.variables)]
     rows = iter(rows)
@@ -169,8 +170,9 @@ def write_table(rows: Iterable[Solution], out: TextIO, form: AnswerFormat) -> No
     count = 0
 
     def cells(solution: Solution) -> list[str]:
-        values = solution.values if solution.values is not None else ("",) * len(form.variables)
-        return [str(solution.time), *("" if v == "" else term_text(v, form.prefixes) for v in values)]
+        if solution.values is None:
+            return [str(solution.time), *([""] * len(form.variables))]
+        return [str(solution.time), *(term_text(v, form.prefixes) for v in solution.values)]
 
     for solution in rows:
         sample.append(cells(solution))
