@@ -1,11 +1,14 @@
-"""The README's walkthrough works as written (issue 16): each ``lars`` line of the block between
-``<!-- walkthrough -->`` and ``<!-- /walkthrough -->`` runs from the folder its ``cd`` names and
-exits as its comment says; the files it shows are the files in that folder."""
+"""The README's command blocks work as written (issue 16): each ``lars`` line of the blocks between
+``<!-- tour -->`` and ``<!-- /tour -->``, ``<!-- walkthrough -->`` and ``<!-- /walkthrough -->``
+runs from the folder its ``cd`` names and exits as its comment says; the files the walkthrough
+shows are the files in its folder."""
 
 import json
 import re
 import shlex
 from pathlib import Path
+
+import pytest
 
 
 from agreement.cli.app import main
@@ -14,14 +17,15 @@ ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
-def walkthrough_lines() -> list[str]:
-    block = re.search(r"<!-- walkthrough -->\n```bash\n(.*?)```\n<!-- /walkthrough -->", README, re.S)
-    assert block, "the README has no walkthrough block"
+def block_lines(name: str) -> list[str]:
+    block = re.search(rf"<!-- {name} -->\n```bash\n(.*?)```\n<!-- /{name} -->", README, re.S)
+    assert block, f"the README has no {name} block"
     return block.group(1).splitlines()
 
 
-def test_walkthrough_block_runs_as_written(capsys, monkeypatch):
-    lines = walkthrough_lines()
+@pytest.mark.parametrize("name", ["tour", "walkthrough"])
+def test_block_runs_as_written(capsys, monkeypatch, name):
+    lines = block_lines(name)
     assert lines[0].startswith("cd ")
     monkeypatch.chdir(ROOT / lines[0].split()[1])
     commands = [line for line in lines[1:] if line.startswith("lars ")]
@@ -36,7 +40,7 @@ def test_walkthrough_block_runs_as_written(capsys, monkeypatch):
             assert status == int(expected.group(1)), (line, out, err)
         else:
             assert status in (0, 1), (line, err)
-        if "--format json" in command:
+        if "--format json" in command and "agree" in command:
             assert json.loads(out)["format"] == "lars-agreement"
 
 
