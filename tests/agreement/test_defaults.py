@@ -185,3 +185,20 @@ def test_analyze_refuses_to_guess_the_streams_of_a_csparql_query(capsys):
     status, _, err = agree(capsys, "agree", "--analyze", COUPONS / "csparql.rq", "--unit", "1m",
                            "--static", COUPONS / "static.ttl", "--period", "30m")
     assert status == 2 and "cannot be told" in err
+
+
+@pytest.mark.parametrize("name", ["q1", "q3", "q6", "q7"])
+def test_derived_cqels_queries_of_csrbench_match_the_hand_written_ones(name):
+    """Differential: the CQELS query derived from each CSRBench C-SPARQL query over the real
+    stream has the stream patterns and windows of the CQELS query the benchmark wrote."""
+    from ingest.eager import read_rdf_stream, static_graphs
+    from ingest.options import ReadOptions
+    from ingest.policy import ReadReport
+    elements, _ = read_rdf_stream(CSRBENCH / "stream", ReadOptions(), ReadReport())
+    queries = CSRBENCH / "queries"
+    csparql = parse_query((queries / f"{name}-csparql.rq").read_text())
+    cqels = parse_query((queries / f"{name}-cqels.rq").read_text())
+    derived = derive_cqels(csparql, elements, static_graphs([], csparql))
+    assert [(s.stream, s.window, frozenset(s.pattern.triples)) for s in derived.streams] == \
+        [(s.stream, s.window, frozenset(s.pattern.triples)) for s in cqels.streams]
+    assert cs(derived) == cs(csparql)
