@@ -10,6 +10,8 @@ the same LARS constant on both sides of a comparison. Static files are read here
 from __future__ import annotations
 
 import os
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -44,7 +46,8 @@ def static_graphs(specs: Sequence[str], query: RspQuery) -> dict[URIRef | None, 
     Unnamed files (``--static FILE``) form one graph; when the query has exactly one
     ``FROM <iri>`` and no file is mapped to it, that graph is taken as it.
     """
-    dataset: Dataset = load_static(list(specs)) if specs else Dataset()
+    specs = list(specs) + local_dataset_files(query, specs)
+    dataset: Dataset = load_static(specs) if specs else Dataset()
     graphs: dict[URIRef | None, Graph] = {}
     for graph in dataset.graphs():
         key = None if graph.identifier == DATASET_DEFAULT_GRAPH_ID else URIRef(graph.identifier)
@@ -55,6 +58,18 @@ def static_graphs(specs: Sequence[str], query: RspQuery) -> dict[URIRef | None, 
     if not (query.dataset.default or query.dataset.named):
         graphs.setdefault(None, Graph())
     return graphs
+
+
+def local_dataset_files(query: RspQuery, specs: Sequence[str]) -> list[str]:
+    """``IRI=FILE`` specs for FROM and FROM NAMED IRIs that name local files (``file:`` IRIs,
+    e.g. ``FROM <data.ttl>`` resolved against the query file's location) and that no ``--static``
+    maps; other IRIs are never fetched (SPEC section 11)."""
+    mapped = {spec.split("=", 1)[0] for spec in specs if "=" in spec}
+    found = []
+    for iri in dict.fromkeys(query.dataset.default + query.dataset.named):
+        if str(iri).startswith("file:") and str(iri) not in mapped:
+            found.append(f"{iri}={url2pathname(urlparse(str(iri)).path)}")
+    return found
 
 
 @dataclass(frozen=True)

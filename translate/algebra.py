@@ -30,11 +30,12 @@ from rdflib.plugins.sparql.sparql import Query
 from lars.errors import ParseError, Position, UnsupportedError
 from translate.rsp import (
     BGP, And, Arith, BlankVar, Call, Compare, Dataset, Expr, Filter, Graph, Join, Minus, Neg,
-    Not, Optional, Or, Pattern, RspWindow, StreamPattern, TriplePattern, Union, Var,
-    canonical_bgp,
+    Not, Optional, Or, OrderKey, Pattern, RspWindow, StreamPattern, SubSelect, TriplePattern,
+    Union, Values, Var, canonical_bgp,
 )
+from translate.paths import from_rdflib
 from translate.rdf import VALUE_TYPES, XSD
-from translate.positions import binding_feature, nth_select, path_position, select_star
+from translate.positions import binding_feature, nth_select, select_star
 from translate.scanner import SourceText
 from translate.scope import in_scope
 
@@ -61,6 +62,15 @@ class QueryParts:
     pattern: Pattern
     dataset: Dataset
     prefixes: tuple[tuple[str, str], ...]
+    form: str = "select"
+    order: tuple[OrderKey, ...] = ()
+    limit: int | None = None
+    offset: int = 0
+
+    def solution(self) -> dict:
+        """The query form and the solution modifiers, as keyword arguments of ``RspQuery``."""
+        return {"form": self.form, "order": self.order, "limit": self.limit,
+                "offset": self.offset}
 
 
 @dataclass
@@ -70,6 +80,10 @@ class _Reader:
     problems: list[tuple[str, Position | None]] = field(default_factory=list)
     distinct: bool = False
     projection: list[Variable] | None = None
+    order: tuple[OrderKey, ...] = ()
+    limit: int | None = None
+    offset: int = 0
+    subquery: bool = False
 
     def refuse(self, feature: str, *keywords: str) -> None:
         position = self.source.find_keyword(*keywords) if keywords else None
@@ -96,9 +110,9 @@ def read_query(query: Query, source: SourceText,
     """Our view of an rdflib query, or an :class:`UnsupportedError` listing every problem."""
     reader = _Reader(source, dict(slots or {}))
     algebra = query.algebra
-    if algebra.name != "SelectQuery":
+    if algebra.name not in ("SelectQuery", "AskQuery"):
         kind = algebra.name.replace("Query", "").upper()
-        reader.refuse(f"{kind} query (only SELECT)", kind)
+        reader.refuse(f"{kind} query (only SELECT and ASK)", kind)
     pattern = _pattern(reader, _modifiers(reader, algebra.p))
     dataset = _dataset(algebra.get("datasetClause") or [])
     if reader.problems:
@@ -109,7 +123,10 @@ def read_query(query: Query, source: SourceText,
     else:
         variables = tuple(Var(str(v)) for v in reader.projection)
     prefixes = tuple((p, str(ns)) for p, ns in query.prologue.namespace_manager.namespaces())
-    return QueryParts(variables, select_all, reader.distinct, pattern, dataset, prefixes)
+    if algebra.name == "AskQuery":
+        return QueryParts((), False, True, pattern, dataset, prefixes, "ask")
+    return QueryParts(variables, select_all, reader.distinct, pattern, dataset, prefixes,
+                      "select", reader.order, reader.limit, reader.offset)
 
 
 def _unsupported(problems: list[tuple[str, Position | None]]) -> UnsupportedError:
@@ -142,10 +159,13 @@ def _modifiers(reader: _Reader, node) -> CompValue:
 
 
 def _slice(reader: _Reader, node):
-    if node.get("length") is not None:
-        reader.refuse("LIMIT", "LIMIT")
-    if node.get("start"):
-        reader.refuse("OFFSET", "OFFSET")
+    if reader.subquery:
+        if node.get("length") is not None:
+            reader.refuse("LIMIT in a subquery", "LIMIT")
+        if node.get("start"):
+            reader.refuse("OFFSET in a subquery", "OFFSET")
+    reader.limit = node.get("length")
+    reader.offset = node.get("start") or 0
     return node.p
 
 
@@ -187,7 +207,15 @@ def _group(reader: _Reader, node):
 
 
 def _order(reader: _Reader, node):
-    reader.refuse("ORDER BY", "ORDER")
+    keys = []
+    for condition in node.expr:
+        expr, order = (condition, None) if isinstance(condition, Variable) else (
+            condition.expr, condition.order)
+        if not isinstance(expr, Variable):
+            reader.refuse("ORDER BY an expression (only variables, with ASC or DESC)", "ORDER")
+            continue
+        keys.append(OrderKey(Var(str(expr)), order == "DESC"))
+    reader.order = tuple(keys)
     return node.p
 
 
@@ -227,8 +255,12 @@ def _term(reader: _Reader, term):
     if isinstance(term, BNode):
         return BlankVar(str(term))
     if isinstance(term, Path):
-        reader.problems.append(("property path", path_position(reader.source)))
-        return Var("_path")
+        try:
+            return from_rdflib(term)
+        except UnsupportedError as error:
+            reader.problems.append((error.message,
+                                    reader.source.find_keyword("^")))
+            return Var("_path")
     return term
 
 
@@ -275,10 +307,23 @@ def _bind(reader: _Reader, node) -> Pattern:
 
 def _to_multiset(reader: _Reader, node) -> Pattern:
     if isinstance(node.p, CompValue) and node.p.name == "values":
-        reader.refuse("VALUES", "VALUES")
-    else:
+        return _values(node.p)
+    sub = _Reader(reader.source, reader.slots, reader.problems, subquery=True)
+    inner = _pattern(sub, _modifiers(sub, node.p))
+    if sub.projection is None:
         reader.problems.append(("subquery", nth_select(reader.source)))
-    return BGP()
+        return BGP()
+    return SubSelect(tuple(Var(str(v)) for v in sub.projection), inner)
+
+
+def _values(node) -> Values:
+    """Inline data; rdflib writes ``UNDEF`` as the string ``'UNDEF'``."""
+    names: list[str] = []
+    for row in node.res:
+        names += [str(v) for v in row if str(v) not in names]
+    rows = tuple(tuple(value if isinstance(value := row.get(Variable(n)), (URIRef, Literal))
+                       else None for n in names) for row in node.res)
+    return Values(tuple(names), rows)
 
 
 _PATTERNS = {"BGP": _bgp, "Join": _binary(Join), "Union": _binary(Union),

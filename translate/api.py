@@ -34,6 +34,7 @@ from lars.terms import Constant
 from translate.durations import parse_unit
 from translate.engines import engine as engine_profile
 from translate.engines import guess_engine
+from translate.modifiers import modify
 from translate.rdf import (
     DEFAULT_GRAPH, STREAMS, STRIPLE, TRIPLE, RdfTermEncoder, dataset_atoms, graph_atoms, guard_readings,
     rows,
@@ -122,8 +123,10 @@ class Translation:
 
     def rows(self, atoms: Iterable[Atom], encoder: RdfTermEncoder,
              chopped: bool = False) -> list[dict[str, Identifier | None]]:
-        """The result rows in ``atoms`` (answer atoms, chopped or not), keys in SELECT order."""
+        """The result rows in ``atoms`` (answer atoms, chopped or not), keys in SELECT order,
+        with ORDER BY, OFFSET and LIMIT applied (:mod:`translate.modifiers`)."""
         found = rows(atoms, self.answer.predicate, self.answer.variables, encoder, chopped)
+        found = modify(found, self.query.order, self.query.limit, self.query.offset)
         return [{v: row[v] for v in self.answer.select_order} for row in found]
 
 

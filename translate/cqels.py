@@ -86,4 +86,4 @@ def read_cqels(text: str, source: str = "<string>", unit: str | int = "1s",
     streams = tuple(StreamSpec(p.stream, p.window, p.pattern)
                     for p in stream_patterns(parts.pattern))
     return RspQuery(parts.variables, parts.pattern, parts.dataset, streams, parts.distinct,
-                    engine=engine, unit_ms=unit_ms, prefixes=parts.prefixes)
+                    engine=engine, unit_ms=unit_ms, prefixes=parts.prefixes, **parts.solution())

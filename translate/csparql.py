@@ -91,4 +91,4 @@ def read_csparql(text: str, source: str = "<string>", unit: str | int = "1s") ->
                          src.position(0), hint="read it as plain SPARQL or CQELS instead")
     return RspQuery(parts.variables, parts.pattern, parts.dataset, streams, parts.distinct,
                     engine="csparql", name=name, every=every, unit_ms=unit_ms,
-                    prefixes=parts.prefixes)
+                    prefixes=parts.prefixes, **parts.solution())

@@ -207,10 +207,36 @@ class StreamPattern:
     pattern: BGP
 
 
-Pattern = TypingUnion[BGP, Join, Union, Optional, Filter, Graph, Minus, StreamPattern]
+@dataclass(frozen=True)
+class Values:
+    """``VALUES (?v1 ...) { (t1 ...) ... }``: inline solutions; ``None`` is ``UNDEF``."""
+
+    variables: tuple[str, ...]
+    rows: tuple[tuple[TypingUnion[URIRef, Literal, None], ...], ...]
+
+
+@dataclass(frozen=True)
+class SubSelect:
+    """A subquery ``{ SELECT variables WHERE { pattern } }`` (its DISTINCT is moot: answers are
+    sets)."""
+
+    variables: tuple[Var, ...]
+    pattern: Pattern
+
+
+Pattern = TypingUnion[BGP, Join, Union, Optional, Filter, Graph, Minus, StreamPattern, Values,
+                      SubSelect]
 
 
 # --- the query -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class OrderKey:
+    """One ``ORDER BY`` condition: a variable, ascending unless ``descending``."""
+
+    variable: Var
+    descending: bool = False
+
 
 @dataclass(frozen=True)
 class Dataset:
@@ -245,6 +271,9 @@ class RspQuery:
         every: the C-SPARQL ``COMPUTED EVERY`` period in ticks, if any.
         unit_ms: the length of one tick in milliseconds.
         prefixes: ``(prefix, namespace)`` pairs, for printing.
+        form: ``select`` or ``ask`` (true when ``ans_1`` holds).
+        order, limit, offset: the solution modifiers ORDER BY, LIMIT and OFFSET, applied to
+            the answer relation at each time point (:mod:`translate.modifiers`).
     """
 
     variables: tuple[Var, ...]
@@ -257,6 +286,10 @@ class RspQuery:
     every: int | None = field(default=None, compare=False)
     unit_ms: int = field(default=1000, compare=False)
     prefixes: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
+    form: str = "select"
+    order: tuple[OrderKey, ...] = ()
+    limit: int | None = None
+    offset: int = 0
 
 
 # --- canonical basic graph patterns ---------------------------------------------------------

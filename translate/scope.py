@@ -18,8 +18,8 @@ from __future__ import annotations
 from functools import singledispatch
 
 from translate.rsp import (
-    BGP, Expr, Filter, Graph, Join, Minus, Optional, Pattern, StreamPattern, TriplePattern,
-    Union, Var,
+    BGP, Expr, Filter, Graph, Join, Minus, Optional, Pattern, StreamPattern, SubSelect,
+    TriplePattern, Union, Values, Var,
 )
 
 
@@ -64,6 +64,16 @@ def _(pattern) -> frozenset[str]:
     return in_scope(pattern.pattern) | own
 
 
+@in_scope.register(Values)
+def _(pattern) -> frozenset[str]:
+    return frozenset(pattern.variables)
+
+
+@in_scope.register(SubSelect)
+def _(pattern) -> frozenset[str]:
+    return frozenset(v.name for v in pattern.variables)
+
+
 @singledispatch
 def certain(pattern) -> frozenset[str]:
     """The variables every solution of the pattern binds (the others may be unbound)."""
@@ -101,11 +111,22 @@ def _(pattern) -> frozenset[str]:
     return certain(pattern.pattern)
 
 
+@certain.register(Values)
+def _(pattern) -> frozenset[str]:
+    return frozenset(v for k, v in enumerate(pattern.variables)
+                     if all(row[k] is not None for row in pattern.rows))
+
+
+@certain.register(SubSelect)
+def _(pattern) -> frozenset[str]:
+    return in_scope(pattern) & certain(pattern.pattern)
+
+
 def children(pattern: Pattern) -> tuple[Pattern, ...]:
     """The sub-patterns of a node, left to right."""
     if isinstance(pattern, (Join, Union, Optional, Minus)):
         return (pattern.left, pattern.right)
-    if isinstance(pattern, (Filter, Graph)):
+    if isinstance(pattern, (Filter, Graph, SubSelect)):
         return (pattern.pattern,)
     return ()
 

@@ -16,6 +16,7 @@ lars.errors.ParseError: q.rq:1:29: error: SPARQL syntax error: expected the rest
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import rdflib.plugins.sparql
 from pyparsing import ParseBaseException
@@ -108,9 +109,16 @@ def parse_sparql(rewrite: Rewrite, source: SourceText) -> Query:
         raise ParseError(f"SPARQL syntax error: expected {expected} but found {found}",
                          source.position(offset)) from None
     try:
-        return translateQuery(parsed)
+        return translateQuery(parsed, base=file_base(source.source))
     except Exception as error:  # rdflib raises bare Exception for unknown prefixes
         raise _translation_error(error, source) from None
+
+
+def file_base(name: str) -> str | None:
+    """The base IRI of a query read from the file ``name`` (its ``file:`` URI), so that relative
+    IRIs such as ``FROM <data.ttl>`` name files next to the query; ``None`` for text."""
+    path = Path(name)
+    return path.resolve().as_uri() if not name.startswith("<") and path.is_file() else None
 
 
 def _translation_error(error: Exception, source: SourceText) -> ParseError:

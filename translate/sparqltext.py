@@ -22,8 +22,9 @@ from rdflib import BNode, Literal, URIRef
 from translate.rsp import (
     BGP, And, Arith, BlankVar, Call, Compare, Filter, Graph, Join, Minus, Neg, Not,
     NowWindow, Optional, Or, RangeWindow, RspWindow, StreamPattern, TriplePattern, TriplesWindow,
-    Union, Var,
+    SubSelect, Union, Values, Var,
 )
+from translate.paths import PATH_TYPES
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,8 @@ def term_text(term, names: Names = Names()) -> str:
         return names.iri(str(term))
     if isinstance(term, BNode):
         return f"_:{term}"
+    if isinstance(term, PATH_TYPES):
+        return term.text(names.iri)
     if isinstance(term, Literal):
         if term.language is not None or term.datatype is None:
             return term.n3()
@@ -158,6 +161,20 @@ def _(pattern: StreamPattern, names: Names = Names()) -> str:
             f"{pattern_text(pattern.pattern, names)}")
 
 
+@pattern_text.register(Values)
+def _(pattern: Values, names: Names = Names()) -> str:
+    def row(values) -> str:
+        return "(" + " ".join("UNDEF" if v is None else term_text(v, names) for v in values) + ")"
+    heading = " ".join(f"?{v}" for v in pattern.variables)
+    return f"VALUES ({heading}) {{{' '.join(row(r) for r in pattern.rows)}}}"
+
+
+@pattern_text.register(SubSelect)
+def _(pattern: SubSelect, names: Names = Names()) -> str:
+    heading = " ".join(f"?{v.name}" for v in pattern.variables) or "*"
+    return f"{{SELECT {heading} WHERE {pattern_text(pattern.pattern, names)}}}"
+
+
 def node_summary(pattern, index: int, names: Names = Names(), width: int = 100) -> str:
     """The operator of node ``index`` with its own operands; children are named by number.
 
@@ -173,6 +190,11 @@ def node_summary(pattern, index: int, names: Names = Names(), width: int = 100) 
         text = f"FILTER ({expr_text(pattern.condition, names)}) over node {left}"
     elif isinstance(pattern, Graph):
         text = f"GRAPH {term_text(pattern.name, names)} over node {left}"
+    elif isinstance(pattern, Values):
+        text = pattern_text(pattern, names)
+    elif isinstance(pattern, SubSelect):
+        heading = " ".join(f"?{v.name}" for v in pattern.variables)
+        text = f"SELECT {heading} over node {left} (subquery)"
     else:
         kind = {Join: "AND", Union: "UNION", Optional: "OPTIONAL", Minus: "MINUS"}[type(pattern)]
         text = f"{kind} of nodes {left} and {right}"

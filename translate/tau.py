@@ -39,9 +39,10 @@ from translate.names import (
     NAMED_GRAPH, answer_predicate, helper_predicate, internal_variable, lars_variable,
 )
 from translate.rdf import DEFAULT_GRAPH, NULL, STREAMS, STRIPLE, TRIPLE, RdfTermEncoder
+from translate.paths import PATH_TYPES, RDF_GRAPH, PathRules
 from translate.rsp import (
-    BGP, BlankVar, Filter, Graph, Join, Minus, Optional, Pattern, StreamPattern, TriplePattern,
-    Union, Var,
+    BGP, BlankVar, Filter, Graph, Join, Minus, Optional, Pattern, StreamPattern, SubSelect,
+    TriplePattern, Union, Values, Var,
 )
 from translate.scope import certain, in_scope
 from translate.sparqltext import Names, expr_text, node_summary
@@ -102,6 +103,9 @@ class Tau:
         self.names = names
         self._emitted: list[tuple[tuple[int, int], Rule, str]] = []
         self._named_graph_rule = False
+        self._graph_rules = False
+        self.paths = PathRules(encoder.encode, self._add_path_rule, self._need_graphs,
+                               lambda path: path.text(names.iri))
 
     @property
     def rules(self) -> list[Rule]:
@@ -165,6 +169,22 @@ class Tau:
         self._emitted.append(((1 << 62, 0), Rule(Atom(NAMED_GRAPH, (g,)), body),
                               "the named graphs of the data (for GRAPH ?g)"))
 
+    def _add_path_rule(self, rule: Rule, comment: str) -> None:
+        self._emitted.append(((1 << 61, len(self._emitted)), rule, comment))
+
+    def _need_graphs(self) -> None:
+        """``rdf_graph(G)``: the default graph and the named graphs (for paths of length 0)."""
+        if self._graph_rules:
+            return
+        self._graph_rules = True
+        self._need_named_graphs()
+        g = internal_variable("G")
+        self._emitted.append(((1 << 62, 1), Rule(Atom(RDF_GRAPH, (DEFAULT_GRAPH,))),
+                              "the default graph is a graph of the dataset"))
+        self._emitted.append(((1 << 62, 2), Rule(Atom(RDF_GRAPH, (g,)),
+                                                 (Literal(Atom(NAMED_GRAPH, (g,))),)),
+                              "the named graphs are graphs of the dataset"))
+
     def add(self, rule: Rule, comment: str) -> None:
         """Add a rule that belongs after all node rules (e.g. τ1's import rules)."""
         self._emitted.append(((1 << 63, 0), rule, comment))
@@ -182,9 +202,22 @@ class Tau:
 
     def triple_atoms(self, triples: Sequence[TriplePattern], predicate: str,
                      last: Term) -> list[Atom]:
+        """The atoms of triple patterns; a property path becomes the atoms of
+        :class:`~translate.paths.PathRules` (only over graphs, not inside STREAM)."""
         blanks: dict[str, Variable] = {}
-        return [Atom(predicate, tuple(self.term(t, blanks) for t in triple.terms()) + (last,))
-                for triple in triples]
+        atoms = []
+        for triple in triples:
+            if not isinstance(triple.predicate, PATH_TYPES):
+                atoms.append(Atom(predicate, tuple(self.term(t, blanks) for t in triple.terms())
+                                  + (last,)))
+                continue
+            if predicate != TRIPLE:
+                raise UnsupportedError("property path inside a STREAM block (write the path "
+                                       "outside STREAM, over the graphs)")
+            s, o = self.term(triple.subject, blanks), self.term(triple.object, blanks)
+            ends = tuple(t for t in (s, o) if not isinstance(t, Variable))
+            atoms += self.paths.body(triple.predicate, s, o, last, ends)
+        return atoms
 
     # --- one method per node type ---------------------------------------------------------
 
@@ -251,8 +284,11 @@ class Tau:
         if not isinstance(pattern.name, Var):
             named = self.encoder.encode(pattern.name)
             child = self.node(pattern.pattern, 2 * index, named, None)
-            self.emit(self.head(shape, graph, in_scope(pattern)), [self.atom(child, named)],
-                      self.describe(pattern, index))
+            exists = [] if reads_graph(pattern.pattern) else [Atom(NAMED_GRAPH, (named,))]
+            if exists:
+                self._need_named_graphs()
+            self.emit(self.head(shape, graph, in_scope(pattern)), [self.atom(child, named), *exists],
+                      self.describe(pattern, index, "the graph must exist" if exists else ""))
             return shape
         # the child reads graph _G<i>; ?g meets it only here, as a join would (SPARQL 18.6)
         name = var(pattern.name.name)
@@ -286,6 +322,25 @@ class Tau:
         left = self.node(pattern.left, 2 * index, graph, None)
         right = self.node(pattern.right, 2 * index + 1, graph, None)
         self._difference(pattern, shape, left, right, graph)
+        return shape
+
+    @node.register
+    def _(self, pattern: Values, index: int, graph: Term, head=None) -> Shape:
+        shape = self.shape(pattern, index, head)
+        for k, row in enumerate(pattern.rows, start=1):
+            given = {v: self.encoder.encode(t) for v, t in zip(pattern.variables, row)
+                     if t is not None}
+            args = tuple(given.get(v, NULL) for v in shape.variables)
+            self.emit(Atom(answer_predicate(index), args + (graph, STREAMS)), [],
+                      self.describe(pattern, index, f"row {k} of {len(pattern.rows)}"))
+        return shape
+
+    @node.register
+    def _(self, pattern: SubSelect, index: int, graph: Term, head=None) -> Shape:
+        shape = self.shape(pattern, index, head)
+        child = self.node(pattern.pattern, 2 * index, graph, None)
+        self.emit(self.head(shape, graph, frozenset(child.variables) & in_scope(pattern)),
+                  [self.atom(child, graph)], self.describe(pattern, index))
         return shape
 
     # --- OPTIONAL and MINUS -----------------------------------------------------------------
@@ -349,6 +404,22 @@ class Tau:
                           describe + _parenthesized(note))
                 made = True
         return made
+
+
+def reads_graph(pattern: Pattern) -> bool:
+    """Whether every solution of ``pattern`` matches a triple of the active graph (so the
+    graph exists); ``GRAPH <g> {}`` must check that ``<g>`` is a graph of the dataset."""
+    if isinstance(pattern, BGP):
+        return bool(pattern.triples)
+    if isinstance(pattern, Join):
+        return reads_graph(pattern.left) or reads_graph(pattern.right)
+    if isinstance(pattern, Union):
+        return reads_graph(pattern.left) and reads_graph(pattern.right)
+    if isinstance(pattern, (Optional, Minus)):
+        return reads_graph(pattern.left)
+    if isinstance(pattern, (Filter, SubSelect)):
+        return reads_graph(pattern.pattern)
+    return False
 
 
 def _parenthesized(note: str) -> str:

@@ -22,7 +22,7 @@ from itertools import product
 from lars.errors import InputError
 from translate.rsp import (
     BGP, Filter, Graph, Join, Minus, Optional, Pattern, RspQuery, StreamPattern, StreamSpec,
-    Union, merge_bgps,
+    SubSelect, Union, merge_bgps,
 )
 
 
@@ -42,6 +42,7 @@ def _(pattern, function):
 
 @_map_children.register(Filter)
 @_map_children.register(Graph)
+@_map_children.register(SubSelect)
 def _(pattern, function):
     return replace(pattern, pattern=function(pattern.pattern))
 

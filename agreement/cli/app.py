@@ -21,6 +21,7 @@ from ingest.policy import ON_ERROR, ORDER
 from solver.reference import Limits
 from solver.sinks import SINKS
 from solver.strategies import STRATEGIES
+from translate.results import FORMATS as RESULT_FORMATS
 from translate.rspwindows import READINGS
 
 
@@ -130,9 +131,12 @@ def build_parser() -> argparse.ArgumentParser:
                           "pull (every --period)")
     run.add_argument("--period", help="pulling period for --mode pull (default: COMPUTED EVERY, else the "
                           "windows' STEP)")
-    run.add_argument("--format", choices=RUN_FORMATS, default="table",
+    run.add_argument("--format", choices=RUN_FORMATS + RESULT_FORMATS, default="table",
                      help="table (a query's answers, or a program's atoms), json, csv (a query's "
-                          "answers), intervals, or atoms (the raw LARS answer atoms)")
+                          "answers), intervals, or atoms (the raw LARS answer atoms); sparql-json, "
+                          "sparql-csv, sparql-tsv: the SPARQL 1.1 results formats (one document "
+                          "for a query over static data only; for a stream one per time point, "
+                          "JSON lines or a 'time' column)")
     run.add_argument("--no-prefixes", action="store_true",
                      help="write IRIs in full on the terminal too")
     run.add_argument("--all-points", action="store_true",

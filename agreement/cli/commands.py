@@ -26,6 +26,8 @@ from solver.answers import TimePointAnswer
 from solver.formats import FORMATS
 from solver.progress import progress
 from solver.sinks import open_sink
+from translate.results import FORMATS as RESULT_FORMATS
+from translate.results import document, stream_line, stream_rows
 
 
 def print_warnings(lines: tuple[str, ...] | list[str]) -> None:
@@ -76,7 +78,9 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
                          "variables", hint="use --format json, or --output FILE --output-format csv")
     first, last = plan.info.evaluated
     with progress(plan.answers(), total=last - first + 1, quiet=args.quiet) as answers:
-        if atoms:
+        if args.format in RESULT_FORMATS:
+            write_results(plan, answers, out, args.format)
+        elif atoms:
             write_atoms(answers, out, plan, args)
         else:
             rows = solutions(answers, RowOf(plan.translation, plan.encoder), all_points=args.all_points)
@@ -102,6 +106,25 @@ def write_atoms(answers: Iterable[TimePointAnswer], out: TextIO, plan: RunPlan,
     with open_sink(args.output, args.output_format) as sink:
         for answer in answers:
             sink.write(answer)
+
+
+def write_results(plan, answers, out: TextIO, format: str) -> None:
+    """The answers of a query in a SPARQL 1.1 results format: one document when the query reads
+    no stream (evaluated once), else one per time point (:mod:`translate.results`)."""
+    t = plan.translation
+    if t is None:
+        raise InputError(f"--format {format} writes the answers of a query, not of a LARS program")
+    variables, form = t.answer.select_order, t.query.form
+    for index, answer in enumerate(answers):
+        atoms = [atom for stream in answer.streams[:1] for atom, _ in stream]
+        rows = t.rows(atoms, plan.encoder, chopped=True)
+        if not t.query.streams:
+            out.write(document(rows, variables, form, format))
+            return
+        if format == "sparql-json":
+            out.write(stream_line(answer.time, rows, variables, form))
+        else:
+            out.write(stream_rows(answer.time, rows, variables, form, format, index == 0))
 
 
 def command_analyze(args: argparse.Namespace, out: TextIO) -> int:

@@ -1,0 +1,253 @@
+"""SPARQL 1.1 property paths (section 9, evaluation 18.4) as LARS rules.
+
+A path is a value of this module (:class:`Link`, :class:`Inverse`, :class:`Sequence`,
+:class:`Alternative`, :class:`Repeat`, :class:`NegatedSet`); it stands in the predicate position
+of a :class:`~translate.rsp.TriplePattern`. :class:`PathRules` turns the triple ``s path o``
+read in graph ``G`` into body atoms of the BGP's rule, and emits the rules of the predicates
+``path_k(S, O, G)`` that the atoms use:
+
+* a link ``:p`` is ``triple(S, :p, O, G)``, an inverse ``^e`` swaps the ends, a sequence
+  ``e1/e2`` chains the ends through fresh variables: these three are written into the body;
+* an alternative ``e1|e2`` gets one rule per branch;
+* ``e+`` is transitive closure, two rules, one of them recursive (positive recursion, so the
+  program stays stratified); ``e*`` and ``e?`` add the zero-length pairs ``(X, X)`` for every
+  subject and object ``X`` of the active graph and for every constant at an end of the triple
+  pattern (SPARQL: ``<a> :p* ?o`` has ``?o = <a>`` even when ``<a>`` is not in the graph);
+* a negated property set ``!(:p|^:q)`` reads triples whose predicate is none of the forward
+  IRIs, and reversed triples whose predicate is none of the inverse IRIs.
+
+The pairs of ``path_k`` form a set, which is SPARQL's semantics for ``*``, ``+`` and ``?``
+(18.4: "ALP" collects distinct nodes); the translation is set-based everywhere else too.
+
+A constant added for a zero-length match at an inner ``*`` (``<a> (:q/:p*) ?o``) never adds an
+answer SPARQL would not give: an inner step starts from a node reached over a triple (then it
+is in the graph anyway) or, through zero-length steps only, from the constant itself.
+
+>>> str(Sequence((Link(URIRef("http://e/p")), Repeat(Inverse(Link(URIRef("http://e/q"))), "*"))))
+'<http://e/p>/(^<http://e/q>)*'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Union as TypingUnion
+
+from rdflib import URIRef
+from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, Path, SequencePath
+
+from lars.atoms import Atom, Comparison
+from lars.errors import UnsupportedError
+from lars.rules import Literal, Rule
+from lars.terms import Term, Variable
+
+
+@dataclass(frozen=True)
+class Link:
+    """An IRI used as a path of length one."""
+
+    iri: URIRef
+
+    def text(self, iri: Callable[[str], str] = lambda i: f"<{i}>") -> str:
+        return iri(str(self.iri))
+
+
+@dataclass(frozen=True)
+class Inverse:
+    """``^path``."""
+
+    path: PathExpr
+
+    def text(self, iri: Callable[[str], str] = lambda i: f"<{i}>") -> str:
+        return "^" + _wrapped(self.path, iri)
+
+
+@dataclass(frozen=True)
+class Sequence:
+    """``p1/p2/...``."""
+
+    parts: tuple[PathExpr, ...]
+
+    def text(self, iri: Callable[[str], str] = lambda i: f"<{i}>") -> str:
+        return "/".join(_wrapped(p, iri) for p in self.parts)
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """``p1|p2|...``."""
+
+    parts: tuple[PathExpr, ...]
+
+    def text(self, iri: Callable[[str], str] = lambda i: f"<{i}>") -> str:
+        return "|".join(p.text(iri) for p in self.parts)
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """``path*``, ``path+`` or ``path?`` (``modifier``)."""
+
+    path: PathExpr
+    modifier: str
+
+    def text(self, iri: Callable[[str], str] = lambda i: f"<{i}>") -> str:
+        return _wrapped(self.path, iri) + self.modifier
+
+
+@dataclass(frozen=True)
+class NegatedSet:
+    """``!(p1|...|^q1|...)``: ``forward`` holds the ``p``, ``backward`` the ``q``."""
+
+    forward: tuple[URIRef, ...]
+    backward: tuple[URIRef, ...]
+
+    def text(self, iri: Callable[[str], str] = lambda i: f"<{i}>") -> str:
+        items = [iri(str(p)) for p in self.forward] + ["^" + iri(str(q)) for q in self.backward]
+        return "!" + (items[0] if len(items) == 1 else "(" + "|".join(items) + ")")
+
+
+PathExpr = TypingUnion[Link, Inverse, Sequence, Alternative, Repeat, NegatedSet]
+PATH_TYPES = (Link, Inverse, Sequence, Alternative, Repeat, NegatedSet)
+
+
+def _wrapped(path: PathExpr, iri) -> str:
+    """The text of an operand, in parentheses unless it is an IRI or a negated set."""
+    text = path.text(iri)
+    return text if isinstance(path, (Link, NegatedSet)) else f"({text})"
+
+
+for _kind in PATH_TYPES:  # printing and sorting (canonical BGPs) use the text
+    _kind.__str__ = lambda self: self.text()
+    _kind.n3 = lambda self: self.text()
+
+
+def from_rdflib(path: Path | URIRef) -> PathExpr:
+    """Our value of one of rdflib's path objects."""
+    if isinstance(path, URIRef):
+        return Link(path)
+    if isinstance(path, InvPath):
+        return Inverse(from_rdflib(path.arg))
+    if isinstance(path, SequencePath):
+        return Sequence(tuple(from_rdflib(p) for p in path.args))
+    if isinstance(path, AlternativePath):
+        return Alternative(tuple(from_rdflib(p) for p in path.args))
+    if isinstance(path, MulPath):
+        return Repeat(from_rdflib(path.path), path.mod)
+    if isinstance(path, NegatedPath):
+        if not all(isinstance(p, (URIRef, InvPath)) for p in path.args):
+            raise UnsupportedError("negated property set with an inverse member !(^:p ...) "
+                                   "(rdflib's parser drops the IRI after ^)")
+        forward = tuple(p for p in path.args if isinstance(p, URIRef))
+        backward = tuple(p.arg for p in path.args if isinstance(p, InvPath))
+        return NegatedSet(forward, backward)
+    raise UnsupportedError(f"property path {path!r}")
+
+
+# --- rules ------------------------------------------------------------------------------------
+
+TRIPLE = "triple"
+RDF_GRAPH = "rdf_graph"
+"""``rdf_graph(G)``: the graphs of the dataset (``default`` and the named ones), where a
+zero-length path from a constant holds."""
+
+Emit = Callable[[Rule, str], None]
+
+
+@dataclass(frozen=True)
+class Named:
+    """A path already given by the predicate ``path_k`` (internal to :class:`PathRules`)."""
+
+    predicate: str
+
+
+class PathRules:
+    """Body atoms for path triples and the rules of the ``path_k`` predicates they use.
+
+    Args:
+        encode: the RDF term → constant function of the translation.
+        emit: adds a rule with its comment to the program.
+        need_graphs: called once a rule uses ``rdf_graph/1`` (the caller then defines it).
+        describe: the text of a path for comments.
+    """
+
+    def __init__(self, encode: Callable, emit: Emit, need_graphs: Callable[[], None],
+                 describe: Callable[[PathExpr], str] = str):
+        self.encode = encode
+        self.emit = emit
+        self.need_graphs = need_graphs
+        self.describe = describe
+        self.count = 0
+        self.fresh = 0
+
+    def _variable(self) -> Variable:
+        self.fresh += 1
+        return Variable(f"_M{self.fresh}")
+
+    def body(self, path: PathExpr, s: Term, o: Term, graph: Term,
+             ends: tuple[Term, ...] = ()) -> list[Atom]:
+        """The atoms saying that ``path`` connects ``s`` to ``o`` in ``graph``; ``ends`` are the
+        constants at the ends of the triple pattern (for zero-length matches)."""
+        if isinstance(path, Link):
+            return [Atom(TRIPLE, (s, self.encode(path.iri), o, graph))]
+        if isinstance(path, Inverse):
+            return self.body(path.path, o, s, graph, ends)
+        if isinstance(path, Named):
+            return [Atom(path.predicate, (s, o, graph))]
+        if isinstance(path, Sequence):
+            atoms, start = [], s
+            for k, part in enumerate(path.parts):
+                end = o if k == len(path.parts) - 1 else self._variable()
+                atoms += self.body(part, start, end, graph, ends)
+                start = end
+            return atoms
+        return [Atom(self.predicate(path, ends), (s, o, graph))]
+
+    def predicate(self, path: PathExpr, ends: tuple[Term, ...]) -> str:
+        """A new predicate ``path_k(S, O, G)`` holding the pairs ``path`` connects, with rules."""
+        self.count += 1
+        name = f"path_{self.count}"
+        s, o, g = Variable("S"), Variable("O"), Variable("G")
+
+        def head(x=s, y=o):
+            return Atom(name, (x, y, g))
+
+        comment = f"{name}: property path {self.describe(path)}"
+        if isinstance(path, Alternative):
+            for part in path.parts:
+                self._rule(head(), self.body(part, s, o, g, ends), comment)
+        elif isinstance(path, NegatedSet):
+            for iris, reverse in ((path.forward, False), (path.backward, True)):
+                if not iris and (reverse or path.backward):
+                    continue
+                p = Variable("P")
+                triple = Atom(TRIPLE, (o, p, s, g) if reverse else (s, p, o, g))
+                tests = [Comparison("!=", p, self.encode(iri)) for iri in iris]
+                side = "inverse" if reverse else "forward"
+                self._rule(head(), [triple, *tests], f"{comment} ({side})")
+        elif isinstance(path, Repeat):
+            inner = path.path
+            if isinstance(inner, (Alternative, Repeat, NegatedSet)):  # one relation, used twice
+                inner = Named(self.predicate(inner, ends))
+            self._rule(head(), self.body(inner, s, o, g, ends), f"{comment} (one step)")
+            if path.modifier in ("*", "+"):
+                middle = self._variable()
+                self._rule(head(), [head(s, middle), *self.body(inner, middle, o, g, ends)],
+                           f"{comment} (one more step)")
+            if path.modifier in ("*", "?"):
+                self._zero_length(head, comment, ends)
+        else:
+            raise UnsupportedError(f"property path {path!r}")
+        return name
+
+    def _zero_length(self, head, comment: str, ends: tuple[Term, ...]) -> None:
+        x, g = Variable("X"), Variable("G")
+        other = (Variable("_Y"), Variable("_Z"))
+        self._rule(head(x, x), [Atom(TRIPLE, (x, *other, g))], f"{comment} (zero length: subjects)")
+        self._rule(head(x, x), [Atom(TRIPLE, (*other, x, g))], f"{comment} (zero length: objects)")
+        for constant in dict.fromkeys(ends):
+            self.need_graphs()
+            self._rule(head(constant, constant), [Atom(RDF_GRAPH, (g,))],
+                       f"{comment} (zero length at a constant of the pattern)")
+
+    def _rule(self, head: Atom, body: list, comment: str) -> None:
+        self.emit(Rule(head, tuple(b if isinstance(b, Literal) else Literal(b) for b in body)),
+                  comment)

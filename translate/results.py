@@ -1,0 +1,141 @@
+"""The SPARQL 1.1 Query Results formats: JSON, CSV and TSV (W3C Recommendations, 2013).
+
+:func:`document` writes the result of one evaluation: rows of a SELECT query with their variable
+names, or the boolean of an ASK query. For a stream there is one result per time point;
+:func:`stream_line` and :func:`stream_rows` carry the time point (JSON lines with ``time`` and
+``results``; CSV and TSV with a first column ``time``).
+
+>>> from rdflib import Literal, URIRef
+>>> rows = [{"x": URIRef("http://e/a"), "n": Literal(1)}, {"x": None, "n": Literal("a", lang="en")}]
+>>> print(document(rows, ("x", "n"), "select", "sparql-tsv"), end="")
+?x	?n
+<http://e/a>	1
+	"a"@en
+>>> print(document(rows, ("x", "n"), "select", "sparql-csv"), end="")
+x,n\r
+http://e/a,1\r
+,a\r
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+
+from rdflib import BNode, Literal, URIRef
+from rdflib.term import Identifier
+
+from lars.errors import InputError
+
+FORMATS = ("sparql-json", "sparql-csv", "sparql-tsv")
+XSD = "http://www.w3.org/2001/XMLSchema#"
+_BARE = {XSD + "integer", XSD + "decimal", XSD + "double", XSD + "boolean"}
+
+Row = dict[str, Identifier | None]
+
+
+def term_json(term: Identifier) -> dict:
+    """One RDF term in the JSON format (section 3.2.2)."""
+    if isinstance(term, URIRef):
+        return {"type": "uri", "value": str(term)}
+    if isinstance(term, BNode):
+        return {"type": "bnode", "value": str(term)}
+    found = {"type": "literal", "value": str(term)}
+    if term.language is not None:
+        found["xml:lang"] = term.language
+    elif term.datatype is not None:
+        found["datatype"] = str(term.datatype)
+    return found
+
+
+def json_document(rows: Sequence[Row], variables: Sequence[str], form: str) -> dict:
+    """The JSON results object of a SELECT (``head.vars``, ``results.bindings``) or ASK."""
+    if form == "ask":
+        return {"head": {}, "boolean": bool(rows)}
+    bindings = [{v: term_json(row[v]) for v in variables if row.get(v) is not None}
+                for row in rows]
+    return {"head": {"vars": list(variables)}, "results": {"bindings": bindings}}
+
+
+def term_csv(term: Identifier | None) -> str:
+    """A CSV cell: IRIs and literals by their text, blank nodes as ``_:label``, unbound empty."""
+    if term is None:
+        return ""
+    return f"_:{term}" if isinstance(term, BNode) else str(term)
+
+
+def term_tsv(term: Identifier | None) -> str:
+    """A TSV cell: the Turtle/N-Triples form, numbers and booleans bare where they can be."""
+    if term is None:
+        return ""
+    if isinstance(term, Literal) and str(term.datatype) in _BARE and _bare_ok(term):
+        return str(term)
+    return term.n3()
+
+
+def _bare_ok(term: Literal) -> bool:
+    """Whether the lexical form reads back as the same literal in Turtle."""
+    text, kind = str(term), str(term.datatype)[len(XSD):]
+    if kind == "boolean":
+        return text in ("true", "false")
+    stripped = text.lstrip("+-")
+    if kind == "integer":
+        return stripped.isdigit()
+    if kind == "decimal":
+        whole, dot, fraction = stripped.partition(".")
+        return dot == "." and fraction.isdigit() and (whole == "" or whole.isdigit())
+    return "e" in text.lower() and text.replace(".", "", 1).lstrip("+-")[:1].isdigit()
+
+
+def document(rows: Sequence[Row], variables: Sequence[str], form: str, format: str) -> str:
+    """One results document in ``format`` (one of :data:`FORMATS`)."""
+    check_format(format)
+    if format == "sparql-json":
+        return json.dumps(json_document(rows, variables, form), ensure_ascii=False) + "\n"
+    if form == "ask":
+        return ("true" if rows else "false") + "\n"
+    return _table(rows, variables, format)
+
+
+def _table(rows: Sequence[Row], variables: Sequence[str], format: str,
+           time: int | None = None, header: bool = True) -> str:
+    out = io.StringIO()
+    if format == "sparql-csv":
+        writer = csv.writer(out, lineterminator="\r\n")
+        prefix = [] if time is None else [str(time)]
+        if header:
+            writer.writerow((["time"] if time is not None else []) + list(variables))
+        for row in rows:
+            writer.writerow(prefix + [term_csv(row.get(v)) for v in variables])
+        return out.getvalue()
+    lines = []
+    if header:
+        lines.append("\t".join((["time"] if time is not None else []) + [f"?{v}" for v in variables]))
+    for row in rows:
+        cells = [term_tsv(row.get(v)) for v in variables]
+        lines.append("\t".join(([str(time)] if time is not None else []) + cells))
+    return "".join(line + "\n" for line in lines)
+
+
+def stream_line(time: int, rows: Sequence[Row], variables: Sequence[str], form: str) -> str:
+    """One JSON line of a stream's results: ``{"time": t, "results": <results object>}``."""
+    return json.dumps({"time": time, "results": json_document(rows, variables, form)},
+                      ensure_ascii=False) + "\n"
+
+
+def stream_rows(time: int, rows: Sequence[Row], variables: Sequence[str], form: str,
+                format: str, first: bool) -> str:
+    """The CSV or TSV lines of one time point of a stream (the header before the first)."""
+    if "time" in variables:
+        raise InputError("a stream's CSV/TSV results have a 'time' column, and the query has a "
+                         "variable ?time", hint="use --format sparql-json, or rename ?time")
+    if form == "ask":
+        rows, variables = ([{"ask": Literal(bool(rows))}], ("ask",))
+    return _table(rows, variables, format, time, header=first)
+
+
+def check_format(format: str) -> None:
+    if format not in FORMATS:
+        raise InputError(f"unknown results format {format!r}", hint="use " + ", ".join(FORMATS))
