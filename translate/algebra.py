@@ -159,13 +159,13 @@ def _modifiers(reader: _Reader, node) -> CompValue:
 
 
 def _slice(reader: _Reader, node):
+    limit, offset = node["length"] if "length" in node else None, node["start"] or 0
     if reader.subquery:
-        if node.get("length") is not None:
+        if limit is not None:
             reader.refuse("LIMIT in a subquery", "LIMIT")
-        if node.get("start"):
+        if offset:
             reader.refuse("OFFSET in a subquery", "OFFSET")
-    reader.limit = node.get("length")
-    reader.offset = node.get("start") or 0
+    reader.limit, reader.offset = limit, offset
     return node.p
 
 
@@ -308,6 +308,8 @@ def _bind(reader: _Reader, node) -> Pattern:
 def _to_multiset(reader: _Reader, node) -> Pattern:
     if isinstance(node.p, CompValue) and node.p.name == "values":
         return _values(node.p)
+    if isinstance(node.p, list) and not node.p:  # VALUES ?x { }: rdflib keeps no names
+        return Values((), ())
     sub = _Reader(reader.source, reader.slots, reader.problems, subquery=True)
     inner = _pattern(sub, _modifiers(sub, node.p))
     if sub.projection is None:

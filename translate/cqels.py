@@ -23,7 +23,7 @@ from translate.clauses import Cursor, reader_input
 from translate.rsp import RspQuery, StreamSpec
 from translate.scanner import Rewrite, tokenize
 from translate.scope import stream_patterns
-from translate.sparql import constant_filter_edits, parse_sparql
+from translate.sparql import constant_filter_edits, negated_inverse_edits, parse_sparql
 
 PLACEHOLDER = "urn:lars:stream:"
 """Graph IRIs ``urn:lars:stream:K`` stand for the K-th STREAM block while rdflib parses."""
@@ -78,6 +78,7 @@ def read_cqels(text: str, source: str = "<string>", unit: str | int = "1s",
         else:
             cursor.next()
     edits += constant_filter_edits(cursor.tokens)
+    edits += negated_inverse_edits(cursor.tokens)
     query = parse_sparql(Rewrite(text, edits), src)
     resolve = resolver(query, src)
     slots = {placeholder: StreamSlot(resolve(name.text, position), window, position)

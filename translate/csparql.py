@@ -19,7 +19,7 @@ from translate.algebra import read_query, resolver
 from translate.clauses import Cursor, depths, reader_input
 from translate.rsp import RspQuery, StreamSpec
 from translate.scanner import Rewrite, tokenize
-from translate.sparql import constant_filter_edits, parse_sparql
+from translate.sparql import constant_filter_edits, negated_inverse_edits, parse_sparql
 
 
 def _register(cursor: Cursor, unit_ms: int) -> tuple[str, int | None, int]:
@@ -81,6 +81,7 @@ def read_csparql(text: str, source: str = "<string>", unit: str | int = "1s") ->
         else:
             cursor.next()
     edits += constant_filter_edits(cursor.tokens)
+    edits += negated_inverse_edits(cursor.tokens)
     query = parse_sparql(Rewrite(text, edits), src)
     resolve = resolver(query, src)
     streams = tuple(StreamSpec(resolve(stream.text, src.position(stream.start)), window,

@@ -133,13 +133,23 @@ def from_rdflib(path: Path | URIRef) -> PathExpr:
     if isinstance(path, MulPath):
         return Repeat(from_rdflib(path.path), path.mod)
     if isinstance(path, NegatedPath):
-        if not all(isinstance(p, (URIRef, InvPath)) for p in path.args):
-            raise UnsupportedError("negated property set with an inverse member !(^:p ...) "
-                                   "(rdflib's parser drops the IRI after ^)")
-        forward = tuple(p for p in path.args if isinstance(p, URIRef))
-        backward = tuple(p.arg for p in path.args if isinstance(p, InvPath))
-        return NegatedSet(forward, backward)
+        forward, backward, inverse = [], [], False
+        for member in path.args:
+            if member == INVERSE_MARK:
+                inverse = True
+                continue
+            if not isinstance(member, URIRef):
+                raise UnsupportedError("negated property set with an inverse member !(^:p ...) "
+                                       "(rdflib's parser drops the IRI after ^)")
+            (backward if inverse else forward).append(member)
+            inverse = False
+        return NegatedSet(tuple(forward), tuple(backward))
     raise UnsupportedError(f"property path {path!r}")
+
+
+INVERSE_MARK = URIRef("urn:lars:inverse")
+"""Marks the next member of a negated property set as inverse (see
+:func:`translate.sparql.negated_inverse_edits`)."""
 
 
 # --- rules ------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.sparql import Query
 
-from lars.errors import ParseError
+from lars.errors import ParseError, UnsupportedError
 from translate.scanner import Rewrite, SourceText, Token, tokenize
 
 rdflib.plugins.sparql.SPARQL_LOAD_GRAPHS = False  # SPEC 11: never fetch FROM IRIs
@@ -92,6 +92,35 @@ def constant_filter_edits(tokens: list[Token]) -> list[tuple[int, int, str]]:
     return edits
 
 
+INVERSE_MARK = "urn:lars:inverse"
+"""rdflib's parser drops the IRI of an inverse member of a negated property set (``!(^:p)``);
+:func:`negated_inverse_edits` writes ``^:p`` as ``<urn:lars:inverse>|:p``, and
+:func:`translate.paths.from_rdflib` reads a member after the mark as inverse."""
+
+
+def negated_inverse_edits(tokens: list[Token]) -> list[tuple[int, int, str]]:
+    """Edits marking the inverse members of negated property sets (see :data:`INVERSE_MARK`)."""
+    edits = []
+    for k, token in enumerate(tokens[:-2]):
+        if token.text != "!":
+            continue
+        following = tokens[k + 1]
+        if following.text == "^":  # !^:p
+            member = tokens[k + 2]
+            edits.append((following.start, following.end, f"(<{INVERSE_MARK}>|"))
+            edits.append((member.end, member.end, ")"))
+        elif following.text == "(":
+            members = []
+            for inner in tokens[k + 2:]:
+                if inner.text == ")" or inner.kind not in ("iri", "pname", "word", "punct") or \
+                        inner.text not in ("^", "|") and inner.kind == "punct":
+                    break
+                members.append(inner)
+            if members and tokens[k + 2 + len(members)].text == ")":
+                edits += [(m.start, m.end, f"<{INVERSE_MARK}>|") for m in members if m.text == "^"]
+    return edits
+
+
 def parse_sparql(rewrite: Rewrite, source: SourceText) -> Query:
     """Parse and translate ``rewrite.text`` with rdflib; errors point into ``source``.
 
@@ -100,6 +129,9 @@ def parse_sparql(rewrite: Rewrite, source: SourceText) -> Query:
     """
     try:
         parsed = parseQuery(rewrite.text)
+    except RecursionError:
+        raise UnsupportedError("a query nested too deeply for rdflib's SPARQL parser "
+                               "(it recursed without end)", source.position(0)) from None
     except ParseBaseException as error:
         location, expected = _narrow(rewrite.text, error.loc, _expected(error.msg))
         offset = rewrite.original_offset(location)

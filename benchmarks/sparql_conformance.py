@@ -1,0 +1,236 @@
+"""The tool as a SPARQL engine on the W3C SPARQL 1.1 query-evaluation tests, next to rdflib.
+
+Every ``mf:QueryEvaluationTest`` of the suite whose result is a SELECT or ASK result
+(``.srx``, ``.srj``, ``.csv``, ``.tsv``) and that needs no entailment regime is run twice over
+its static data (``qt:data`` into the default graph, ``qt:graphData`` as named graphs named by
+their file IRI): through ``lars run`` (:func:`agreement.api.prepare_run`, one time point, the
+rows of ``ans_1``) and through rdflib's own engine. Both are compared with the expected result,
+read with rdflib's result parsers: rows as multisets, blank nodes up to renaming (an rdflib
+graph isomorphism), order only where the query has ORDER BY (the ORDER BY variables, row by
+row). The suite itself is not part of this repository; fetch it and give its folder:
+
+    git clone --depth 1 https://github.com/w3c/rdf-tests /tmp/rdf-tests
+    .venv/bin/python benchmarks/sparql_conformance.py /tmp/rdf-tests/sparql/sparql11
+
+For each category (folder) it prints how many cases we pass, refuse with a message (an error
+of ours: unsupported construct, data the encoding cannot hold), answer WRONG, answer with the
+right rows but other multiplicities (``dup``: the translation is set-based, SPARQL without
+DISTINCT is not), or fail with an internal error; and how many rdflib passes. ``--verbose``
+lists every case that is not a pass, with the first line of its message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import signal
+import sys
+import traceback
+from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import url2pathname
+
+import rdflib
+import rdflib.plugins.sparql
+from rdflib import BNode, Graph, Literal, Namespace, URIRef
+from rdflib.collection import Collection
+from rdflib.compare import isomorphic
+from rdflib.namespace import RDF, XSD
+from rdflib.query import Result
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from agreement.api import prepare_run  # noqa: E402
+from lars.errors import LarsError  # noqa: E402
+
+MF = Namespace("http://www.w3.org/2001/sw/DataAccess/tests/test-manifest#")
+QT = Namespace("http://www.w3.org/2001/sw/DataAccess/tests/test-query#")
+SD = Namespace("http://www.w3.org/ns/sparql-service-description#")
+ENT = Namespace("http://www.w3.org/ns/entailment/")
+RESULT_FORMATS = {".srx": "xml", ".srj": "json", ".csv": "csv", ".tsv": "tsv"}
+TIMEOUT = 20
+OUTCOMES = ("pass", "refused", "WRONG", "dup", "error")
+
+
+class Timeout(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise Timeout()
+
+
+def cases(suite: Path):
+    """``(category, name, query, data files, graph files, result file)`` of each case."""
+    for manifest in sorted(suite.glob("*/manifest.ttl")):
+        graph = Graph()
+        graph.parse(manifest, format="turtle", publicID=manifest.resolve().as_uri())
+        entries = graph.value(predicate=RDF.type, object=MF.Manifest)
+        listed = graph.value(entries, MF.entries)
+        for test in Collection(graph, listed) if listed is not None else []:
+            if (test, RDF.type, MF.QueryEvaluationTest) not in graph:
+                continue
+            action, result = graph.value(test, MF.action), graph.value(test, MF.result)
+            if result is None or Path(_path(result)).suffix not in RESULT_FORMATS:
+                continue  # CONSTRUCT (a graph) or no result
+            if graph.value(action, SD.entailmentRegime) is not None or \
+                    graph.value(action, URIRef(SD + "EntailmentRegime")) is not None:
+                continue
+            query = graph.value(action, QT.query)
+            data = [_path(d) for d in graph.objects(action, QT.data)]
+            named = [_path(d) for d in graph.objects(action, QT.graphData)]
+            name = str(graph.value(test, MF.name) or test)
+            yield manifest.parent.name, name, _path(query), data, named, _path(result)
+
+
+def _path(iri) -> str:
+    return url2pathname(urlparse(str(iri)).path) if str(iri).startswith("file:") else str(iri)
+
+
+def expected(result_file: str) -> Result:
+    fmt = RESULT_FORMATS[Path(result_file).suffix]
+    with open(result_file, "rb") as handle:
+        return Result.parse(handle, format=fmt)
+
+
+def rows_graph(rows: list[dict]) -> Graph:
+    """Rows as a graph (one blank node per row), so isomorphism compares them up to blank
+    node renaming, as multisets."""
+    graph = Graph()
+    for row in rows:
+        node = BNode()
+        graph.add((node, RDF.type, URIRef("urn:row")))
+        for name, value in row.items():
+            if value is not None:
+                graph.add((node, URIRef(f"urn:var:{name}"), value))
+    return graph
+
+
+def same(ours: list[dict], wanted: list[dict], order: list[str]) -> bool:
+    if len(ours) != len(wanted) or not isomorphic(rows_graph(ours), rows_graph(wanted)):
+        return False
+    for mine, theirs in zip(ours, wanted):
+        for name in order:
+            a, b = mine.get(name), theirs.get(name)
+            if not (isinstance(a, BNode) and isinstance(b, BNode)) and a != b:
+                return False
+    return True
+
+
+def as_rows(result: Result) -> tuple[str, object]:
+    if result.type == "ASK":
+        return "ask", bool(result.askAnswer)
+    return "select", [_bound({str(k): v for k, v in binding.items()})
+                      for binding in result.bindings]
+
+
+def judge(kind: str, got, want_kind: str, want, order: list[str]) -> str:
+    if kind != want_kind:
+        return "WRONG"
+    if kind == "ask":
+        return "pass" if got == want else "WRONG"
+    if same(got, want, order):
+        return "pass"
+    return "dup" if same(_distinct(got), _distinct(want), []) else "WRONG"
+
+
+def _distinct(rows: list[dict]) -> list[dict]:
+    return [dict(r) for r in {frozenset(_bound(row).items()) for row in rows}]
+
+
+def _bound(row: dict) -> dict:
+    """The bound variables of a row; ``"a"^^xsd:string`` is ``"a"`` (one term in RDF 1.1)."""
+    return {k: Literal(str(v)) if isinstance(v, Literal) and v.datatype == XSD.string else v
+            for k, v in row.items() if v is not None}
+
+
+def ours(query: str, data: list[str], named: list[str]) -> tuple[str, object, list[str]]:
+    specs = list(data) + [f"{Path(f).resolve().as_uri()}={f}" for f in named]
+    plan = prepare_run(Path(query), static=specs, engine="sparql")
+    t = plan.translation
+    answer = next(iter(plan.answers()))
+    atoms = [atom for stream in answer.streams[:1] for atom, _ in stream]
+    rows = t.rows(atoms, plan.encoder, chopped=True)
+    order = [key.variable.name for key in t.query.order]
+    if t.query.form == "ask":
+        return "ask", bool(rows), order
+    return "select", [_bound(r) for r in rows], order
+
+
+def theirs(query: str, data: list[str], named: list[str]) -> tuple[str, object]:
+    dataset = rdflib.Dataset()
+    for f in data:
+        dataset.default_graph.parse(f, format=rdflib.util.guess_format(f) or "turtle")
+    for f in named:
+        dataset.graph(URIRef(Path(f).resolve().as_uri())).parse(
+            f, format=rdflib.util.guess_format(f) or "turtle")
+    text = Path(query).read_text(encoding="utf-8")
+    result = dataset.query(text, base=Path(query).resolve().as_uri())
+    return as_rows(result)
+
+
+def timed(function, *args):
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(TIMEOUT)
+    try:
+        return function(*args)
+    finally:
+        signal.alarm(0)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("suite", type=Path, help="the sparql/sparql11 folder of w3c/rdf-tests")
+    parser.add_argument("--verbose", action="store_true", help="list every case not passed")
+    parser.add_argument("--only", help="run only categories whose name contains this")
+    args = parser.parse_args(argv)
+    table: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    lines = []
+    for category, name, query, data, named, result in cases(args.suite):
+        if args.only and args.only not in category:
+            continue
+        want_kind, want = as_rows(expected(result))
+        message = ""
+        try:
+            kind, got, order = timed(ours, query, data, named)
+            outcome = judge(kind, got, want_kind, want, order)
+            if outcome != "pass":
+                message = f"got {got!r:.300} want {want!r:.300}"
+        except LarsError as error:
+            outcome, message = "refused", str(error).splitlines()[0]
+        except Timeout:
+            outcome, message = "error", f"timeout after {TIMEOUT}s"
+        except Exception as error:  # noqa: BLE001 - a case's crash is a finding
+            outcome = "error"
+            message = f"{error!r}: {traceback.format_exc().splitlines()[-3].strip()}"
+        table[category][outcome] += 1
+        try:
+            rdflib.plugins.sparql.SPARQL_LOAD_GRAPHS = True
+            kind, got = timed(theirs, query, data, named)
+            rdflib_pass = judge(kind, got, want_kind, want, []) == "pass"
+        except Exception:  # noqa: BLE001
+            rdflib_pass = False
+        finally:
+            rdflib.plugins.sparql.SPARQL_LOAD_GRAPHS = False
+        table[category]["rdflib"] += rdflib_pass
+        table[category]["cases"] += 1
+        if outcome != "pass":
+            lines.append(f"{outcome:8} {category}/{Path(query).name} ({name}): {message}")
+    if args.verbose:
+        print("\n".join(lines))
+    header = f"{'category':22} {'cases':>5} " + " ".join(f"{o:>7}" for o in OUTCOMES) + \
+        f" {'rdflib':>7}"
+    print(header)
+    total: collections.Counter = collections.Counter()
+    for category in sorted(table):
+        counts = table[category]
+        total.update(counts)
+        print(f"{category:22} {counts['cases']:>5} " + " ".join(
+            f"{counts[o]:>7}" for o in OUTCOMES) + f" {counts['rdflib']:>7}")
+    print(f"{'total':22} {total['cases']:>5} " + " ".join(f"{total[o]:>7}" for o in OUTCOMES)
+          + f" {total['rdflib']:>7}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
