@@ -8,12 +8,12 @@ one per line (collect, then fail). Graph nodes whose name is a stream placeholde
 
 >>> from translate.scanner import Rewrite, SourceText
 >>> from translate.sparql import parse_sparql
->>> text = "SELECT (AVG(?v) AS ?a) WHERE { ?s <http://e/p> ?v } ORDER BY ?a"
+>>> text = "SELECT (AVG(?v) AS ?a) WHERE { ?s <http://e/p> ?v } ORDER BY STR(?a)"
 >>> read_query(parse_sparql(Rewrite(text, []), SourceText(text)), SourceText(text))
 Traceback (most recent call last):
 ...
 lars.errors.UnsupportedError: <string>:1:9: error: unsupported: aggregate AVG
-<string>:1:53: error: unsupported: ORDER BY
+<string>:1:53: error: unsupported: ORDER BY an expression (only variables, with ASC or DESC)
 """
 
 from __future__ import annotations

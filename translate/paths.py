@@ -69,7 +69,8 @@ class Sequence:
     parts: tuple[PathExpr, ...]
 
     def text(self, iri: Callable[[str], str] = lambda i: f"<{i}>") -> str:
-        return "/".join(_wrapped(p, iri) for p in self.parts)
+        return "/".join(f"({p.text(iri)})" if isinstance(p, Alternative) else p.text(iri)
+                        for p in self.parts)
 
 
 @dataclass(frozen=True)
