@@ -74,14 +74,29 @@ def _left_join(ctx, join):
             yield a
 
 
+def _graph(ctx, part):
+    """SPARQL 1.1's ``GRAPH <g> { P }``: no solution when ``<g>`` names no (non-empty) graph of
+    the dataset; rdflib's ``evalGraph`` evaluates ``P`` in an empty graph instead."""
+    if not isinstance(part.term, rdflib.Variable):
+        names = {g.identifier for g in ctx.dataset.contexts() if len(g)}
+        if part.term not in names:
+            return iter(())
+    return _EVAL_GRAPH(ctx, part)
+
+
+_EVAL_GRAPH = evaluate.evalGraph
+
+
 def rdflib_rows(text: str, data: Dataset, exact: bool = True) -> frozenset:
     """rdflib's answers; with ``exact`` its joins evaluate both operands on their own (see the
-    module doc), as SPARQL's algebra says."""
+    module doc), as SPARQL's algebra says, and GRAPH of a graph not in the dataset is empty."""
     query = translateQuery(parseQuery(text))
     patch = contextlib.nullcontext()
     if exact:
         _eager(query.algebra)
-        patch = mock.patch.object(evaluate, "evalLeftJoin", _left_join)
+        patch = contextlib.ExitStack()
+        patch.enter_context(mock.patch.object(evaluate, "evalLeftJoin", _left_join))
+        patch.enter_context(mock.patch.object(evaluate, "evalGraph", _graph))
     with dawg_collation(), patch:
         bindings = list(evaluate.evalQuery(data, query)["bindings"])
     return row_set({str(k): v for k, v in b.items()} for b in bindings)
