@@ -1,0 +1,92 @@
+"""``lars run --format sparql-json|sparql-csv|sparql-tsv``: the SPARQL 1.1 results formats, read
+back with rdflib's parsers; one document over static data, JSON lines (or a time column) over a
+stream; ``FROM <data.ttl>`` is the file next to the query."""
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from rdflib import Literal, URIRef
+from rdflib.query import Result
+
+from agreement.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+COUPONS = ROOT / "examples" / "coupons" / "rdf"
+EX = "http://ex.org/"
+DATA = """@prefix : <http://ex.org/> .
+:a :p :b . :b :p :c . :c :q "x"@en . :c :q 5 ."""
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture
+def query_dir(tmp_path: Path) -> Path:
+    (tmp_path / "data.ttl").write_text(DATA)
+    (tmp_path / "paths.rq").write_text(
+        "PREFIX : <http://ex.org/>\nSELECT ?x ?v FROM <data.ttl>\n"
+        "WHERE { :a :p+ ?x OPTIONAL { ?x :q ?v } } ORDER BY ?x DESC(?v)\n")
+    (tmp_path / "ask.rq").write_text("PREFIX : <http://ex.org/>\nASK FROM <data.ttl> { :a :p/:p :c }\n")
+    return tmp_path
+
+
+EXPECTED = [(URIRef(EX + "b"), None), (URIRef(EX + "c"), Literal("x", lang="en")),
+            (URIRef(EX + "c"), Literal(5))]
+
+
+@pytest.mark.parametrize("fmt", ["sparql-json", "sparql-csv", "sparql-tsv"])
+def test_static_query_prints_one_results_document(query_dir, capsys, fmt):
+    status, out, err = run(capsys, "run", str(query_dir / "paths.rq"), "--format", fmt, "--quiet")
+    assert status == 0 and err == ""
+    result = Result.parse(io.StringIO(out), format={"sparql-json": "json", "sparql-csv": "csv",
+                                                     "sparql-tsv": "tsv"}[fmt])
+    assert [str(v) for v in result.vars] == ["x", "v"]
+    rows = [(row.get("x"), row.get("v")) for row in (
+        {str(k): v for k, v in b.items()} for b in result.bindings)]
+    if fmt == "sparql-csv":  # CSV keeps no datatypes or language tags
+        assert [(x, None if v is None else str(v)) for x, v in rows] == \
+            [(x, None if v is None else str(v)) for x, v in EXPECTED]
+    else:
+        assert rows == EXPECTED
+
+
+def test_ask_is_a_boolean_document(query_dir, capsys):
+    status, out, _ = run(capsys, "run", str(query_dir / "ask.rq"), "--format", "sparql-json")
+    assert status == 0 and json.loads(out) == {"head": {}, "boolean": True}
+
+
+def test_a_stream_gives_one_json_line_per_time_point(capsys):
+    status, out, _ = run(capsys, "run", str(COUPONS / "csparql.rq"), "--stream",
+                         str(COUPONS / "stream.nt"), "--static", f"{EX}static={COUPONS / 'static.ttl'}",
+                         "--unit", "1m", "--format", "sparql-json", "--to", "20", "--quiet")
+    assert status == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [line["time"] for line in lines] == list(range(21))
+    assert all(line["results"]["head"]["vars"] == ["shop", "product", "percent"] for line in lines)
+    assert lines[0]["results"]["results"]["bindings"] == []
+
+
+def test_a_stream_as_tsv_has_a_time_column(capsys):
+    status, out, _ = run(capsys, "run", str(COUPONS / "csparql.rq"), "--stream",
+                         str(COUPONS / "stream.nt"), "--static", f"{EX}static={COUPONS / 'static.ttl'}",
+                         "--unit", "1m", "--format", "sparql-tsv", "--to", "3", "--quiet")
+    assert status == 0 and out.splitlines()[0] == "time\t?shop\t?product\t?percent"
+
+
+def test_results_format_of_a_lars_program_is_refused(tmp_path, capsys):
+    program = tmp_path / "p.lars"
+    program.write_text("x :- p.\n")
+    status, _, err = run(capsys, "run", str(program), "--format", "sparql-json")
+    assert status == 2 and "writes the answers of a query" in err
+
+
+def test_from_a_missing_local_file_is_one_line(tmp_path, capsys):
+    query = tmp_path / "q.rq"
+    query.write_text("SELECT * FROM <nothere.ttl> WHERE { ?s ?p ?o }\n")
+    status, _, err = run(capsys, "run", str(query), "--format", "sparql-json")
+    assert status == 2 and "nothere.ttl" in err and len(err.strip().splitlines()) == 1
