@@ -170,7 +170,9 @@ class Tau:
                               "the named graphs of the data (for GRAPH ?g)"))
 
     def _add_path_rule(self, rule: Rule, comment: str) -> None:
-        self._emitted.append(((1 << 61, len(self._emitted)), rule, comment))
+        """A rule of ``path_k``: after the node rules, by ``k``, in the order made."""
+        k = int(rule.head.predicate.split("_")[1])
+        self._emitted.append((((1 << 61) + k, len(self._emitted)), rule, comment))
 
     def _need_graphs(self) -> None:
         """``rdf_graph(G)``: the default graph and the named graphs (for paths of length 0)."""
