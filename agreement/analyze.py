@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agreement.conditions import pattern_text, shared_patterns, window_name
+from translate.paths import PATH_TYPES, path_iris
 from translate.rsp import BGP, RangeWindow, RspQuery, StreamSpec, TriplePattern, Var
 from translate.scope import children
 
@@ -46,7 +47,14 @@ def predicate_clash(stream_pattern: TriplePattern, static: list[TriplePattern]) 
     for other in static:
         if isinstance(other.predicate, Var):
             return f"the static part of the query reads any predicate (?{other.predicate.name})"
-        if other.predicate == stream_pattern.predicate:
+        if isinstance(other.predicate, PATH_TYPES):
+            iris = path_iris(other.predicate)
+            if iris is None:
+                return "the static part of the query reads any predicate (a negated property set)"
+            if stream_pattern.predicate in iris:
+                return (f"the static part of the query also reads {stream_pattern.predicate.n3()} "
+                        "(in a property path)")
+        elif other.predicate == stream_pattern.predicate:
             return f"the static part of the query also reads {other.predicate.n3()}"
     return None
 

@@ -153,6 +153,23 @@ INVERSE_MARK = URIRef("urn:lars:inverse")
 :func:`translate.sparql.negated_inverse_edits`)."""
 
 
+def path_iris(path: PathExpr) -> frozenset[URIRef] | None:
+    """The IRIs whose triples ``path`` reads; ``None`` when it may read any predicate (a
+    negated property set reads all but a few)."""
+    if isinstance(path, Link):
+        return frozenset({path.iri})
+    if isinstance(path, NegatedSet):
+        return None
+    parts = path.parts if isinstance(path, (Sequence, Alternative)) else (path.path,)
+    found: frozenset[URIRef] = frozenset()
+    for part in parts:
+        inner = path_iris(part)
+        if inner is None:
+            return None
+        found |= inner
+    return found
+
+
 # --- rules ------------------------------------------------------------------------------------
 
 TRIPLE = "triple"

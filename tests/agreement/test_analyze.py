@@ -52,3 +52,17 @@ def test_analysis_says_its_conditions_are_sufficient_not_necessary_and_exits_0(c
     assert status == 0
     assert out.startswith("agreement NOT GUARANTEED")
     assert "sufficient, not necessary" in out
+
+
+def test_a_stream_predicate_inside_a_static_property_path_is_a_possible_clash(tmp_path, capsys):
+    query = tmp_path / "q.rq"
+    query.write_text("PREFIX : <http://ex.org/>\nSELECT * WHERE { STREAM :s [RANGE 5m] "
+                     "{ ?s :offers ?c } ?c (:on/:offers)* ?x }\n")
+    _, result = analyze(capsys, str(query), "--unit", "1m", "--period", "5m")
+    [ii] = [c for c in result["conditions"] if c["condition"].startswith("(ii)")]
+    assert ii["status"] == "unknown" and "in a property path" in ii["reason"]
+    query.write_text("PREFIX : <http://ex.org/>\nSELECT * WHERE { STREAM :s [RANGE 5m] "
+                     "{ ?s :offers ?c } ?c !:on ?x }\n")
+    _, result = analyze(capsys, str(query), "--unit", "1m", "--period", "5m")
+    [ii] = [c for c in result["conditions"] if c["condition"].startswith("(ii)")]
+    assert ii["status"] == "unknown" and "negated property set" in ii["reason"]

@@ -163,3 +163,18 @@ def test_order_puts_unbound_blank_iri_literal_and_numbers_by_value() -> None:
 def test_order_by_expression_is_refused() -> None:
     with pytest.raises(UnsupportedError, match="ORDER BY an expression"):
         parse_query("SELECT ?x { ?x ?p ?o } ORDER BY STR(?x)")
+
+
+def test_csparql_path_reads_the_stream_through_its_window() -> None:
+    from translate import input_atoms
+    query = parse_query(PREFIX + "REGISTER QUERY q AS SELECT ?x FROM STREAM :s [RANGE 3s] "
+                                 "WHERE { :a :p+ ?x }")
+    translation = translate(query, "csparql")
+    encoder = translation.encoder()
+    p, s = URIRef(EX + "p"), URIRef(EX + "s")
+    triples = [((URIRef(EX + "a"), p, URIRef(EX + "b")), 1, s),
+               ((URIRef(EX + "b"), p, URIRef(EX + "c")), 4, s)]
+    contents = input_atoms(triples, encoder)
+    at = {t: {_short(r["x"]) for r in answer_rows(translation, encoder, (), contents, t=t)}
+          for t in (1, 4, 7)}
+    assert at == {1: {"b"}, 4: {"b", "c"}, 7: set()}  # [t-3,t]: a→b leaves at 5
