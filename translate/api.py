@@ -41,6 +41,7 @@ from translate.rdf import (
     stream_contents,
 )
 from translate.rsp import Compare, RspQuery
+from translate.strategies import answer_variables
 from translate.scope import conditions, subexpressions
 from translate.triggers import pull_rule, push_rules, with_trigger
 from translate.rspwindows import check_reading
@@ -124,10 +125,15 @@ class Translation:
     def rows(self, atoms: Iterable[Atom], encoder: RdfTermEncoder,
              chopped: bool = False) -> list[dict[str, Identifier | None]]:
         """The result rows in ``atoms`` (answer atoms, chopped or not), keys in SELECT order,
-        with ORDER BY, OFFSET and LIMIT applied (:mod:`translate.modifiers`)."""
+        with the solution modifiers applied in SPARQL's order (:mod:`translate.modifiers`):
+        ORDER BY (also over variables ORDER BY reads and SELECT leaves out), projection,
+        DISTINCT, OFFSET and LIMIT."""
         found = rows(atoms, self.answer.predicate, self.answer.variables, encoder, chopped)
-        found = modify(found, self.query.order, self.query.limit, self.query.offset)
-        return [{v: row[v] for v in self.answer.select_order} for row in found]
+        found = modify(found, self.query.order)
+        projected = [{v: row[v] for v in self.answer.select_order} for row in found]
+        if self.query.distinct and len(self.answer.variables) > len(set(self.answer.select_order)):
+            projected = list({tuple(row.items()): row for row in projected}.values())
+        return modify(projected, (), self.query.limit, self.query.offset)
 
 
 def parse_query(text: str, source: str = "<string>", engine: str | None = None,
@@ -166,7 +172,8 @@ def translate(query: RspQuery, engine: str | None = None, variant: str = "brave"
     program, comments = _with_mode(result.program, result.comments, mode, period)
     _verify(program)
     select = tuple(v.name for v in query.variables)
-    answer = AnswerSpec(result.answer_predicate, tuple(sorted(set(select))), select)
+    answer = AnswerSpec(result.answer_predicate, tuple(sorted(set(answer_variables(query)))),
+                        select)
     return Translation(program, comments, answer, prepared, profile.name,
                        variant if profile.name == "cqels" else None, mode,
                        period if mode == "pull" else None, window_bounds,

@@ -48,8 +48,15 @@ class TauResult:
 
 def _run(query: RspQuery, encoder: RdfTermEncoder | None, stream_body) -> tuple[Tau, Shape]:
     tau = Tau(encoder or RdfTermEncoder(), stream_body, Names(query.prefixes))
-    shape = tau.translate(query.pattern, [v.name for v in query.variables])
+    shape = tau.translate(query.pattern, answer_variables(query))
     return tau, shape
+
+
+def answer_variables(query: RspQuery) -> list[str]:
+    """The variables of ``ans_1``: the SELECT variables, and those ORDER BY reads that the query
+    does not select (ORDER BY comes before the projection; the rows are projected after it)."""
+    selected = [v.name for v in query.variables]
+    return selected + [k.variable.name for k in query.order if k.variable.name not in selected]
 
 
 def _result(tau: Tau, shape: Shape) -> TauResult:

@@ -178,3 +178,13 @@ def test_csparql_path_reads_the_stream_through_its_window() -> None:
     at = {t: {_short(r["x"]) for r in answer_rows(translation, encoder, (), contents, t=t)}
           for t in (1, 4, 7)}
     assert at == {1: {"b"}, 4: {"b", "c"}, 7: set()}  # [t-3,t]: a→b leaves at 5
+
+
+def test_order_by_a_variable_that_is_not_selected_orders_before_the_projection() -> None:
+    data = dataset("""@prefix : <http://ex.org/> .
+        :a :v 3 . :b :v 1 . :a :w 2 . :c :w 5 .""")
+    query = "SELECT ?s WHERE { ?s ?p ?n } ORDER BY DESC(?n)"
+    assert rows(query, data) == [("c",), ("a",), ("a",), ("b",)]  # a twice: two solutions
+    assert rows(query.replace("?s", "DISTINCT ?s", 1), data) == [("c",), ("a",), ("b",)]
+    assert rows(query.replace("?s", "DISTINCT ?s", 1) + " LIMIT 2 OFFSET 1", data) == \
+        [("a",), ("b",)]
