@@ -82,7 +82,8 @@ def translate_variants(query: Source, *, engine: str | None = None, variant: str
 
 
 def translations(text: str, source: str, *, engine: str | None, variant: str, mode: str,
-                 period: str | int | None, unit: str, window_bounds: str) -> list[ProgramView]:
+                 period: str | int | None, unit: str, window_bounds: str,
+                 bags: bool = False) -> list[ProgramView]:
     """The translations of query ``text`` the options ask for (several for ``variant="all"``)."""
     parsed = parse_query(text, source, engine, unit)
     engine = engine or parsed.engine
@@ -93,7 +94,7 @@ def translations(text: str, source: str, *, engine: str | None, variant: str, mo
     if ticks is None and mode == "pull":
         ticks = default_period(parsed)
     return [ProgramView(translate(parsed, engine, variant="brave" if v == "all" else v, mode=mode,
-                                  period_ticks=ticks, window_bounds=window_bounds), unit)
+                                  period_ticks=ticks, window_bounds=window_bounds, bags=bags), unit)
             for v in variants]
 
 
@@ -131,9 +132,10 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
                 unit: str = "1s", window_bounds: str = "closed", stream_iri: str | None = None,
                 on_error: str = "stop", order: str = "strict",
                 max_facts: int = DEFAULT_MAX_FACTS, spark: str = "auto",
-                master: str = "local[*]", strategy: str = "auto", partitions: int = 0) -> RunPlan:
+                master: str = "local[*]", strategy: str = "auto", partitions: int = 0,
+                bags: bool = False) -> RunPlan:
     """Read and translate what :func:`run` is given (its arguments are documented there),
-    without solving.
+    without solving; ``bags`` answers a query with SPARQL's multisets (:mod:`translate.bags`).
 
     A query's stream is not read here, only its first and last time points (for the default
     timeline); :meth:`RunPlan.answers` reads it.
@@ -159,7 +161,7 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
                        unit, "LARS program" if source == TEXT_SOURCE else Path(source).name, report,
                        strategy=strategy, limits=limits, **ranges)
     view = one_translation(text, source, engine=engine, variant=variant, mode=mode, period=period,
-                           unit=unit, window_bounds=window_bounds)
+                           unit=unit, window_bounds=window_bounds, bags=bags)
     t = view.translation
     notes: list[str] = []
     reading, sole = stream_options(t.query, stream, reading, notes)

@@ -33,6 +33,7 @@ from lars.streams import Stream, Timeline
 from lars.terms import Constant
 from translate.durations import parse_unit
 from translate.engines import engine as engine_profile
+from translate.bags import witnessed
 from translate.engines import guess_engine
 from translate.modifiers import modify
 from translate.rdf import (
@@ -149,7 +150,7 @@ def _compares_values(pattern) -> bool:
 
 def translate(query: RspQuery, engine: str | None = None, variant: str = "brave",
               mode: str = "none", period_ticks: int | None = None,
-              window_bounds: str = "closed") -> Translation:
+              window_bounds: str = "closed", bags: bool = False) -> Translation:
     """Translate ``query`` for ``engine`` (default: the syntax it was read from).
 
     Args:
@@ -157,6 +158,9 @@ def translate(query: RspQuery, engine: str | None = None, variant: str = "brave"
         mode: ``none`` (the plain program), ``push`` (℘(P)) or ``pull`` (℘(P, U)).
         period_ticks: ``U`` for pull (default: the C-SPARQL ``COMPUTED EVERY``).
         window_bounds: ``closed`` (the paper), ``left-open`` or ``right-open``.
+        bags: answer with SPARQL's multisets: :meth:`Translation.rows` repeats a row as often as
+            SPARQL has it (``ans_1`` keeps witness variables, :mod:`translate.bags`); by default
+            answers are sets, as in the paper.
 
     Raises:
         InputError: an unknown engine, mode, variant or reading; pull without a period.
@@ -167,12 +171,14 @@ def translate(query: RspQuery, engine: str | None = None, variant: str = "brave"
     if mode not in MODES:
         raise InputError(f"unknown mode '{mode}'", hint="use one of " + ", ".join(MODES))
     prepared = profile.prepare(query, variant)
+    if bags:
+        prepared = witnessed(prepared)
     result = profile.strategy(prepared, window_bounds)
     period = period_ticks if period_ticks is not None else query.every
     program, comments = _with_mode(result.program, result.comments, mode, period)
     _verify(program)
     select = tuple(v.name for v in query.variables)
-    answer = AnswerSpec(result.answer_predicate, tuple(sorted(set(answer_variables(query)))),
+    answer = AnswerSpec(result.answer_predicate, tuple(sorted(set(answer_variables(prepared)))),
                         select)
     return Translation(program, comments, answer, prepared, profile.name,
                        variant if profile.name == "cqels" else None, mode,

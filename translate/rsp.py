@@ -274,6 +274,8 @@ class RspQuery:
         form: ``select`` or ``ask`` (true when ``ans_1`` holds).
         order, limit, offset: the solution modifiers ORDER BY, LIMIT and OFFSET, applied to
             the answer relation at each time point (:mod:`translate.modifiers`).
+        kept: variables ``ans_1`` keeps besides the SELECT ones, projected away from its rows
+            without merging equal ones (the witnesses of :mod:`translate.bags`).
     """
 
     variables: tuple[Var, ...]
@@ -290,6 +292,7 @@ class RspQuery:
     order: tuple[OrderKey, ...] = ()
     limit: int | None = None
     offset: int = 0
+    kept: tuple[str, ...] = ()
 
 
 # --- canonical basic graph patterns ---------------------------------------------------------

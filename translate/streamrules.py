@@ -56,7 +56,8 @@ def answer_variables(query: RspQuery) -> list[str]:
     """The variables of ``ans_1``: the SELECT variables, and those ORDER BY reads that the query
     does not select (ORDER BY comes before the projection; the rows are projected after it)."""
     selected = [v.name for v in query.variables]
-    return selected + [k.variable.name for k in query.order if k.variable.name not in selected]
+    extra = [k.variable.name for k in query.order] + list(query.kept)
+    return selected + [name for name in dict.fromkeys(extra) if name not in selected]
 
 
 def _result(tau: Tau, shape: Shape) -> TauResult:

@@ -71,7 +71,8 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
     plan = prepare_run(Path(args.program), background=args.background and Path(args.background),
                        mode=args.mode, period=args.period, max_facts=args.max_facts,
                        strategy=args.strategy, partitions=args.partitions,
-                       **query_options(args), **data_options(args))
+                       bags=args.format in RESULT_FORMATS, **query_options(args),
+                       **data_options(args))
     atoms = plan.translation is None or args.format == "atoms"
     if atoms and args.format == "csv":
         raise InputError("--format csv writes a query's answers; a LARS program has atoms, not "

@@ -18,6 +18,7 @@ from unittest import mock
 
 import pytest
 import rdflib
+import rdflib.paths
 import rdflib.plugins.sparql
 from hypothesis import HealthCheck, example, given, settings
 from rdflib import Dataset
@@ -78,7 +79,7 @@ def _graph(ctx, part):
     """SPARQL 1.1's ``GRAPH <g> { P }``: no solution when ``<g>`` names no (non-empty) graph of
     the dataset; rdflib's ``evalGraph`` evaluates ``P`` in an empty graph instead."""
     if not isinstance(part.term, rdflib.Variable):
-        names = {g.identifier for g in ctx.dataset.contexts() if len(g)}
+        names = {g.identifier for g in ctx.dataset.graphs() if len(g)}
         if part.term not in names:
             return iter(())
     return _EVAL_GRAPH(ctx, part)
@@ -87,9 +88,37 @@ def _graph(ctx, part):
 _EVAL_GRAPH = evaluate.evalGraph
 
 
+_MUL_EVAL = rdflib.paths.MulPath.eval
+
+
+def _distinct_pairs(self, graph, subj=None, obj=None, first=True):
+    """``p*``, ``p+`` and ``p?`` as SPARQL 1.1 has them (18.4: sets of pairs); rdflib's
+    ``MulPath.eval`` repeats a pair it reaches twice."""
+    seen = set()
+    for pair in _MUL_EVAL(self, graph, subj, obj, first):
+        if pair not in seen:
+            seen.add(pair)
+            yield pair
+
+
+def _join(ctx, join):
+    """SPARQL's Join of multisets: rdflib's ``evalJoin`` makes its right operand a set (its lazy
+    join, switched off by :func:`_eager`, does not)."""
+    right = list(evaluate.evalPart(ctx, join.p2))
+    return (a.merge(b) for a in evaluate.evalPart(ctx, join.p1) for b in right
+            if a.compatible(b))
+
+
 def rdflib_rows(text: str, data: Dataset, exact: bool = True) -> frozenset:
-    """rdflib's answers; with ``exact`` its joins evaluate both operands on their own (see the
-    module doc), as SPARQL's algebra says, and GRAPH of a graph not in the dataset is empty."""
+    """rdflib's answers as a set (see :func:`rdflib_bindings`)."""
+    return row_set(rdflib_bindings(text, data, exact))
+
+
+def rdflib_bindings(text: str, data: Dataset, exact: bool = True) -> list[dict]:
+    """rdflib's answers, repeated rows included; with ``exact`` its joins evaluate both operands
+    on their own (see the module doc) and keep the right operand's repeated rows, as SPARQL's
+    algebra says, GRAPH of a graph not in the dataset is empty, and ``*``/``+``/``?`` paths give
+    each pair once."""
     query = translateQuery(parseQuery(text))
     patch = contextlib.nullcontext()
     if exact:
@@ -97,9 +126,11 @@ def rdflib_rows(text: str, data: Dataset, exact: bool = True) -> frozenset:
         patch = contextlib.ExitStack()
         patch.enter_context(mock.patch.object(evaluate, "evalLeftJoin", _left_join))
         patch.enter_context(mock.patch.object(evaluate, "evalGraph", _graph))
+        patch.enter_context(mock.patch.object(evaluate, "evalJoin", _join))
+        patch.enter_context(mock.patch.object(rdflib.paths.MulPath, "eval", _distinct_pairs))
     with dawg_collation(), patch:
         bindings = list(evaluate.evalQuery(data, query)["bindings"])
-    return row_set({str(k): v for k, v in b.items()} for b in bindings)
+    return [{str(k): v for k, v in b.items()} for b in bindings]
 
 
 def named_atoms(data: Dataset, encoder) -> frozenset:
