@@ -91,8 +91,8 @@ class _Rewriter:
                           tuple(r + (Literal(k),) for k, r in enumerate(pattern.rows, start=1)))
         if isinstance(pattern, SubSelect):
             return self.subselect(pattern)
-        if isinstance(pattern, StreamPattern):
-            return pattern
+        if isinstance(pattern, StreamPattern):  # a BGP with no paths: only its blank nodes
+            return replace(pattern, pattern=self.bgp(pattern.pattern))
         raise TypeError(f"not a pattern: {pattern!r}")
 
     def subselect(self, pattern: SubSelect) -> SubSelect:
