@@ -24,7 +24,8 @@ ending in a known suffix (``.lars``, ``.rq``, ``.sparql``, ``.csparql``, ``.cqel
 
 QUERY_SUFFIXES = (".rq", ".sparql", ".csparql", ".cqels")
 SOURCE_SUFFIXES = (".lars", ".txt", *QUERY_SUFFIXES)
-QUERY_START = re.compile(r"\A(?:\s|#[^\n]*\n)*(PREFIX|BASE|SELECT|REGISTER)\b", re.IGNORECASE)
+QUERY_START = re.compile(r"\A(?:\s|#[^\n]*\n)*(PREFIX|BASE|SELECT|ASK|CONSTRUCT|REGISTER)\b",
+                         re.IGNORECASE)
 TEXT_SOURCE = "<string>"
 
 

@@ -66,11 +66,13 @@ class QueryParts:
     order: tuple[OrderKey, ...] = ()
     limit: int | None = None
     offset: int = 0
+    template: tuple[TriplePattern, ...] = ()
 
     def solution(self) -> dict:
-        """The query form and the solution modifiers, as keyword arguments of ``RspQuery``."""
+        """The query form, the solution modifiers and the CONSTRUCT template, as keyword
+        arguments of ``RspQuery``."""
         return {"form": self.form, "order": self.order, "limit": self.limit,
-                "offset": self.offset}
+                "offset": self.offset, "template": self.template}
 
 
 @dataclass
@@ -110,9 +112,9 @@ def read_query(query: Query, source: SourceText,
     """Our view of an rdflib query, or an :class:`UnsupportedError` listing every problem."""
     reader = _Reader(source, dict(slots or {}))
     algebra = query.algebra
-    if algebra.name not in ("SelectQuery", "AskQuery"):
+    if algebra.name not in ("SelectQuery", "AskQuery", "ConstructQuery"):
         kind = algebra.name.replace("Query", "").upper()
-        reader.refuse(f"{kind} query (only SELECT and ASK)", kind)
+        reader.refuse(f"{kind} query (only SELECT, ASK and CONSTRUCT)", kind)
     pattern = _pattern(reader, _modifiers(reader, algebra.p))
     dataset = _dataset(algebra.get("datasetClause") or [])
     if reader.problems:
@@ -125,8 +127,23 @@ def read_query(query: Query, source: SourceText,
     prefixes = tuple((p, str(ns)) for p, ns in query.prologue.namespace_manager.namespaces())
     if algebra.name == "AskQuery":
         return QueryParts((), False, True, pattern, dataset, prefixes, "ask")
+    if algebra.name == "ConstructQuery":
+        template = _template(reader, algebra.template, pattern)
+        names = sorted({t.name for triple in template for t in triple.terms()
+                        if isinstance(t, Var)})
+        return QueryParts(tuple(Var(n) for n in names), False, True, pattern, dataset, prefixes,
+                          "construct", reader.order, reader.limit, reader.offset, template)
     return QueryParts(variables, select_all, reader.distinct, pattern, dataset, prefixes,
                       "select", reader.order, reader.limit, reader.offset)
+
+
+def _template(reader: _Reader, triples, pattern: Pattern) -> tuple[TriplePattern, ...]:
+    """The CONSTRUCT template; ``CONSTRUCT WHERE { triples }`` (the grammar allows only
+    triples there) takes the BGP itself."""
+    if triples is None:
+        return pattern.triples
+    return canonical_bgp([TriplePattern(*(_term(reader, t) for t in triple))
+                          for triple in triples]).triples
 
 
 def _unsupported(problems: list[tuple[str, Position | None]]) -> UnsupportedError:

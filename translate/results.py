@@ -89,9 +89,50 @@ def _bare_ok(term: Literal) -> bool:
     return "e" in text.lower() and text.replace(".", "", 1).lstrip("+-")[:1].isdigit()
 
 
-def document(rows: Sequence[Row], variables: Sequence[str], form: str, format: str) -> str:
-    """One results document in ``format`` (one of :data:`FORMATS`)."""
+def construct_triples(rows: Sequence[Row], template, scope: str = "") -> list[tuple]:
+    """The triples of a CONSTRUCT ``template`` (:class:`~translate.rsp.TriplePattern`) for each
+    row, as SPARQL 1.1 (16.2) builds them: a blank node of the template is a fresh blank node for
+    each row (labelled ``scope``, the row and its label), and a triple with an unbound variable
+    or a term where RDF allows none (a literal subject, a predicate that is no IRI) is left out.
+
+    >>> from translate.rsp import TriplePattern, Var, BlankVar
+    >>> template = [TriplePattern(Var("s"), URIRef("http://e/p"), BlankVar("b"))]
+    >>> construct_triples([{"s": URIRef("http://e/a")}, {"s": Literal(1)}], template)
+    [(rdflib.term.URIRef('http://e/a'), rdflib.term.URIRef('http://e/p'), rdflib.term.BNode('r1b'))]
+    """
+    triples: dict[tuple, None] = {}
+    for k, row in enumerate(rows, start=1):
+        for pattern in template:
+            terms = tuple(_instance(t, row, f"{scope}r{k}") for t in pattern.terms())
+            s, p, o = terms
+            if None in terms or isinstance(s, Literal) or not isinstance(p, URIRef):
+                continue
+            triples[terms] = None
+    return list(triples)
+
+
+def _instance(term, row: Row, label: str):
+    name = getattr(term, "name", None)
+    if name is not None:  # a variable
+        return row.get(name)
+    blank = getattr(term, "label", None)
+    return BNode(f"{label}{blank}") if blank is not None else term
+
+
+def ntriples(triples: Sequence[tuple], time: int | None = None) -> str:
+    """N-Triples lines; with ``time``, each line ends with it, as the stream files ``lars run``
+    reads (``<s> <p> <o> 18``), so a CONSTRUCT query's output can feed another query."""
+    end = " .\n" if time is None else f" {time}\n"
+    return "".join(" ".join(t.n3() for t in triple) + end for triple in triples)
+
+
+def document(rows: Sequence[Row], variables: Sequence[str], form: str, format: str,
+             template=()) -> str:
+    """One results document in ``format`` (one of :data:`FORMATS`); for CONSTRUCT, the graph in
+    N-Triples whatever the format (a CONSTRUCT query's result is a graph, not a table)."""
     check_format(format)
+    if form == "construct":
+        return ntriples(construct_triples(rows, template))
     if format == "sparql-json":
         return json.dumps(json_document(rows, variables, form), ensure_ascii=False) + "\n"
     if form == "ask":

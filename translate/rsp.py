@@ -271,7 +271,8 @@ class RspQuery:
         every: the C-SPARQL ``COMPUTED EVERY`` period in ticks, if any.
         unit_ms: the length of one tick in milliseconds.
         prefixes: ``(prefix, namespace)`` pairs, for printing.
-        form: ``select`` or ``ask`` (true when ``ans_1`` holds).
+        form: ``select``, ``ask`` (true when ``ans_1`` holds) or ``construct`` (the triples of
+            ``template`` for each row, :func:`translate.results.construct_triples`).
         order, limit, offset: the solution modifiers ORDER BY, LIMIT and OFFSET, applied to
             the answer relation at each time point (:mod:`translate.modifiers`).
         kept: variables ``ans_1`` keeps besides the SELECT ones, projected away from its rows
@@ -293,6 +294,7 @@ class RspQuery:
     limit: int | None = None
     offset: int = 0
     kept: tuple[str, ...] = ()
+    template: tuple[TriplePattern, ...] = ()
 
 
 # --- canonical basic graph patterns ---------------------------------------------------------

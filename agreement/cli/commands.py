@@ -27,7 +27,7 @@ from solver.formats import FORMATS
 from solver.progress import progress
 from solver.sinks import open_sink
 from translate.results import FORMATS as RESULT_FORMATS
-from translate.results import document, stream_line, stream_rows
+from translate.results import construct_triples, document, ntriples, stream_line, stream_rows
 
 
 def print_warnings(lines: tuple[str, ...] | list[str]) -> None:
@@ -111,7 +111,9 @@ def write_atoms(answers: Iterable[TimePointAnswer], out: TextIO, plan: RunPlan,
 
 def write_results(plan, answers, out: TextIO, format: str) -> None:
     """The answers of a query in a SPARQL 1.1 results format: one document when the query reads
-    no stream (evaluated once), else one per time point (:mod:`translate.results`)."""
+    no stream (evaluated once), else one per time point (:mod:`translate.results`). A CONSTRUCT
+    query writes N-Triples; over a stream each line ends with its time point, the stream format
+    ``lars run`` reads."""
     t = plan.translation
     if t is None:
         raise InputError(f"--format {format} writes the answers of a query, not of a LARS program")
@@ -120,9 +122,12 @@ def write_results(plan, answers, out: TextIO, format: str) -> None:
         atoms = [atom for stream in answer.streams[:1] for atom, _ in stream]
         rows = t.rows(atoms, plan.encoder, chopped=True)
         if not t.query.streams:
-            out.write(document(rows, variables, form, format))
+            out.write(document(rows, variables, form, format, t.query.template))
             return
-        if format == "sparql-json":
+        if form == "construct":
+            out.write(ntriples(construct_triples(rows, t.query.template, f"t{answer.time}"),
+                               answer.time))
+        elif format == "sparql-json":
             out.write(stream_line(answer.time, rows, variables, form))
         else:
             out.write(stream_rows(answer.time, rows, variables, form, format, index == 0))

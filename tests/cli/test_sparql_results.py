@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from rdflib import Literal, URIRef
+from rdflib import Graph, Literal, URIRef
+from rdflib.compare import isomorphic
 from rdflib.query import Result
 
 from agreement.cli import main
@@ -90,3 +91,34 @@ def test_from_a_missing_local_file_is_one_line(tmp_path, capsys):
     query.write_text("SELECT * FROM <nothere.ttl> WHERE { ?s ?p ?o }\n")
     status, _, err = run(capsys, "run", str(query), "--format", "sparql-json")
     assert status == 2 and "nothere.ttl" in err and len(err.strip().splitlines()) == 1
+
+
+def test_construct_writes_the_graph_in_ntriples(query_dir, capsys):
+    (query_dir / "c.rq").write_text(
+        "PREFIX : <http://ex.org/>\nCONSTRUCT { ?x :reach ?y . ?x :via [ :to ?y ] } "
+        "FROM <data.ttl> WHERE { ?x :p+ ?y FILTER (?x = :a) }\n")
+    status, out, _ = run(capsys, "run", str(query_dir / "c.rq"), "--format", "sparql-tsv")
+    assert status == 0
+    expected = Graph().parse(data="""@prefix : <http://ex.org/> .
+        :a :reach :b , :c . :a :via [ :to :b ] , [ :to :c ] .""", format="turtle")
+    assert isomorphic(Graph().parse(data=out, format="nt"), expected)
+
+
+def test_construct_over_a_stream_writes_a_stream_another_query_reads(tmp_path, capsys):
+    query = tmp_path / "sells.rq"
+    query.write_text("REGISTER QUERY q AS PREFIX : <http://ex.org/>\nCONSTRUCT { ?shop :sells ?p } "
+                     "FROM STREAM :s1 [RANGE 5m] WHERE { ?shop :offers ?c . ?c :on ?p }\n")
+    status, out, _ = run(capsys, "run", str(query), "--stream", str(COUPONS / "stream.nt"),
+                         "--unit", "1m", "--format", "sparql-json", "--quiet")
+    assert status == 0 and out.splitlines()[0] == (
+        "<http://ex.org/a> <http://ex.org/sells> <http://ex.org/mbt> 10")
+    (tmp_path / "out.nt").write_text(out)
+    second = tmp_path / "shops.rq"
+    second.write_text("SELECT DISTINCT ?shop WHERE { STREAM <http://ex.org/out> [NOW] "
+                      "{ ?shop <http://ex.org/sells> ?p } }\n")
+    status, out, _ = run(capsys, "run", str(second), "--stream", str(tmp_path / "out.nt"),
+                         "--stream-iri", "http://ex.org/out", "--unit", "1m",
+                         "--format", "sparql-json", "--quiet")
+    lines = [json.loads(line) for line in out.splitlines()]
+    at15 = [b["shop"]["value"] for b in lines[15]["results"]["results"]["bindings"]]
+    assert status == 0 and sorted(at15) == ["http://ex.org/a", "http://ex.org/b"]

@@ -92,8 +92,6 @@ def test_wrong_engine(text: str, engine: str, message: str) -> None:
 
 
 @pytest.mark.parametrize(("text", "feature", "line", "column"), [
-    pytest.param("CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }",
-                 "CONSTRUCT query (only SELECT and ASK)", 1, 1, id="construct"),
     pytest.param("DESCRIBE ?s WHERE { ?s ?p ?o }", "DESCRIBE query", 1, 1, id="describe"),
     pytest.param("SELECT ?s WHERE { { SELECT ?s WHERE { ?s ?p ?o } OFFSET 2 } }",
                  "OFFSET in a subquery", 1, 50, id="subquery-offset"),
