@@ -1,7 +1,9 @@
 """The tool as a SPARQL engine on the W3C SPARQL 1.1 query-evaluation tests, next to rdflib.
 
 Every ``mf:QueryEvaluationTest`` of the suite whose result is a SELECT or ASK result
-(``.srx``, ``.srj``, ``.csv``, ``.tsv``) and that needs no entailment regime is run twice over
+(``.srx``, ``.srj``, ``.csv``, ``.tsv``, or the RDF result-set vocabulary) or a CONSTRUCT graph
+(``.ttl``, ``.rdf``, compared up to blank node renaming) and that needs no entailment regime is
+run twice over
 its static data (``qt:data`` into the default graph, ``qt:graphData`` as named graphs named by
 their file IRI): through ``lars run`` (:func:`agreement.api.prepare_run` with SPARQL's
 multisets, ``bags=True``, as ``lars run --format sparql-json`` does; one time point, the rows of
@@ -46,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agreement.api import prepare_run  # noqa: E402
 from lars.errors import LarsError  # noqa: E402
+from translate.results import construct_triples  # noqa: E402
 
 MF = Namespace("http://www.w3.org/2001/sw/DataAccess/tests/test-manifest#")
 QT = Namespace("http://www.w3.org/2001/sw/DataAccess/tests/test-query#")
@@ -77,9 +80,8 @@ def cases(suite: Path):
             if (test, RDF.type, MF.QueryEvaluationTest) not in graph:
                 continue
             action, result = graph.value(test, MF.action), graph.value(test, MF.result)
-            if result is None or Path(_path(result)).suffix not in RESULT_FORMATS or \
-                    not _result_set(_path(result)):
-                continue  # CONSTRUCT (a graph) or no result
+            if result is None or Path(_path(result)).suffix not in RESULT_FORMATS:
+                continue
             if graph.value(action, SD.entailmentRegime) is not None or \
                     graph.value(action, URIRef(SD + "EntailmentRegime")) is not None:
                 continue
@@ -94,16 +96,14 @@ def _path(iri) -> str:
     return url2pathname(urlparse(str(iri)).path) if str(iri).startswith("file:") else str(iri)
 
 
-def _result_set(result_file: str) -> bool:
-    """Whether a result file holds a result set (Turtle/RDF-XML ones may hold a graph)."""
-    if RESULT_FORMATS[Path(result_file).suffix] != "rs":
-        return True
-    return "ResultSet" in Path(result_file).read_text(encoding="utf-8", errors="replace")
-
-
 def expected(result_file: str) -> tuple[str, object]:
     """``("ask", bool)`` or ``("select", rows)`` of an expected result file."""
     fmt = RESULT_FORMATS[Path(result_file).suffix]
+    if fmt == "rs" and "ResultSet" not in Path(result_file).read_text(encoding="utf-8",
+                                                                         errors="replace"):
+        graph = Graph()
+        graph.parse(result_file, format="turtle" if result_file.endswith(".ttl") else "xml")
+        return "construct", graph
     if fmt == "rs":
         return result_set_rows(result_file)
     with open(result_file, "rb") as handle:
@@ -151,6 +151,8 @@ def same(ours: list[dict], wanted: list[dict], order: list[str]) -> bool:
 
 
 def as_rows(result: Result) -> tuple[str, object]:
+    if result.type == "CONSTRUCT":
+        return "construct", result.graph
     if result.type == "ASK":
         return "ask", bool(result.askAnswer)
     return "select", [_bound({str(k): v for k, v in binding.items()})
@@ -160,6 +162,8 @@ def as_rows(result: Result) -> tuple[str, object]:
 def judge(kind: str, got, want_kind: str, want, order: list[str], reduced: bool = False) -> str:
     if kind != want_kind:
         return "WRONG"
+    if kind == "construct":
+        return "pass" if isomorphic(got, want) else "WRONG"
     if kind == "ask":
         return "pass" if got == want else "WRONG"
     if same(got, want, order):
@@ -189,6 +193,11 @@ def ours(query: str, data: list[str], named: list[str]) -> tuple[str, object, li
     order = [key.variable.name for key in t.query.order]
     if t.query.form == "ask":
         return "ask", bool(rows), order
+    if t.query.form == "construct":
+        graph = Graph()
+        for triple in construct_triples(rows, t.query.template):
+            graph.add(triple)
+        return "construct", graph, order
     return "select", [_bound(r) for r in rows], order
 
 
