@@ -5,7 +5,7 @@ Every ``mf:QueryEvaluationTest`` of the suite whose result is a SELECT or ASK re
 (``.ttl``, ``.rdf``, compared up to blank node renaming) and that needs no entailment regime is
 run twice over
 its static data (``qt:data`` into the default graph, ``qt:graphData`` as named graphs named by
-their file IRI): through ``lars run`` (:func:`agreement.api.prepare_run` with SPARQL's
+their file IRI): through ``lars run`` (:func:`agreement.prepare_run` with SPARQL's
 multisets, ``bags=True``, as ``lars run --format sparql-json`` does; one time point, the rows of
 ``ans_1``) and through rdflib's own engine. Both are compared with the expected result,
 read with rdflib's result parsers: rows as multisets, blank nodes up to renaming (an rdflib
@@ -46,7 +46,7 @@ from rdflib.query import Result
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agreement.api import prepare_run  # noqa: E402
+from agreement import prepare_run  # noqa: E402
 from lars.errors import LarsError  # noqa: E402
 from translate.results import construct_triples  # noqa: E402
 

@@ -42,7 +42,7 @@ from translate.rdf import (
     stream_contents,
 )
 from translate.rsp import Compare, RspQuery
-from translate.strategies import answer_variables
+from translate.streamrules import answer_variables
 from translate.scope import conditions, subexpressions
 from translate.triggers import pull_rule, push_rules, with_trigger
 from translate.rspwindows import check_reading
