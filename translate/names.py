@@ -4,7 +4,8 @@
   ``ans_i_prime`` — Polleres' helper ``ans'_i`` for OPTIONAL and MINUS;
 * ``triple``/``striple`` — static and stream triples (:mod:`translate.rdf`);
 * ``named_graph`` — the named graphs of the data, for ``GRAPH ?g`` over a pattern that reads
-  no triple of the graph it names; ``trigger`` — push and pull (:mod:`translate.triggers`).
+  no triple of the graph it names; ``trigger`` — push and pull (:mod:`translate.triggers`);
+* ``path_k`` and ``rdf_graph`` — property paths (:mod:`translate.paths`).
 
 A SPARQL variable becomes a LARS variable with an upper-case initial: ``?shop`` is ``Shop``.
 Capitalising already uses up every name with an upper-case initial, so names that do not start
@@ -28,6 +29,9 @@ from lars.terms import Variable
 
 NAMED_GRAPH = "named_graph"
 TRIGGER = "trigger"
+RDF_GRAPH = "rdf_graph"
+"""``rdf_graph(G)``: the graphs of the dataset (``default`` and the named ones), where a
+zero-length property path from a constant holds (:mod:`translate.paths`)."""
 
 _SPARQL_NAME = re.compile(r"[A-Za-z0-9_]+\Z")
 _ESCAPE = "_U"
@@ -41,6 +45,11 @@ def answer_predicate(index: int) -> str:
 def helper_predicate(index: int) -> str:
     """``ans_i_prime``: Polleres' ``ans'_i``."""
     return f"ans_{index}_prime"
+
+
+def path_predicate(index: int) -> str:
+    """``path_k``: the pairs a property path connects (:mod:`translate.paths`)."""
+    return f"path_{index}"
 
 
 def lars_variable(name: str) -> Variable:

@@ -40,6 +40,8 @@ from lars.atoms import Atom, Comparison
 from lars.errors import UnsupportedError
 from lars.rules import Literal, Rule
 from lars.terms import Term, Variable
+from translate.names import RDF_GRAPH, path_predicate
+from translate.rdf import TRIPLE
 
 
 @dataclass(frozen=True)
@@ -172,10 +174,6 @@ def path_iris(path: PathExpr) -> frozenset[URIRef] | None:
 
 # --- rules ------------------------------------------------------------------------------------
 
-TRIPLE = "triple"
-RDF_GRAPH = "rdf_graph"
-"""``rdf_graph(G)``: the graphs of the dataset (``default`` and the named ones), where a
-zero-length path from a constant holds."""
 
 Emit = Callable[[Rule, str], None]
 
@@ -232,7 +230,7 @@ class PathRules:
     def predicate(self, path: PathExpr, ends: tuple[Term, ...]) -> str:
         """A new predicate ``path_k(S, O, G)`` holding the pairs ``path`` connects, with rules."""
         self.count += 1
-        name = f"path_{self.count}"
+        name = path_predicate(self.count)
         s, o, g = Variable("S"), Variable("O"), Variable("G")
 
         def head(x=s, y=o):

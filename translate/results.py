@@ -153,7 +153,8 @@ def _table(rows: Sequence[Row], variables: Sequence[str], format: str,
         return out.getvalue()
     lines = []
     if header:
-        lines.append("\t".join((["time"] if time is not None else []) + [f"?{v}" for v in variables]))
+        heading = ["time"] if time is not None else []
+        lines.append("\t".join(heading + [f"?{v}" for v in variables]))
     for row in rows:
         cells = [term_tsv(row.get(v)) for v in variables]
         lines.append("\t".join(([str(time)] if time is not None else []) + cells))

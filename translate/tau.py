@@ -36,10 +36,10 @@ from lars.rules import Literal, Rule
 from lars.terms import Term, Variable
 from translate.filters import Scope, when_true
 from translate.names import (
-    NAMED_GRAPH, answer_predicate, helper_predicate, internal_variable, lars_variable,
+    NAMED_GRAPH, RDF_GRAPH, answer_predicate, helper_predicate, internal_variable, lars_variable,
 )
 from translate.rdf import DEFAULT_GRAPH, NULL, STREAMS, STRIPLE, TRIPLE, RdfTermEncoder
-from translate.paths import PATH_TYPES, RDF_GRAPH, PathRules
+from translate.paths import PATH_TYPES, PathRules
 from translate.rsp import (
     BGP, BlankVar, Filter, Graph, Join, Minus, Optional, Pattern, StreamPattern, SubSelect,
     TriplePattern, Union, Values, Var,
@@ -289,7 +289,8 @@ class Tau:
             exists = [] if reads_graph(pattern.pattern) else [Atom(NAMED_GRAPH, (named,))]
             if exists:
                 self._need_named_graphs()
-            self.emit(self.head(shape, graph, in_scope(pattern)), [self.atom(child, named), *exists],
+            self.emit(self.head(shape, graph, in_scope(pattern)),
+                      [self.atom(child, named), *exists],
                       self.describe(pattern, index, "the graph must exist" if exists else ""))
             return shape
         # the child reads graph _G<i>; ?g meets it only here, as a join would (SPARQL 18.6)
