@@ -122,3 +122,14 @@ def test_construct_over_a_stream_writes_a_stream_another_query_reads(tmp_path, c
     lines = [json.loads(line) for line in out.splitlines()]
     at15 = [b["shop"]["value"] for b in lines[15]["results"]["results"]["bindings"]]
     assert status == 0 and sorted(at15) == ["http://ex.org/a", "http://ex.org/b"]
+
+
+def test_relative_iris_resolve_against_base_and_name_graphs(query_dir, tmp_path_factory, capsys):
+    elsewhere = tmp_path_factory.mktemp("queries") / "q.rq"
+    elsewhere.write_text(f"BASE <{query_dir.as_uri()}/>\nPREFIX : <http://ex.org/>\n"
+                         "SELECT ?g ?x FROM NAMED <data.ttl> WHERE { GRAPH ?g { :a :p ?x } "
+                         "GRAPH <data.ttl> { ?x :p :c } }\n")
+    status, out, _ = run(capsys, "run", str(elsewhere), "--format", "sparql-json")
+    [row] = json.loads(out)["results"]["bindings"]
+    assert status == 0 and row == {"g": {"type": "uri", "value": (query_dir / "data.ttl").as_uri()},
+                                   "x": {"type": "uri", "value": EX + "b"}}
