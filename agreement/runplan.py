@@ -57,10 +57,12 @@ class RunPlan:
         """What reading reported so far (complete once :meth:`answers` is exhausted)."""
         return tuple(self.report.summary())
 
-    def answers(self, slices: Iterator[Slice] | None = None) -> Iterator[TimePointAnswer]:
-        """The answers at every time point of the timeline, in order (a query's: chopped ``ans_1``),
-        computed with :func:`solver.strategies.evaluate` (``strategy``; all give the same answers)
-        or, with :attr:`partitions`, range by range (:func:`solver.partition.evaluate_partitioned`)."""
+    def answers(self, slices: Iterator[Slice] | None = None,
+                sliced: bool = True) -> Iterator[TimePointAnswer]:
+        """The answers at every time point of the timeline, in order (a query's: chopped ``ans_1``,
+        with ``sliced`` only the atoms of the rows its OFFSET and LIMIT keep), computed with
+        :func:`solver.strategies.evaluate` (``strategy``; all give the same answers) or, with
+        :attr:`partitions`, range by range (:func:`solver.partition.evaluate_partitioned`)."""
         slices = self.slices() if slices is None else slices
         shown = None if self.translation is None else frozenset({self.translation.answer.predicate})
         if self.partitions:
@@ -70,7 +72,13 @@ class RunPlan:
         else:
             answers = evaluate(self.program, slices, self.timeline, self.background, self.strategy,
                                self.limits, shown=shown)
-        return answers if self.translation is None else answers_only(answers)
+        if self.translation is None:
+            return answers
+        answers = answers_only(answers)
+        query = self.translation.query
+        if not sliced or (query.limit is None and not query.offset):
+            return answers
+        return kept_rows(answers, self.translation, self.encoder)
 
     def view(self) -> AnswerStreamView:
         """Solve at every time point and collect the answers."""
@@ -103,6 +111,19 @@ class RowOf:
             [row] = self.translation.rows([atom], self.encoder, chopped=True)
             self.cache[atom] = tuple(row.values())
         return self.cache[atom]
+
+
+def kept_rows(answers: Iterator[TimePointAnswer], translation: Translation,
+              encoder: RdfTermEncoder) -> Iterator[TimePointAnswer]:
+    """The atoms of the rows that ORDER BY, OFFSET and LIMIT keep at each time point (chopped
+    answers; :meth:`translate.api.Translation.solutions`)."""
+    for answer in answers:
+        streams = []
+        for stream in answer.streams:
+            kept = {atom for _, atom in translation.solutions(
+                [a for a, t in stream if t == answer.time], encoder, chopped=True)}
+            streams.append(frozenset((a, t) for a, t in stream if a in kept))
+        yield TimePointAnswer(answer.time, tuple(streams))
 
 
 def answers_only(answers: Iterator[TimePointAnswer]) -> Iterator[TimePointAnswer]:

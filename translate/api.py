@@ -37,8 +37,8 @@ from translate.bags import witnessed
 from translate.engines import guess_engine
 from translate.modifiers import modify
 from translate.rdf import (
-    DEFAULT_GRAPH, STREAMS, STRIPLE, TRIPLE, RdfTermEncoder, dataset_atoms, graph_atoms, guard_readings,
-    rows,
+    DEFAULT_GRAPH, STREAMS, STRIPLE, TRIPLE, RdfTermEncoder, dataset_atoms, graph_atoms,
+    guard_readings,
     stream_contents,
 )
 from translate.rsp import Compare, RspQuery
@@ -129,11 +129,26 @@ class Translation:
         with the solution modifiers applied in SPARQL's order (:mod:`translate.modifiers`):
         ORDER BY (also over variables ORDER BY reads and SELECT leaves out), projection,
         DISTINCT, OFFSET and LIMIT."""
-        found = rows(atoms, self.answer.predicate, self.answer.variables, encoder, chopped)
-        found = modify(found, self.query.order)
-        projected = [{v: row[v] for v in self.answer.select_order} for row in found]
-        if self.query.distinct and len(self.answer.variables) > len(set(self.answer.select_order)):
-            projected = list({tuple(row.items()): row for row in projected}.values())
+        return [row for row, _ in self.solutions(atoms, encoder, chopped)]
+
+    def solutions(self, atoms: Iterable[Atom], encoder: RdfTermEncoder,
+                  chopped: bool = False) -> list[tuple[dict[str, Identifier | None], Atom]]:
+        """:meth:`rows`, each with the answer atom it comes from (so LIMIT and OFFSET can
+        select the atoms of a time point too)."""
+        names = self.answer.variables
+        arity = len(names) + (1 if chopped else 2)
+        found = {a.args[: len(names)]: a for a in atoms
+                 if a.predicate == self.answer.predicate and len(a.args) == arity}
+        table = sorted(((dict(zip(names, map(encoder.decode, args))), atom)
+                        for args, atom in found.items()),
+                       key=lambda pair: [str(pair[0][v]) for v in names])
+        table = modify(table, self.query.order, row=lambda pair: pair[0])
+        projected = [({v: row[v] for v in self.answer.select_order}, atom) for row, atom in table]
+        if self.query.distinct and len(names) > len(set(self.answer.select_order)):
+            first: dict[tuple, tuple] = {}
+            for row, atom in projected:
+                first.setdefault(tuple(row.items()), (row, atom))
+            projected = list(first.values())
         return modify(projected, (), self.query.limit, self.query.offset)
 
 

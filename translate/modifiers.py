@@ -19,7 +19,8 @@ lexical form, since SPARQL leaves their relative order to the implementation.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from rdflib import BNode, Literal, URIRef
 from rdflib.term import Identifier
@@ -50,12 +51,13 @@ def order_key(term: Identifier | None) -> tuple:
     return (4, str(term))
 
 
-def modify(rows: Sequence[Row], order: tuple[OrderKey, ...] = (), limit: int | None = None,
-           offset: int = 0) -> list[Row]:
-    """``rows`` ordered by ``order`` (stable, key by key), then ``OFFSET offset LIMIT limit``."""
+def modify(rows: Sequence, order: tuple[OrderKey, ...] = (), limit: int | None = None,
+           offset: int = 0, row: Callable[[Any], Row] = lambda item: item) -> list:
+    """``rows`` ordered by ``order`` (stable, key by key), then ``OFFSET offset LIMIT limit``;
+    ``row`` gives the row of an item when the items carry more than their row."""
     result = list(rows)
     for key in reversed(order):
-        result.sort(key=lambda row: order_key(row.get(key.variable.name)),
+        result.sort(key=lambda item: order_key(row(item).get(key.variable.name)),
                     reverse=key.descending)
     end = None if limit is None else offset + limit
     return result[offset:end]

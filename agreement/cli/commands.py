@@ -78,8 +78,10 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
         raise InputError("--format csv writes a query's answers; a LARS program has atoms, not "
                          "variables", hint="use --format json, or --output FILE --output-format csv")
     first, last = plan.info.evaluated
-    with progress(plan.answers(), total=last - first + 1, quiet=args.quiet) as answers:
-        if args.format in RESULT_FORMATS:
+    results = args.format in RESULT_FORMATS  # the rows themselves take OFFSET and LIMIT
+    with progress(plan.answers(sliced=not results), total=last - first + 1,
+                  quiet=args.quiet) as answers:
+        if results:
             write_results(plan, answers, out, args.format)
         elif atoms:
             write_atoms(answers, out, plan, args)

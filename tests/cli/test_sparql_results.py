@@ -133,3 +133,14 @@ def test_relative_iris_resolve_against_base_and_name_graphs(query_dir, tmp_path_
     [row] = json.loads(out)["results"]["bindings"]
     assert status == 0 and row == {"g": {"type": "uri", "value": (query_dir / "data.ttl").as_uri()},
                                    "x": {"type": "uri", "value": EX + "b"}}
+
+
+def test_limit_and_offset_pick_the_atoms_of_a_time_point_too(query_dir, capsys):
+    query = query_dir / "paths.rq"
+    query.write_text(query.read_text().replace("DESC(?v)", "DESC(?v) LIMIT 1 OFFSET 1"))
+    status, out, _ = run(capsys, "run", str(query), "--format", "json")
+    [point] = json.loads(out)["time_points"]
+    assert status == 0 and [a["atom"] for a in point["answer_streams"][0]] == [
+        'ans_1("\\"x\\"@en",<http://ex.org/c>,default)']  # rows: (b), (c, "x"@en), (c, 5)
+    status, out, _ = run(capsys, "run", str(query), "--format", "sparql-json")
+    assert [b["x"]["value"] for b in json.loads(out)["results"]["bindings"]] == [EX + "c"]
