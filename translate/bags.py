@@ -39,6 +39,7 @@ from functools import reduce
 
 from rdflib import Literal
 
+from lars.errors import UnsupportedError
 from translate.paths import Alternative, Inverse, Link, NegatedSet, Sequence
 from translate.rsp import (
     BGP, And, BlankVar, Compare, Filter, Graph, Join, Minus, Optional, Pattern, RspQuery,
@@ -93,7 +94,8 @@ class _Rewriter:
             return self.subselect(pattern)
         if isinstance(pattern, StreamPattern):  # a BGP with no paths: only its blank nodes
             return replace(pattern, pattern=self.bgp(pattern.pattern))
-        raise TypeError(f"not a pattern: {pattern!r}")
+        raise UnsupportedError(f"SPARQL's repeated rows (multisets) through "
+                               f"{type(pattern).__name__}: ask for DISTINCT rows")
 
     def subselect(self, pattern: SubSelect) -> SubSelect:
         before = len(self.names)
@@ -194,6 +196,8 @@ def _rename(pattern, renaming: dict[str, str]):
 def _rename_expr(expr, term):
     if isinstance(expr, Var):
         return term(expr)
+    if isinstance(expr, tuple):
+        return tuple(_rename_expr(part, term) for part in expr)
     if hasattr(expr, "__dataclass_fields__"):
         return replace(expr, **{name: _rename_expr(getattr(expr, name), term)
                                 for name in expr.__dataclass_fields__
