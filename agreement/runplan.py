@@ -108,8 +108,7 @@ class RowOf:
 
     def __call__(self, atom: Atom) -> tuple:
         if atom not in self.cache:
-            [row] = self.translation.rows([atom], self.encoder, chopped=True)
-            self.cache[atom] = tuple(row.values())
+            self.cache[atom] = self.translation.values(atom, self.encoder)
         return self.cache[atom]
 
 

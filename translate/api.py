@@ -131,6 +131,12 @@ class Translation:
         DISTINCT, OFFSET and LIMIT."""
         return [row for row, _ in self.solutions(atoms, encoder, chopped)]
 
+    def values(self, atom: Atom, encoder: RdfTermEncoder) -> tuple[Identifier | None, ...]:
+        """The values of one answer atom in SELECT order (no solution modifiers: those act on
+        a whole time point's answers, :meth:`rows`)."""
+        row = dict(zip(self.answer.variables, map(encoder.decode, atom.args)))
+        return tuple(row[v] for v in self.answer.select_order)
+
     def solutions(self, atoms: Iterable[Atom], encoder: RdfTermEncoder,
                   chopped: bool = False) -> list[tuple[dict[str, Identifier | None], Atom]]:
         """:meth:`rows`, each with the answer atom it comes from (so LIMIT and OFFSET can

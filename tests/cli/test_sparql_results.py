@@ -135,12 +135,14 @@ def test_relative_iris_resolve_against_base_and_name_graphs(query_dir, tmp_path_
                                    "x": {"type": "uri", "value": EX + "b"}}
 
 
-def test_limit_and_offset_pick_the_atoms_of_a_time_point_too(query_dir, capsys):
+def test_limit_and_offset_pick_the_answers_of_a_time_point_in_every_format(query_dir, capsys):
     query = query_dir / "paths.rq"
     query.write_text(query.read_text().replace("DESC(?v)", "DESC(?v) LIMIT 1 OFFSET 1"))
     status, out, _ = run(capsys, "run", str(query), "--format", "json")
-    [point] = json.loads(out)["time_points"]
-    assert status == 0 and [a["atom"] for a in point["answer_streams"][0]] == [
-        'ans_1("\\"x\\"@en",<http://ex.org/c>,default)']  # rows: (b), (c, "x"@en), (c, 5)
+    # the rows: (b), (c, "x"@en), (c, 5)
+    assert status == 0 and json.loads(out)["answers"] == [
+        {"time": 0, "binding": {"x": f"<{EX}c>", "v": '"x"@en'}}]
+    status, out, _ = run(capsys, "run", str(query), "--format", "atoms")
+    assert status == 0 and 'ans_1("\\"x\\"@en",<http://ex.org/c>,default)' in out
     status, out, _ = run(capsys, "run", str(query), "--format", "sparql-json")
     assert [b["x"]["value"] for b in json.loads(out)["results"]["bindings"]] == [EX + "c"]
