@@ -1,0 +1,273 @@
+"""LARS program → one ASP program over the whole timeline (the reference time as an argument).
+
+:mod:`solver.encode` grounds a program anew at each reference time ``t``. Here the reference
+time is the last argument ``R`` of every generated atom, so one grounding holds the answer
+streams at every time point of the timeline at once. A search (``lars witness``, SPEC section
+13) can then guess the input with a choice rule over ``__tin`` and compare answers across time
+points within the same program. Several programs share one control: each is encoded under its
+own ``tag`` (a lower-case name), which every generated atom carries.
+
+Facts and generated atoms:
+
+* ``__tin(A,T)`` input atom ``A`` at ``T`` (facts, or a choice rule); visible at ``R`` iff ``T <= R``
+  (streaming reading, SPEC section 3);
+* ``__tbg(A)`` background; ``__ttime(R)`` the time points; ``__ttl(Min,Max)`` the timeline;
+* ``__trng(Tag,W,R,Lo,Hi)`` the interval body atom ``W`` looks at when the reference time is ``R``;
+  ``__ttw(Tag,W,A,T,R)`` a tuple window's content (computed from a fixed stream only);
+* ``__td(Tag,A,T,R)`` atom ``A`` derived at ``T`` in the answer stream at ``R``.
+
+The semantics is the per-time-point one, copy by copy: rules fire at ``R`` only (a plain head
+derives ``__td(Tag,A,R,R)``), and an atom derived at ``R`` is not seen at ``R+1``, since the
+copies share nothing but the input. So the answer sets of the whole program are the
+combinations of one answer stream per time point; for a stratified program there is one. A
+time point without any answer stream (a head ``@_T a`` off the timeline) leaves the whole
+program without an answer set, not only that copy.
+
+>>> from lars.parser import parse_program
+>>> print(encode_timeindexed(parse_program("x :- [5] <> p(X)."), "s").text)
+__ts0_0(R,VX) :- __trng(s,w0_0,R,Lo,Hi), T=Lo..Hi, __tin(p(VX),T), T<=R.
+__ts0_0(R,VX) :- __trng(s,w0_0,R,Lo,Hi), T=Lo..Hi, __td(s,p(VX),T,R).
+__ts0_0(R,VX) :- __trng(s,w0_0,R,Lo,Hi), Lo<=Hi, __tbg(p(VX)).
+__td(s,x,R,R) :- __ttime(R), __ts0_0(R,VX).
+
+What is not encoded: tuple windows over a guessed input (their content depends on the arrival
+order, which a choice over ``__tin`` does not fix), and ``□`` over an atom with variables on an
+empty window (that needs the active domain, whose input part is guessed); both are refused by
+:func:`range_facts` and :func:`check_searchable`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import clingo
+
+from lars.atoms import Atom, Comparison
+from lars.errors import UnsupportedError
+from lars.formulas import At, Box, Diamond, Modality
+from lars.rules import Literal, Program, Rule
+from lars.streams import Stream, Timeline
+from lars.terms import Variable
+from lars.windows import TupleWindow, time_window_range, tuple_window_selection
+from solver.encode import Scope, atom_term, scope_and_modality, term_text
+from solver.symbols import atom_of, atom_text
+
+INPUT, BACKGROUND, DERIVED, TIME, TIMELINE, RANGE, TUPLES = (
+    "__tin", "__tbg", "__td", "__ttime", "__ttl", "__trng", "__ttw")
+
+
+@dataclass(frozen=True)
+class TimeIndexed:
+    """The ASP rules of one tagged program and the scopes whose intervals :func:`range_facts` gives."""
+
+    tag: str
+    text: str
+    scopes: tuple[Scope, ...]
+
+
+def sources(tag: str, scope: Scope, atom: str, time: str) -> list[str]:
+    """The ways ``atom`` can hold at ``time`` inside the scope: input seen so far, or derived."""
+    if isinstance(scope.window, TupleWindow):
+        return [f"{TUPLES}({tag},{scope.ident},{atom},{time},R)"]
+    return [f"{INPUT}({atom},{time}), {time}<=R", f"{DERIVED}({tag},{atom},{time},R)"]
+
+
+def encode_diamond(tag: str, scope: Scope, head: str, atom: str, modality: Diamond) -> list[str]:
+    """◇a: ``a`` at some point of the interval, or ``a`` is background and the interval non-empty."""
+    rng = f"{RANGE}({tag},{scope.ident},R,Lo,Hi)"
+    within = "" if isinstance(scope.window, TupleWindow) else "T=Lo..Hi, "
+    return [f"{head} :- {rng}, {within}{source}." for source in sources(tag, scope, atom, "T")] + [
+        f"{head} :- {rng}, Lo<=Hi, {BACKGROUND}({atom})."]
+
+
+def encode_at(tag: str, scope: Scope, head: str, atom: str, modality: At) -> list[str]:
+    """@_s a: ``s`` in the interval and ``a`` holds at ``s`` (background holds at every ``s``)."""
+    time = term_text(modality.time)
+    rng = f"{RANGE}({tag},{scope.ident},R,Lo,Hi)"
+    bind = f"{time}=Lo..Hi" if isinstance(modality.time, Variable) else f"Lo<={time}, {time}<=Hi"
+    return [f"{head} :- {rng}, {bind}, {source}." for source in sources(tag, scope, atom, time)] + [
+        f"{head} :- {rng}, {BACKGROUND}({atom}), {bind}."]
+
+
+def encode_box(tag: str, scope: Scope, head: str, atom: str, modality: Box) -> list[str]:
+    """□a: ``a`` at every point of the interval; vacuously true on an empty interval."""
+    rng = f"{RANGE}({tag},{scope.ident},R,Lo,Hi)"
+    elements = "; ".join(f"T: {source}, Lo<=T, T<=Hi" for source in sources(tag, scope, atom, "T"))
+    count = f"#count{{{elements}}} >= Hi-Lo+1"
+    rules = [f"{head} :- {TIME}(R), {BACKGROUND}({atom})."]
+    rules += [f"{head} :- {rng}, {source}, {count}." for source in sources(tag, scope, atom, "Lo")]
+    if not scope.needs_domain:
+        rules.append(f"{head} :- {rng}, Lo>Hi.")
+    return rules
+
+
+ENCODERS: dict[type, Callable[[str, Scope, str, str, Modality], list[str]]] = {
+    Diamond: encode_diamond,
+    At: encode_at,
+    Box: encode_box,
+}
+"""One encoder per modality, as in :mod:`solver.encode`; the window kind only changes :func:`sources`."""
+
+
+def auxiliary_head(name: str, literal: Literal) -> str:
+    """``__t<tag><r>_<j>(R,vars)``: the auxiliary atom of a body literal at reference time ``R``."""
+    return f"{name}({','.join(['R'] + ['V' + v for v in sorted(literal.variables())])})"
+
+
+def encode_literal(tag: str, rule_index: int, index: int,
+                   literal: Literal) -> tuple[str, list[str], Scope | None]:
+    """The body text of one literal, the rules defining its auxiliary atom, and its scope."""
+    formula = literal.formula
+    if isinstance(formula, Comparison):
+        if literal.negated:
+            raise UnsupportedError("negated comparison: write the complementary comparison "
+                                   "(e.g. X >= Y for not X < Y)")
+        return f"{term_text(formula.left)}{formula.op}{term_text(formula.right)}", [], None
+    scope, modality = scope_and_modality(f"w{rule_index}_{index}", formula)
+    head = auxiliary_head(f"__t{tag}{rule_index}_{index}", literal)
+    rules = ENCODERS[type(modality)](tag, scope, head, atom_term(scope.atom), modality)
+    return ("not " if literal.negated else "") + head, rules, scope
+
+
+def encode_head(tag: str, rule: Rule, body: list[str]) -> list[str]:
+    """``__td(Tag,A,T,R)``; a head ``@_s a`` with ``s`` off the timeline has no answer stream."""
+    joiner = "".join(", " + part for part in body)
+    if isinstance(rule.head, Atom):
+        return [f"{DERIVED}({tag},{atom_term(rule.head)},R,R) :- {TIME}(R){joiner}."]
+    time = term_text(rule.head.time)
+    return [
+        f"{DERIVED}({tag},{atom_term(rule.head.atom)},{time},R) :- {TIME}(R), {TIMELINE}(Lo,Hi)"
+        f"{joiner}, Lo<={time}, {time}<=Hi.",
+        f":- {TIME}(R), {TIMELINE}(Lo,Hi){joiner}, {time}<Lo.",
+        f":- {TIME}(R), {TIMELINE}(Lo,Hi){joiner}, {time}>Hi.",
+    ]
+
+
+def encode_rule(tag: str, rule_index: int, rule: Rule) -> tuple[list[str], list[Scope]]:
+    """The ASP rules for one LARS rule and the scopes of its body atoms."""
+    body, lines, scopes = [], [], []
+    for index, literal in enumerate(rule.body):
+        try:
+            text, aux_rules, scope = encode_literal(tag, rule_index, index, literal)
+        except UnsupportedError as error:
+            raise UnsupportedError(error.message, rule.position) from None
+        body.append(text)
+        lines.extend(aux_rules)
+        if scope is not None:
+            scopes.append(scope)
+    return lines + encode_head(tag, rule, body), scopes
+
+
+def encode_timeindexed(program: Program, tag: str) -> TimeIndexed:
+    """The time-indexed encoding of a safe program under ``tag`` (see the module docstring)."""
+    lines: list[str] = []
+    scopes: list[Scope] = []
+    for rule_index, rule in enumerate(program):
+        rule_lines, rule_scopes = encode_rule(tag, rule_index, rule)
+        lines.extend(rule_lines)
+        scopes.extend(rule_scopes)
+    return TimeIndexed(tag, "\n".join(lines), tuple(scopes))
+
+
+def check_searchable(encoding: TimeIndexed) -> None:
+    """Refuse what a guessed input cannot be encoded for: tuple windows (see the module docstring)."""
+    for scope in encoding.scopes:
+        if isinstance(scope.window, TupleWindow):
+            raise UnsupportedError(
+                f"tuple window [#{scope.window.size}] over a guessed stream: its content depends "
+                "on the arrival order within a time point, which the search does not guess yet")
+
+
+def scope_range(scope: Scope, t: int, timeline: Timeline) -> tuple[int, int]:
+    """The interval ``[lo, hi]`` a time-scoped body atom looks at when the reference time is ``t``."""
+    if scope.whole_timeline:
+        return timeline.start, timeline.end
+    if scope.window is None:
+        return t, t
+    return time_window_range(scope.window, t, timeline)
+
+
+def range_facts(encoding: TimeIndexed, timeline: Timeline, stream: Stream | None = None) -> list[str]:
+    """``__trng`` (and, given a fixed ``stream``, ``__ttw``) facts for every time point.
+
+    Raises:
+        UnsupportedError: a tuple window without a fixed stream, or ``□`` over variables on an
+            empty window (it needs the active domain, which the time-indexed encoding lacks).
+    """
+    facts = []
+    for scope in encoding.scopes:
+        for t in timeline:
+            if isinstance(scope.window, TupleWindow):
+                if stream is None:
+                    check_searchable(TimeIndexed(encoding.tag, "", (scope,)))
+                selection = tuple_window_selection(scope.window, stream.restrict(timeline.start, t), t)
+                lo, hi = selection.timeline.start, t
+                facts += [f"{TUPLES}({encoding.tag},{scope.ident},{atom_text(a)},{time},{t})."
+                          for time, atoms in selection.items for a in atoms]
+            else:
+                lo, hi = scope_range(scope, t, timeline)
+            if lo > hi and scope.needs_domain:
+                raise UnsupportedError("□ over an atom with variables on an empty window needs the "
+                                       "active domain, which the time-indexed encoding does not have")
+            facts.append(f"{RANGE}({encoding.tag},{scope.ident},{t},{lo},{hi}).")
+    return facts
+
+
+def timeline_facts(timeline: Timeline, background: Iterable[Atom]) -> list[str]:
+    """``__ttime``, ``__ttl`` and ``__tbg`` facts (``true`` is background, SPEC section 6)."""
+    atoms = sorted({atom_text(a) for a in background} | {"true"})
+    return ([f"{TIME}({timeline.start}..{timeline.end}).", f"{TIMELINE}({timeline.start},{timeline.end})."]
+            + [f"{BACKGROUND}({a})." for a in atoms])
+
+
+def input_facts(stream: Stream) -> list[str]:
+    """``__tin`` facts of a fixed stream."""
+    return [f"{INPUT}({atom_text(a)},{t})." for t, atoms in stream.items for a in atoms]
+
+
+def range_size(encoding: TimeIndexed, timeline: Timeline) -> int:
+    """The summed width of every scope's interval over the timeline: how many ``(T, R)`` pairs
+    its window rules may ground per input atom (the guard of ``lars witness`` multiplies it)."""
+    total = 0
+    for scope in encoding.scopes:
+        for t in timeline:
+            lo, hi = ((timeline.start, t) if isinstance(scope.window, TupleWindow)
+                      else scope_range(scope, t, timeline))
+            total += max(0, hi - lo + 1)
+    return total
+
+
+def solve_fixed(program: Program, stream: Stream, background: frozenset[Atom] = frozenset(),
+                max_models: int = 10_000) -> dict[int, frozenset[frozenset[tuple[Atom, int]]]]:
+    """The answer streams at every time point of a fixed stream, from one grounding.
+
+    Each answer stream is reported as :class:`solver.evaluate.Problem` reports it: the
+    ``(atom, time point)`` pairs the rules add that are neither input seen so far nor background.
+    Models are combinations of one answer stream per time point, so programs with several
+    answer streams at many time points have many models: at most ``max_models`` are read.
+    """
+    encoding = encode_timeindexed(program, "p")
+    text = "\n".join([encoding.text, *timeline_facts(stream.timeline, background),
+                      *range_facts(encoding, stream.timeline, stream), *input_facts(stream),
+                      f"#show {DERIVED}/4.", f"#show {TIME}/1."])
+    control = clingo.Control([str(max_models)], logger=lambda code, msg: None)
+    control.add("base", [], text)
+    control.ground([("base", [])])
+    found: dict[int, set[frozenset[tuple[Atom, int]]]] = {}
+
+    def collect(model: clingo.Model) -> None:
+        streams: dict[int, set[tuple[Atom, int]]] = {t: set() for t in stream.timeline}
+        for symbol in model.symbols(shown=True):
+            if symbol.name != DERIVED:
+                continue
+            atom, time, ref = atom_of(symbol.arguments[1]), symbol.arguments[2].number, symbol.arguments[3].number
+            if atom in background or (atom.predicate == "true" and not atom.args):
+                continue
+            if time <= ref and atom in stream.at(time):
+                continue
+            streams[ref].add((atom, time))
+        for ref, pairs in streams.items():
+            found.setdefault(ref, set()).add(frozenset(pairs))
+    control.solve(on_model=collect)
+    return {t: frozenset(found.get(t, ())) for t in stream.timeline}
