@@ -18,10 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agreement.conditions import pattern_text, shared_patterns, window_name
+from agreement.conditions import pattern_text, shared_patterns, static_patterns, window_name
 from translate.paths import PATH_TYPES, path_iris
-from translate.rsp import BGP, RangeWindow, RspQuery, StreamSpec, TriplePattern, Var
-from translate.scope import children
+from translate.rsp import RangeWindow, RspQuery, StreamSpec, TriplePattern, Var
 
 
 @dataclass(frozen=True)
@@ -31,13 +30,6 @@ class Finding:
     condition: str
     status: str
     reason: str
-
-
-def static_patterns(pattern) -> list[TriplePattern]:
-    """Triple patterns outside STREAM blocks (the part of the query static data can match)."""
-    if isinstance(pattern, BGP):
-        return list(pattern.triples)
-    return [t for child in children(pattern) for t in static_patterns(child)]
 
 
 def predicate_clash(stream_pattern: TriplePattern, static: list[TriplePattern]) -> str | None:

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from agreement.compare import AnswerSeries, compare
-from agreement.conditions import shared_patterns, snapshot_explanations
+from agreement.conditions import merged_triples, shared_patterns, snapshot_explanations
 from agreement.defaults import pulling_timeline
 from ingest.eager import QueryData, query_data
 from agreement.explain import shifted_answers
@@ -105,7 +105,7 @@ def check_query(query: RspQuery, elements: Sequence[StreamTriple], graphs: dict,
                              csparql.variables, compare(csparql, cqels, period, (line.start, line.end)),
                              notes=[f"CQELS variant: {variant}", f"window bounds: {window_bounds}"],
                              csparql=csparql, cqels=cqels)
-    shared = shared_patterns(query, graphs)
+    shared = shared_patterns(query, graphs) + merged_triples(query, elements)
     for verdict in report.disagreeing:
         report.explanations[(verdict.start, verdict.end)] = (
             shared + snapshot_explanations(verdict, query, csparql.variables, elements, pushes, line,

@@ -27,8 +27,9 @@ from agreement.spans import interval_text, points_text
 from lars.streams import Timeline
 from lars.windows import time_window_range
 from ingest.rdffiles import StreamTriple
-from translate.rsp import BlankVar, RangeWindow, RspQuery, StreamSpec, TriplePattern, TriplesWindow, Var
+from translate.rsp import BGP, BlankVar, RangeWindow, RspQuery, StreamSpec, TriplePattern, TriplesWindow, Var
 from translate.rspwindows import needs_cutoff, tau_window
+from translate.scope import children
 
 
 def pattern_text(pattern: TriplePattern) -> str:
@@ -60,6 +61,33 @@ def shared_patterns(query: RspQuery, graphs: dict) -> list[Explanation]:
                     "static data, so C-SPARQL can answer from static triples without stream input",
                     (f"pattern {pattern_text(pattern)}", f"static triple {triple_text(example)}")))
     return found
+
+
+def merged_triples(query: RspQuery, elements: Sequence[StreamTriple]) -> list[Explanation]:
+    """Condition (ii) on the stream: triples that arrive on a stream whose STREAM patterns do not
+    read them, but that another pattern of the query matches. C-SPARQL merges every stream into
+    its default graph, where that pattern sees them; CQELS reads each stream only through its
+    own STREAM patterns, so it never does."""
+    own = {spec.stream: spec.pattern.triples for spec in query.streams}
+    every = [p for spec in query.streams for p in spec.pattern.triples] + static_patterns(query.pattern)
+    found = []
+    for element in elements:
+        if any(bind(p, element.triple, {}) is not None for p in own.get(element.stream, ())):
+            continue
+        other = next((p for p in every if bind(p, element.triple, {}) is not None), None)
+        if other is not None:
+            found.append(Explanation(
+                "stream-merged", f"a triple on <{element.stream}> that its STREAM pattern does not "
+                f"read matches {pattern_text(other)}: C-SPARQL merges all streams into the default "
+                "graph and sees it there, CQELS does not", (witness(element),)))
+    return found
+
+
+def static_patterns(pattern) -> list[TriplePattern]:
+    """Triple patterns outside STREAM blocks (the part of the query static data can match)."""
+    if isinstance(pattern, BGP):
+        return list(pattern.triples)
+    return [t for child in children(pattern) for t in static_patterns(child)]
 
 
 @dataclass(frozen=True)

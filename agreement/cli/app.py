@@ -1,8 +1,8 @@
-"""The ``lars`` command: ``translate``, ``run`` and ``agree``.
+"""The ``lars`` command: ``translate``, ``run``, ``agree`` and ``witness``.
 
 This is the only module that reads ``sys.argv`` and exits; :mod:`agreement.cli.commands` does the
 work. Exit status (like ``diff``): 0 success (for ``agree``: they agree), 1 ``agree`` found a
-disagreement, 2 any error. An error about the user's input is one line on stderr
+disagreement (``witness``: found a witness), 2 any error. An error about the user's input is one line on stderr
 (``file:line:col: error: message``); anything else is an internal error, shown with its
 traceback only under ``--debug``.
 """
@@ -15,6 +15,7 @@ import traceback
 from collections.abc import Sequence
 
 from agreement.cli.commands import command_agree, command_run, command_translate
+from agreement.witnesscmd import add_parser as add_witness_parser
 from ingest.lazy import SPARK_CHOICES, SPARK_THRESHOLD_BYTES, THRESHOLD_VARIABLE
 from lars.errors import LarsError
 from ingest.policy import ON_ERROR, ORDER
@@ -184,6 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     agree.add_argument("--no-prefixes", action="store_true",
                        help="write IRIs in full on the terminal too")
     agree.set_defaults(handler=command_agree)
+    add_witness_parser(commands)
     return parser
 
 

@@ -1,0 +1,119 @@
+"""``lars witness``: options, the search, the report, the exit status (0 none, 1 witness, 2 error).
+
+The subcommand's own module (after the CLI became a package it is ``agreement/cli/witness.py``):
+:func:`add_parser` declares the options, :func:`command_witness` maps them onto
+:func:`agreement.witness.find_witness` and prints :mod:`agreement.witnessreport`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from agreement.api import period_ticks, read_source
+from agreement.data import static_graphs
+from agreement.witness import DEFAULT_MAX_GROUND, PAPER_PAIR, Bounds, find_witness, terminal_progress
+from agreement.witnessreport import render_text, stream_text, to_json
+from lars.errors import InputError
+from translate.api import parse_query
+from translate.windows import READINGS
+
+DEFAULT_TRIPLES = 6
+DEFAULT_FRESH = 2
+
+
+def add_parser(commands) -> argparse.ArgumentParser:
+    """The ``witness`` subcommand and its options."""
+    parser = commands.add_parser(
+        "witness", help="search the smallest stream on which C-SPARQL and CQELS disagree "
+                        "(exit 0: none within the bounds, 1: found)",
+        description="Search the smallest stream (fewest triples, then earliest last timestamp) on "
+        "which two engine profiles disagree on a pulling interval, or show there is none within "
+        "the bounds (SPEC section 13). Both sides are evaluated in one clingo program.")
+    parser.add_argument("query", help="a CQELS query (both sides are derived from it)")
+    parser.add_argument("--csparql", help="a separately written C-SPARQL query for its side")
+    parser.add_argument("--period", required=True, help="pulling period U, a duration such as 10s")
+    parser.add_argument("--profiles", default=",".join(PAPER_PAIR),
+                        help="the two profiles compared (default %(default)s; csparql, cqels for short)")
+    parser.add_argument("--static", action="append", default=[], metavar="[IRI=]FILE",
+                        help="static RDF data (repeatable); IRI= maps it to FROM <IRI>")
+    parser.add_argument("--max-triples", type=int, default=DEFAULT_TRIPLES, metavar="K",
+                        help="at most K stream triples (default %(default)s)")
+    parser.add_argument("--horizon", metavar="T",
+                        help="timeline [0, T]: ticks, or a duration such as 30m (default: the period)")
+    parser.add_argument("--earliest", type=int, default=0, metavar="E",
+                        help="guess triples at time points E or later only (default 0; 1 leaves out "
+                             "input at 0, whose CQELS answers no pulling interval compares)")
+    parser.add_argument("--constants", type=int, default=DEFAULT_FRESH, metavar="N",
+                        help="fresh IRIs besides the query's and static data's constants "
+                             "(default %(default)s)")
+    parser.add_argument("--own-streams", action="store_true",
+                        help="guess only triples of STREAM patterns, on their own streams "
+                             "(assume the paper's condition (ii), look for timing differences)")
+    parser.add_argument("--max-ground", type=int, default=DEFAULT_MAX_GROUND,
+                        help="refuse a search whose ground program is estimated larger "
+                             "(default %(default)s)")
+    parser.add_argument("--variant", default="brave", help="CQELS variant of cq(Q): brave, cautious or an id")
+    parser.add_argument("--unit", default="1s", help="length of one tick (default %(default)s)")
+    parser.add_argument("--window-bounds", choices=READINGS, default="closed",
+                        help="[RANGE L] as [t-L,t] (closed, the paper), (t-L,t] or [t-L,t)")
+    parser.add_argument("--output", metavar="FILE", help="write the witness stream to FILE")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--quiet", action="store_true", help="no progress on the terminal")
+    parser.set_defaults(handler=command_witness)
+    return parser
+
+
+def horizon_ticks(text: str | None, period: int, unit: str) -> int:
+    """``--horizon``: a number of ticks, or a duration; the period when not given."""
+    if text is None:
+        return period
+    if text.strip().lstrip("-").isdigit():
+        return int(text)
+    return period_ticks(text, unit)
+
+
+def check_command(args: argparse.Namespace, stream: str, horizon: int) -> str:
+    """The ``lars agree`` call that re-checks a witness written to ``stream``."""
+    words = ["lars", "agree", args.query, "--stream", stream, "--period", args.period,
+             "--unit", args.unit, "--to", str(horizon)]
+    words += [w for spec in args.static for w in ("--static", spec)]
+    if args.csparql:
+        words += ["--csparql", args.csparql]
+    if args.variant != "brave":
+        words += ["--variant", args.variant]
+    if args.window_bounds != "closed":
+        words += ["--window-bounds", args.window_bounds]
+    return shlex.join(words)
+
+
+def command_witness(args: argparse.Namespace, out: TextIO) -> int:
+    """``lars witness QUERY``: 1 with a witness, 0 when there is none within the bounds."""
+    query = parse_query(*read_source(Path(args.query)), "cqels", args.unit)
+    csparql = parse_query(*read_source(Path(args.csparql)), "csparql", args.unit) if args.csparql else None
+    period = period_ticks(args.period, args.unit)
+    bounds = Bounds(args.max_triples, horizon_ticks(args.horizon, period, args.unit), args.constants,
+                    args.max_ground, args.own_streams, args.earliest)
+    graphs = static_graphs(list(args.static), query)
+    progress = None if args.quiet else terminal_progress()
+    result, witness = find_witness(query, graphs, period, bounds, csparql, args.variant,
+                                   args.window_bounds, args.profiles.split(","), progress)
+    if progress is not None:
+        sys.stderr.write("\r\033[K")
+    command = check_command(args, args.output or "WITNESS.nt", bounds.horizon)
+    if witness is not None and args.output:
+        try:
+            Path(args.output).write_text(stream_text(witness.elements, command), encoding="utf-8")
+        except OSError as error:
+            raise InputError(f"cannot write {args.output}: {error.strerror}") from None
+    if args.format == "json":
+        out.write(json.dumps(to_json(result, witness, command), indent=1, ensure_ascii=False) + "\n")
+    else:
+        out.write(render_text(result, witness, command, args.output))
+    if witness is not None and witness.found.interrupted:
+        print("interrupted: the witness shown is the best found so far", file=sys.stderr)
+    return 0 if witness is None else 1
