@@ -15,8 +15,10 @@ A candidate stream triple instantiates one triple pattern of either query with t
 streams: every pattern on every stream, since C-SPARQL merges all streams into its default
 graph (a triple of a static pattern arriving on a stream is condition (ii) of the paper).
 
-"No witness" is a statement about this vocabulary; blank nodes and language-tagged or
-non-integral literals are not guessed unless the query or the static data holds them.
+"No witness" is a statement about this vocabulary. Blank nodes are never guessed: a blank node
+of the static data is local to its file, so a stream cannot name it (a stream file that wrote
+its label would name another node); language-tagged or non-integral literals are guessed only
+where the query or the static data holds them.
 
 >>> from rdflib import URIRef
 >>> fresh_iris(2)
@@ -169,7 +171,8 @@ def build_vocabulary(queries: Sequence[RspQuery], graphs: dict[URIRef | None, Gr
     domains = {}
     for name, where in positions.items():
         values = [v for k in sorted(where) for v in at_position[k]] + by_filter.get(name, []) + list(news)
-        domains[name] = tuple(v for v in unique(values) if encodable(v, encoder))
+        domains[name] = tuple(v for v in unique(values)
+                              if not isinstance(v, BNode) and encodable(v, encoder))
     candidates = []
     for pattern, stream in placed:
         choices = [domains[variable_key(t)] if variable_key(t) is not None else (t,)
