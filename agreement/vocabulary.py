@@ -37,7 +37,9 @@ from rdflib.term import Identifier
 
 from lars.errors import InputError
 from translate.rdf import RdfTermEncoder, numeric_value
-from translate.rsp import BGP, BlankVar, Compare, RspQuery, StreamPattern, TriplePattern, Var
+from translate.rsp import (
+    BGP, BlankVar, Compare, RspQuery, StreamPattern, TriplePattern, Var,
+)
 from translate.scope import children, conditions, stream_patterns, subexpressions
 
 FRESH_PREFIX = "urn:lars-witness:c"

@@ -1,261 +1,36 @@
 """``lars witness``: the smallest stream on which two engines disagree (SPEC section 13).
 
-One clingo program guesses a stream and evaluates both sides on it over the whole timeline:
+:func:`search` reads the query files and static data, :func:`find_witness` builds the two sides
+from engine profiles, the vocabulary (:mod:`agreement.vocabulary`) and the search program
+(:mod:`agreement.witnesssearch`), solves it and re-checks the stream found with ``lars agree``'s
+own check (:func:`agreement.check.check_query`), which also explains it.
 
-1. a choice rule guesses ``__tin(striple(s,p,o,stream), T)`` for the candidate triples of the
-   vocabulary (:mod:`agreement.vocabulary`) at time points ``T`` in ``[0, T_end]``, at most ``K``
-   of them (``T_end`` is the last pulling instant within the horizon: later input is never compared);
-2. each side's LARS program, time-indexed under its own tag (:mod:`solver.timeindexed`),
-   derives its answer rows at every reference time;
-3. a constraint requires an interval ``[E-U, E]`` on which the sides differ: a *pull* side's rows
-   are those at ``E``, a *push* side's the union over ``(E-U, E]`` (SPEC section 9);
-4. ``#minimize`` the number of triples, then the last timestamp.
-
-A side is only a LARS program with an answer predicate and a role (:class:`Side`), so engine
-profiles plug in by supplying their programs; :func:`paper_sides` makes the paper's two
+Profiles plug in through :data:`PROFILES`: each makes a :class:`~agreement.witnesssearch.Side`,
+a LARS program with its answer predicate and role. Today there are the paper's two
 (``paper-pull``: ℘(τ1(cs(Q)), U), ``paper-push``: ℘(τ2(Q')) for a variant ``Q'`` of cq(Q)).
-
-Translated programs are stratified, so each guessed stream has one answer stream per side and
-time point. For a side that is not stratified, a model picks one answer stream per time point:
-a witness then shows that *some* choice of answer streams differs, and "none" that no choice does
-(:attr:`SearchResult.notes` says so).
 """
 
 from __future__ import annotations
 
-import sys
-import time
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-import clingo
-
 from agreement.check import check_query
-from agreement.compare import IntervalVerdict, pull_times
-from agreement.data import query_data
+from agreement.compare import IntervalVerdict
+from agreement.data import query_data, static_graphs
 from agreement.report import AgreementReport
 from agreement.vocabulary import Vocabulary, build_vocabulary
-from lars.analysis import is_stratified
-from lars.atoms import Atom
-from lars.errors import InputError, LimitError, Position, SolverError
-from lars.streams import Timeline
-from solver.symbols import atom_of, atom_text
-from solver.timeindexed import (
-    INPUT, TIME, check_searchable, encode_timeindexed, range_facts, range_size, timeline_facts,
+from agreement.witnesssearch import (
+    Bounds, Found, Progress, Side, check_sides, search_program, solve,
 )
-from translate.api import Translation, translate
+from lars.errors import InputError, Position
+from lars.readpolicy import read_text
+from lars.streams import Timeline
+from translate.api import parse_query, translate
 from translate.rdf import stream_atom
 from translate.rdfstreams import StreamTriple
 from translate.rsp import RspQuery
-
-ROLES = ("pull", "push")
-DEFAULT_MAX_GROUND = 3_000_000
-
-
-@dataclass(frozen=True)
-class Side:
-    """One engine of a comparison: its translated program and how its answers are compared.
-
-    Attributes:
-        profile: the profile's name (``paper-pull``).
-        engine: the engine's name for people (``C-SPARQL``).
-        translation: the LARS program and its answer predicate.
-        role: ``pull`` (the rows at each interval's end) or ``push`` (the union over the interval).
-    """
-
-    profile: str
-    engine: str
-    translation: Translation
-    role: str
-
-    def __post_init__(self) -> None:
-        if self.role not in ROLES:
-            raise ValueError(f"unknown role {self.role!r}")
-
-
-@dataclass(frozen=True)
-class Bounds:
-    """The search space: at most ``max_triples`` triples at time points ``[earliest, horizon]`` of
-    the timeline ``[0, horizon]``, ``fresh`` new IRIs,
-    with ``own_streams`` only STREAM patterns' triples on their own streams
-    (:func:`agreement.vocabulary.build_vocabulary`), and the largest ground program (estimated)
-    the search may build."""
-
-    max_triples: int
-    horizon: int
-    fresh: int
-    max_ground: int = DEFAULT_MAX_GROUND
-    own_streams: bool = False
-    earliest: int = 0
-
-    def __post_init__(self) -> None:
-        if self.max_triples < 1:
-            raise InputError(f"--max-triples must be 1 or more, not {self.max_triples}")
-        if self.horizon < 0:
-            raise InputError(f"--horizon must be 0 or more, not {self.horizon}")
-        if not 0 <= self.earliest <= self.horizon:
-            raise InputError(f"--earliest must lie within [0, {self.horizon}], not {self.earliest}")
-
-    def statement(self) -> str:
-        """The words of SPEC section 13 for an exhausted search."""
-        where = " (stream patterns on their own streams only)" if self.own_streams else ""
-        return (f"no disagreement with ≤ {self.max_triples} triples within [{self.earliest}, {self.horizon}] "
-                f"over {self.fresh} fresh constants{where}")
-
-
-@dataclass
-class Found:
-    """The best stream of a search: ``(atom, time)`` in time order, the ends of the intervals on
-    which the sides differ, and whether it is optimal."""
-
-    stream: list[tuple[Atom, int]]
-    differ: list[int]
-    optimal: bool
-    models: int
-    seconds: float
-    interrupted: bool = False
-
-
-TAGS = ("a", "b")
-
-
-def check_sides(sides: Sequence[Side]) -> list[str]:
-    """Two sides with the same answer variables; notes on what a non-stratified side means."""
-    if len(sides) != 2:
-        raise InputError(f"a witness compares two sides, not {len(sides)}")
-    first, second = (side.translation.answer for side in sides)
-    if first.variables != second.variables:
-        raise InputError(f"the two sides have different result variables: {', '.join(first.variables)} "
-                         f"and {', '.join(second.variables)}")
-    return [f"{side.profile} is not stratified: a witness shows that some choice of its answer "
-            "streams differs, not that all do; 'no disagreement' means that no choice differs"
-            for side in sides if not is_stratified(side.translation.program)]
-
-
-def comparison_rules(sides: Sequence[Side], period: int) -> list[str]:
-    """Rows per side and reference time, what each side reports per interval, and the demand
-    that some interval differs (SPEC section 9, read for two roles)."""
-    rules = []
-    for tag, side in zip(TAGS, sides):
-        answer = side.translation.answer
-        args = [f"X{k}" for k in range(len(answer.variables))]
-        row = f"r({','.join(args)})" if args else "r"
-        full = ",".join(args + ["_D", "_S"])
-        rules.append(f"__wrow({tag},{row},R) :- __td({tag},{answer.predicate}({full}),R,R).")
-        if side.role == "pull":
-            rules.append(f"__wseen({tag},X,E) :- __wend(E), __wrow({tag},X,E).")
-        else:
-            rules.append(f"__wseen({tag},X,E) :- __wend(E), __wrow({tag},X,R), E-{period}<R, R<=E.")
-    a, b = TAGS
-    rules += [f"__wdiffer(E) :- __wseen({a},X,E), not __wseen({b},X,E).",
-              f"__wdiffer(E) :- __wseen({b},X,E), not __wseen({a},X,E).",
-              "__wany :- __wdiffer(E).", ":- not __wany."]
-    return rules
-
-
-def guess_rules(candidates: Sequence[Atom], first: int, last: int, max_triples: int) -> list[str]:
-    """The candidate triples, the choice of at most ``K`` of them over ``[first, last]``, and the two
-    objectives: fewest triples first (priority 2), then the earliest last timestamp."""
-    return ([f"__wcand({atom_text(a)})." for a in candidates]
-            + [f"{{ {INPUT}(A,T) : __wcand(A), {TIME}(T), {first}<=T, T<={last} }} {max_triples}.",
-               f"__wused(T) :- {INPUT}(A,T).",
-               f"__wreach(T) :- __wused(T), T>0.", f"__wreach(T-1) :- __wreach(T), T>1.",
-               f"#minimize {{ 1@2,A,T : {INPUT}(A,T) }}.", "#minimize { 1@1,T : __wreach(T) }.",
-               f"#show {INPUT}/2.", "#show __wdiffer/1."])
-
-
-def estimate(sides: Sequence[Side], candidates: int, timeline: Timeline) -> int:
-    """A rough size of the ground program: the choice atoms, and per input-reading scope the
-    window positions of each candidate over the timeline (joins are not counted)."""
-    encodings = [encode_timeindexed(side.translation.program, tag) for tag, side in zip(TAGS, sides)]
-    return candidates * (len(timeline) + sum(range_size(e, timeline) for e in encodings))
-
-
-def search_program(sides: Sequence[Side], candidates: Sequence[Atom], background: frozenset[Atom],
-                   period: int, bounds: Bounds) -> str:
-    """The whole search as ASP text (see the module docstring).
-
-    Raises:
-        InputError: the horizon holds no pulling instant.
-        LimitError: the estimated ground program exceeds ``bounds.max_ground``.
-        UnsupportedError: a side uses what the time-indexed encoding does not cover.
-    """
-    timeline = Timeline(0, bounds.horizon)
-    ends = pull_times(period, (timeline.start, timeline.end))
-    if not ends:
-        raise InputError(f"the horizon {bounds.horizon} holds no pulling instant (period {period})",
-                         hint=f"give --horizon {period} or more")
-    size = estimate(sides, len(candidates), Timeline(0, ends[-1]))
-    if size > bounds.max_ground:
-        raise LimitError(
-            f"the search would ground about {size:,} rules over {len(candidates):,} candidate triples "
-            f"and {ends[-1] + 1} time points (limit {bounds.max_ground:,})",
-            hint="lower --horizon or --constants, or raise --max-ground")
-    lines = timeline_facts(timeline, background) + [f"__wend({e})." for e in ends]
-    for tag, side in zip(TAGS, sides):
-        encoding = encode_timeindexed(side.translation.program, tag)
-        check_searchable(encoding)
-        lines += [encoding.text, *range_facts(encoding, timeline)]
-    lines += comparison_rules(sides, period) + guess_rules(candidates, bounds.earliest, ends[-1], bounds.max_triples)
-    return "\n".join(lines)
-
-
-Progress = Callable[[int, list[int]], None]
-
-
-def solve(program: str, on_progress: Progress | None = None) -> Found | None:
-    """The optimal stream of the search program, or the best so far when interrupted (Ctrl-C).
-
-    Returns ``None`` when the program has no model (no witness within the bounds), or when it
-    was interrupted before the first model.
-    """
-    messages: list[str] = []
-    control = clingo.Control(["--opt-mode=opt", "--opt-strategy=usc", "--models=0"],
-                             logger=lambda code, msg: messages.append(msg), message_limit=20)
-    start = time.monotonic()
-    try:
-        control.add("base", [], program)
-        control.ground([("base", [])])
-    except RuntimeError as error:
-        raise SolverError(f"clingo rejected the search program: {' '.join(messages) or error}")
-    best: dict = {}
-
-    def on_model(model: clingo.Model) -> None:
-        best["differ"] = sorted(s.arguments[0].number for s in model.symbols(shown=True)
-                                if s.name == "__wdiffer")
-        best["stream"] = sorted(((atom_of(s.arguments[0]), s.arguments[1].number)
-                                 for s in model.symbols(shown=True) if s.name == INPUT),
-                                key=lambda pair: (pair[1], atom_text(pair[0])))
-        best["models"] = best.get("models", 0) + 1
-        if on_progress is not None:
-            on_progress(best["models"], list(model.cost))
-    interrupted = False
-    with control.solve(on_model=on_model, async_=True) as handle:
-        try:
-            while not handle.wait(0.2):
-                pass
-        except KeyboardInterrupt:
-            handle.cancel()
-            interrupted = True
-        result = handle.get()
-    if "stream" not in best:
-        if interrupted:
-            raise KeyboardInterrupt
-        return None
-    return Found(best["stream"], best["differ"], bool(result.exhausted) and not interrupted,
-                 best["models"], time.monotonic() - start, interrupted)
-
-
-def terminal_progress(stream=sys.stderr) -> Progress | None:
-    """Models found and the current optimum on stderr, redrawn in place, only on a terminal."""
-    if not stream.isatty():
-        return None
-
-    def show(models: int, cost: list[int]) -> None:
-        triples, last = (cost + [0, 0])[:2]
-        stream.write(f"\r{models} model(s); best so far: {triples} triple(s), last at {last}   ")
-        stream.flush()
-    return show
 
 
 @dataclass
@@ -354,3 +129,15 @@ def find_witness(query: RspQuery, graphs: dict, period: int, bounds: Bounds,
     if checked != found.differ:
         raise AssertionError(f"the search found disagreements at {found.differ}, lars agree at {checked}")
     return result, Witness(elements, found, report)
+
+
+def search(query: str | os.PathLike, *, period: int, bounds: Bounds, static: Sequence[str] = (),
+           csparql: str | os.PathLike | None = None, unit: str = "1s", variant: str = "brave",
+           window_bounds: str = "closed", profiles: Sequence[str] = PAPER_PAIR,
+           on_progress: Progress | None = None) -> tuple[SearchResult, Witness | None]:
+    """:func:`find_witness` for a CQELS query file (and a C-SPARQL one, if given) and static
+    files (``FILE`` or ``IRI=FILE``); ``period`` in ticks of ``unit``."""
+    parsed = parse_query(read_text(query), os.fspath(query), "cqels", unit)
+    other = parse_query(read_text(csparql), os.fspath(csparql), "csparql", unit) if csparql else None
+    return find_witness(parsed, static_graphs(list(static), parsed), period, bounds, other, variant,
+                        window_bounds, profiles, on_progress)

@@ -2,7 +2,7 @@
 
 The subcommand's own module (after the CLI became a package it is ``agreement/cli/witness.py``):
 :func:`add_parser` declares the options, :func:`command_witness` maps them onto
-:func:`agreement.witness.find_witness` and prints :mod:`agreement.witnessreport`.
+:func:`agreement.witness.search` and prints :mod:`agreement.witnessreport`.
 """
 
 from __future__ import annotations
@@ -14,12 +14,11 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from agreement.api import period_ticks, read_source
-from agreement.data import static_graphs
-from agreement.witness import DEFAULT_MAX_GROUND, PAPER_PAIR, Bounds, find_witness, terminal_progress
+from agreement.api import period_ticks
+from agreement.witness import PAPER_PAIR, search
 from agreement.witnessreport import render_text, stream_text, to_json
+from agreement.witnesssearch import DEFAULT_MAX_GROUND, Bounds, terminal_progress
 from lars.errors import InputError
-from translate.api import parse_query
 from translate.windows import READINGS
 
 DEFAULT_TRIPLES = 6
@@ -93,15 +92,14 @@ def check_command(args: argparse.Namespace, stream: str, horizon: int) -> str:
 
 def command_witness(args: argparse.Namespace, out: TextIO) -> int:
     """``lars witness QUERY``: 1 with a witness, 0 when there is none within the bounds."""
-    query = parse_query(*read_source(Path(args.query)), "cqels", args.unit)
-    csparql = parse_query(*read_source(Path(args.csparql)), "csparql", args.unit) if args.csparql else None
     period = period_ticks(args.period, args.unit)
     bounds = Bounds(args.max_triples, horizon_ticks(args.horizon, period, args.unit), args.constants,
                     args.max_ground, args.own_streams, args.earliest)
-    graphs = static_graphs(list(args.static), query)
     progress = None if args.quiet else terminal_progress()
-    result, witness = find_witness(query, graphs, period, bounds, csparql, args.variant,
-                                   args.window_bounds, args.profiles.split(","), progress)
+    result, witness = search(Path(args.query), period=period, bounds=bounds, static=args.static,
+                             csparql=args.csparql and Path(args.csparql), unit=args.unit,
+                             variant=args.variant, window_bounds=args.window_bounds,
+                             profiles=args.profiles.split(","), on_progress=progress)
     if progress is not None:
         sys.stderr.write("\r\033[K")
     command = check_command(args, args.output or "WITNESS.nt", bounds.horizon)

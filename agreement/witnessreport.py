@@ -28,8 +28,8 @@ def stream_text(elements: list[StreamTriple], command: str | None = None) -> str
 def verdict_lines(witness: Witness) -> list[str]:
     """The first disagreeing interval: the answers only one side gave, and why."""
     report, verdict = witness.report, witness.verdict
-    lines = [f"disagreement on [{verdict.start},{verdict.end}] ({len(report.disagreeing)} of "
-             f"{len(report.verdicts)} intervals within the horizon disagree)"]
+    lines = [(f"disagreement on [{verdict.start},{verdict.end}] ({len(report.disagreeing)} of "
+              f"{len(report.verdicts)} intervals within the horizon disagree)")]
     for row, times in sorted(verdict.only_cqels.items(), key=lambda item: report.row_text(item[0])):
         lines.append(f"  only CQELS     {report.row_text(row)}  at {', '.join(map(str, times))}")
     for row in sorted(verdict.only_csparql, key=report.row_text):
@@ -56,8 +56,9 @@ def quality(witness: Witness) -> str:
 def render_text(result: SearchResult, witness: Witness | None, command: str,
                 output: str | None = None) -> str:
     """The report for a person; the stream itself unless it was written to ``output``."""
-    searched = (f"searched {result.candidates:,} candidate triples at time points 0..{result.bounds.horizon}"
-                + (f" in {witness.found.seconds:.1f} s ({witness.found.models} model(s))" if witness else ""))
+    timing = f" in {witness.found.seconds:.1f} s ({witness.found.models} model(s))" if witness else ""
+    searched = (f"searched {result.candidates:,} candidate triples at time points "
+                f"{result.bounds.earliest}..{result.bounds.horizon}{timing}")
     notes = [f"note: {note}" for note in result.notes]
     if witness is None:
         return "\n".join([result.bounds.statement(), searched, *notes]) + "\n"

@@ -137,8 +137,8 @@ def encode_head(tag: str, rule: Rule, body: list[str]) -> list[str]:
         return [f"{DERIVED}({tag},{atom_term(rule.head)},R,R) :- {TIME}(R){joiner}."]
     time = term_text(rule.head.time)
     return [
-        f"{DERIVED}({tag},{atom_term(rule.head.atom)},{time},R) :- {TIME}(R), {TIMELINE}(Lo,Hi)"
-        f"{joiner}, Lo<={time}, {time}<=Hi.",
+        (f"{DERIVED}({tag},{atom_term(rule.head.atom)},{time},R) :- {TIME}(R), {TIMELINE}(Lo,Hi)"
+         f"{joiner}, Lo<={time}, {time}<=Hi."),
         f":- {TIME}(R), {TIMELINE}(Lo,Hi){joiner}, {time}<Lo.",
         f":- {TIME}(R), {TIMELINE}(Lo,Hi){joiner}, {time}>Hi.",
     ]

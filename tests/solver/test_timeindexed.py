@@ -15,7 +15,9 @@ from lars.errors import UnsupportedError
 from lars.parser import parse_facts, parse_program
 from lars.streams import Timeline
 from solver.evaluate import Problem
-from solver.timeindexed import check_searchable, encode_timeindexed, range_facts, solve_fixed
+from solver.timeindexed import (
+    check_searchable, encode_timeindexed, range_facts, solve_fixed,
+)
 from tests.helpers import make_stream
 from tests.solver.test_examples import COUPON_BACKGROUND, COUPON_RULE, COUPON_STREAM
 from tests.strategies import mixed_scenario, scenario, window_scenario
