@@ -157,7 +157,8 @@ def build_vocabulary(queries: Sequence[RspQuery], graphs: dict[URIRef | None, Gr
     if not placed:
         raise InputError("the query reads no stream, so no stream can make the engines disagree")
     patterns = unique(p for query in queries for p in triple_patterns(query.pattern))
-    static = [t for graph in graphs.values() for t in graph]
+    static = sorted((t for graph in graphs.values() for t in graph),
+                    key=lambda t: [term.n3() for term in t])  # a fixed order: the same search every run
     at_position: list[list[Identifier]] = [[], [], []]
     for triple in [p.terms() for p in patterns] + static:
         for k, term in enumerate(triple):
