@@ -77,7 +77,8 @@ def to_json(result: SearchResult, witness: Witness | None, command: str) -> dict
     bounds = result.bounds
     document = {"format": "lars-witness", "version": 1, "witness": witness is not None,
                 "bounds": {"max_triples": bounds.max_triples, "horizon": bounds.horizon,
-                           "fresh_constants": bounds.fresh, "own_streams": bounds.own_streams},
+                           "fresh_constants": bounds.fresh, "own_streams": bounds.own_streams,
+                           "earliest": bounds.earliest},
                 "candidates": result.candidates, "notes": result.notes}
     if witness is None:
         document["summary"] = bounds.statement()
