@@ -69,8 +69,9 @@ def variable_key(term) -> str | None:
     return None
 
 
-def neighbours(constant: Identifier) -> list[Identifier]:
-    """``c`` and, for an integral number, ``c-1`` and ``c+1`` in its datatype."""
+def neighbours(constant: Identifier, reach: int = 1) -> list[Identifier]:
+    """``c`` and, for an integral number, ``c-reach … c+reach`` in its datatype (for a
+    non-integral one, the integers around it)."""
     if not isinstance(constant, Literal):
         return [constant]
     value = numeric_value(constant)
@@ -78,14 +79,15 @@ def neighbours(constant: Identifier) -> list[Identifier]:
         return [constant]
     if value.denominator != 1:
         low = value.numerator // value.denominator
-        return [Literal(low), Literal(low + 1)]
+        return [Literal(v) for v in range(low + 1 - reach, low + reach + 1)]
     whole = value.numerator
-    return [Literal(str(v), datatype=constant.datatype) for v in (whole - 1, whole, whole + 1)]
+    return [Literal(str(v), datatype=constant.datatype) for v in range(whole - reach, whole + reach + 1)]
 
 
-def filter_values(queries: Sequence[RspQuery]) -> dict[str, list[Identifier]]:
-    """For each variable, the values that put its FILTER comparisons on either side."""
-    found: dict[str, list[Identifier]] = {}
+def comparison_groups(queries: Sequence[RspQuery]) -> list[tuple[set[str], list[Identifier]]]:
+    """Variables linked by FILTER comparisons (``?a > ?b`` links them), each group with the
+    constants its comparisons hold."""
+    groups: list[tuple[set[str], list[Identifier]]] = []
     for query in queries:
         for condition in conditions(query.pattern):
             for expr in subexpressions(condition):
@@ -93,9 +95,26 @@ def filter_values(queries: Sequence[RspQuery]) -> dict[str, list[Identifier]]:
                     continue
                 parts = list(subexpressions(expr))
                 names = {p.name for p in parts if isinstance(p, Var)}
-                values = [v for p in parts if isinstance(p, (URIRef, Literal)) for v in neighbours(p)]
-                for name in names:
-                    found.setdefault(name, []).extend(values)
+                constants = [p for p in parts if isinstance(p, (URIRef, Literal))]
+                joined = [g for g in groups if g[0] & names]
+                groups = [g for g in groups if not g[0] & names]
+                groups.append((names.union(*(g[0] for g in joined)),
+                               constants + [c for g in joined for c in g[1]]))
+    return groups
+
+
+def filter_values(queries: Sequence[RspQuery]) -> dict[str, list[Identifier]]:
+    """For each variable, values that put its FILTER comparisons on either side: the constants
+    compared with it or with a variable it is compared with, and for a number ``c`` the numbers
+    within ``n`` of it, ``n`` the size of the group (``?a > ?b, ?b > 75`` needs 77, 76 and 75);
+    a group without constants gets the integers ``0 … n``."""
+    found: dict[str, list[Identifier]] = {}
+    for names, constants in comparison_groups(queries):
+        reach = len(names)
+        values = [v for c in constants for v in neighbours(c, reach)] or [
+            Literal(k) for k in range(reach + 1)]
+        for name in names:
+            found.setdefault(name, []).extend(values)
     return found
 
 
