@@ -6,13 +6,16 @@ here so a notebook writes ``from agreement import run, check``:
 * :func:`translate_query` — a query → its LARS program (``lars translate``);
 * :func:`run` — a program or query over a stream → the answer stream (``lars run``);
 * :func:`check` — do C-SPARQL and CQELS agree, interval by pulling interval (``lars agree``);
-* :func:`analyze_query` — the paper's sufficient conditions, from the query alone.
+* :func:`analyze_query` — the paper's sufficient conditions, from the query alone;
+* :func:`search_witness` — the smallest stream on which they disagree (``lars witness``).
 
 The comparison itself (SPEC section 9): :mod:`~agreement.compare` (verdicts per interval),
 :mod:`~agreement.explain` and :mod:`~agreement.conditions` (which condition failed, with
 witnesses), :mod:`~agreement.check` (one call per mode: computed or recorded answers),
 :mod:`~agreement.recorded` (CSRBench answer files), :mod:`~agreement.report` (text and JSON),
-:mod:`~agreement.analyze` (``--analyze``). Sub-rooms: :mod:`agreement.cli` (the ``lars`` command)
+:mod:`~agreement.analyze` (``--analyze``). Witnesses (SPEC section 13): :mod:`~agreement.witness`
+(profiles, the search end to end), :mod:`~agreement.witnesssearch` (the clingo program),
+:mod:`~agreement.vocabulary` (what is guessed), :mod:`~agreement.witnessreport` (text and JSON). Sub-rooms: :mod:`agreement.cli` (the ``lars`` command)
 and :mod:`agreement.notebook` (views and plots).
 
 Imports: every other package (:mod:`lars`, :mod:`translate`, :mod:`ingest`, :mod:`solver`);
@@ -20,8 +23,9 @@ nothing imports this one.
 """
 
 from agreement.facade import (
-    analyze_query, check, check_variants, prepare_run, run, translate_query, translate_variants,
+    analyze_query, check, check_variants, prepare_run, run, search_witness, translate_query,
+    translate_variants,
 )
 
-__all__ = ["analyze_query", "check", "check_variants", "prepare_run", "run", "translate_query",
-           "translate_variants"]
+__all__ = ["analyze_query", "check", "check_variants", "prepare_run", "run", "search_witness",
+           "translate_query", "translate_variants"]

@@ -8,7 +8,8 @@ Jupyter, turns into a pandas DataFrame and plots (:mod:`agreement.notebook.plots
 * :func:`run` — a LARS program over an atom stream, or a query over an RDF stream → the answer
   stream (``lars run``);
 * :func:`check` — do C-SPARQL and CQELS agree, computed from a query and a stream or from answers
-  recorded from the engines (``lars agree``).
+  recorded from the engines (``lars agree``);
+* :func:`search_witness` — the smallest stream on which they disagree (``lars witness``).
 
 Queries, programs, background facts and LARS atom streams are given as text or as a path (a
 :class:`~pathlib.Path`, or a one-line string naming a file); RDF streams, static data and
@@ -40,6 +41,8 @@ from agreement.defaults import (
 from agreement.notebook.checkview import AgreementView
 from agreement.notebook.views import AnswerStreamView, ProgramView
 from agreement.runplan import RunPlan
+from agreement.witness import PAPER_PAIR, SearchResult, Witness, find_witness
+from agreement.witnesssearch import DEFAULT_MAX_GROUND, Bounds, Progress
 from agreement.sources import (
     TEXT_SOURCE, Source, is_query, period_ticks, read_atom_stream, read_source,
 )
@@ -354,3 +357,40 @@ def analyze_query(query: Source, *, period: str | int | None = None, static: Seq
         parsed = derive_cqels(parsed, (), graphs or {})
     ticks = period_ticks(period, unit)
     return analyze(parsed, default_period(parsed) if ticks is None else ticks, graphs)
+
+
+
+def search_witness(query: Source, *, period: str | int, unit: str = "1s", static: Sequence[str] = (),
+                   csparql: Source | None = None, max_triples: int = 6,
+                   horizon: str | int | None = None, constants: int = 2, earliest: int = 0,
+                   own_streams: bool = False, max_ground: int = DEFAULT_MAX_GROUND,
+                   variant: str = "brave", window_bounds: str = "closed",
+                   profiles: Sequence[str] = PAPER_PAIR,
+                   on_progress: Progress | None = None) -> tuple[SearchResult, Witness | None]:
+    """The smallest stream on which C-SPARQL and CQELS disagree (``lars witness``, SPEC section 13).
+
+    Args:
+        query: the CQELS query, text or path (both sides come from it unless ``csparql`` is given).
+        period: ``U``, a duration (``"10s"``) or ticks.
+        horizon: the timeline ``[0, T]``, ticks or a duration (default: the period).
+        max_triples, constants, earliest, own_streams, max_ground: the bounds
+            (:class:`~agreement.witnesssearch.Bounds`).
+        profiles: the two profiles compared (:data:`agreement.witness.PROFILES`).
+        on_progress: called with the models found and the current optimum.
+
+    Returns:
+        what was searched, and the witness (``None`` when there is none within the bounds): its
+        ``elements`` (the stream), ``report`` (``lars agree``'s report on it), ``verdict``.
+
+    >>> result, found = search_witness("examples/csrbench/queries/q1-cqels.rq", period="10s", earliest=1)
+    >>> len(found.elements), found.last, found.found.optimal
+    (4, 1, True)
+    """
+    parsed = parse_query(*read_source(query), "cqels", unit)
+    other = parse_query(*read_source(csparql), "csparql", unit) if csparql is not None else None
+    ticks = period_ticks(period, unit)
+    span = ticks if horizon is None else (
+        int(horizon) if str(horizon).strip().isdigit() else period_ticks(horizon, unit))
+    bounds = Bounds(max_triples, span, constants, max_ground, own_streams, earliest)
+    return find_witness(parsed, static_graphs(list(static), parsed), ticks, bounds, other, variant,
+                        window_bounds, profiles, on_progress)

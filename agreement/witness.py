@@ -1,6 +1,7 @@
 """``lars witness``: the smallest stream on which two engines disagree (SPEC section 13).
 
-:func:`search` reads the query files and static data, :func:`find_witness` builds the two sides
+:func:`agreement.facade.search_witness` reads the query and static data, :func:`find_witness`
+builds the two sides
 from engine profiles, the vocabulary (:mod:`agreement.vocabulary`) and the search program
 (:mod:`agreement.witnesssearch`), solves it and re-checks the stream found with ``lars agree``'s
 own check (:func:`agreement.check.check_query`), which also explains it.
@@ -12,24 +13,22 @@ a LARS program with its answer predicate and role. Today there are the paper's t
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from agreement.check import check_query
 from agreement.compare import IntervalVerdict
-from agreement.data import query_data, static_graphs
 from agreement.report import AgreementReport
 from agreement.vocabulary import Vocabulary, build_vocabulary
+from ingest.eager import query_data
+from ingest.rdffiles import StreamTriple
 from agreement.witnesssearch import (
     Bounds, Found, Progress, Side, check_sides, search_program, solve,
 )
 from lars.errors import InputError, Position
-from lars.readpolicy import read_text
 from lars.streams import Timeline
-from translate.api import parse_query, translate
+from translate.api import translate
 from translate.rdf import stream_atom
-from translate.rdfstreams import StreamTriple
 from translate.rsp import RspQuery
 
 
@@ -129,15 +128,3 @@ def find_witness(query: RspQuery, graphs: dict, period: int, bounds: Bounds,
     if checked != found.differ:
         raise AssertionError(f"the search found disagreements at {found.differ}, lars agree at {checked}")
     return result, Witness(elements, found, report)
-
-
-def search(query: str | os.PathLike, *, period: int, bounds: Bounds, static: Sequence[str] = (),
-           csparql: str | os.PathLike | None = None, unit: str = "1s", variant: str = "brave",
-           window_bounds: str = "closed", profiles: Sequence[str] = PAPER_PAIR,
-           on_progress: Progress | None = None) -> tuple[SearchResult, Witness | None]:
-    """:func:`find_witness` for a CQELS query file (and a C-SPARQL one, if given) and static
-    files (``FILE`` or ``IRI=FILE``); ``period`` in ticks of ``unit``."""
-    parsed = parse_query(read_text(query), os.fspath(query), "cqels", unit)
-    other = parse_query(read_text(csparql), os.fspath(csparql), "csparql", unit) if csparql else None
-    return find_witness(parsed, static_graphs(list(static), parsed), period, bounds, other, variant,
-                        window_bounds, profiles, on_progress)

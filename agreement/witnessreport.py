@@ -1,14 +1,14 @@
 """The report of ``lars witness``: the stream as timestamped N-Triples, the interval, the
 answers of each side, the reasons, in text or as one JSON document.
 
-The stream text is what :func:`translate.rdfstreams.read_timestamped_ntriples` reads: one triple
+The stream text is what :func:`ingest.rdffiles.read_timestamped_ntriples` reads: one triple
 per line, then its stream IRI and its time point, so ``lars agree`` takes it as it is.
 """
 
 from __future__ import annotations
 
 from agreement.witness import SearchResult, Witness
-from translate.rdfstreams import StreamTriple
+from ingest.rdffiles import StreamTriple
 
 PAPER_CONDITION = {"static-shares-pattern": "(ii)", "stream-merged": "(ii)",
                    "snapshot-differs": "(iii)", "window-boundary": "(iii)", "other-interval": "(iii)"}

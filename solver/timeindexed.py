@@ -242,7 +242,7 @@ def solve_fixed(program: Program, stream: Stream, background: frozenset[Atom] = 
                 max_models: int = 10_000) -> dict[int, frozenset[frozenset[tuple[Atom, int]]]]:
     """The answer streams at every time point of a fixed stream, from one grounding.
 
-    Each answer stream is reported as :class:`solver.evaluate.Problem` reports it: the
+    Each answer stream is reported as :class:`solver.reference.Problem` reports it: the
     ``(atom, time point)`` pairs the rules add that are neither input seen so far nor background.
     Models are combinations of one answer stream per time point, so programs with several
     answer streams at many time points have many models: at most ``max_models`` are read.

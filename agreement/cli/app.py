@@ -15,7 +15,7 @@ import traceback
 from collections.abc import Sequence
 
 from agreement.cli.commands import command_agree, command_run, command_translate
-from agreement.witnesscmd import add_parser as add_witness_parser
+from agreement.cli.witness import add_parser as add_witness_parser
 from ingest.lazy import SPARK_CHOICES, SPARK_THRESHOLD_BYTES, THRESHOLD_VARIABLE
 from lars.errors import LarsError
 from ingest.policy import ON_ERROR, ORDER

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from rdflib import Dataset
 
 from agreement.cli import main
-from agreement.data import static_graphs
+from ingest.eager import static_graphs
 from agreement.witness import find_witness
 from agreement.witnesssearch import Bounds
 from lars.errors import LarsError

@@ -14,7 +14,7 @@ from itertools import combinations
 from agreement.check import check_query
 from lars.errors import Position
 from lars.streams import Timeline
-from translate.rdfstreams import StreamTriple
+from ingest.rdffiles import StreamTriple
 
 
 def disagrees(query, graphs, period: int, horizon: int, stream: list[tuple]) -> bool:

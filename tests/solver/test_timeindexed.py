@@ -1,6 +1,6 @@
 """The time-indexed encoding gives the reference's answer streams at every time point.
 
-Differential tests against :class:`solver.evaluate.Problem` (a fresh grounding per time point)
+Differential tests against :class:`solver.reference.Problem` (a fresh grounding per time point)
 on random programs and streams (negation stratified or not, ``@`` in heads and bodies, time,
 hopping and tuple windows), then the window × modality grid and the paper's running example,
 and the refusals of what the encoding does not cover.
@@ -14,7 +14,7 @@ from hypothesis import assume, given, settings
 from lars.errors import UnsupportedError
 from lars.parser import parse_facts, parse_program
 from lars.streams import Timeline
-from solver.evaluate import Problem
+from solver.reference import Problem
 from solver.timeindexed import (
     check_searchable, encode_timeindexed, range_facts, solve_fixed,
 )

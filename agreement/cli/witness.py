@@ -1,8 +1,7 @@
 """``lars witness``: options, the search, the report, the exit status (0 none, 1 witness, 2 error).
 
-The subcommand's own module (after the CLI became a package it is ``agreement/cli/witness.py``):
-:func:`add_parser` declares the options, :func:`command_witness` maps them onto
-:func:`agreement.witness.search` and prints :mod:`agreement.witnessreport`.
+:func:`add_parser` declares the options, :func:`command_witness` maps them onto the façade's
+:func:`agreement.facade.search_witness` and prints :mod:`agreement.witnessreport`.
 """
 
 from __future__ import annotations
@@ -14,12 +13,12 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from agreement.api import period_ticks
-from agreement.witness import PAPER_PAIR, search
+from agreement.facade import search_witness
+from agreement.witness import PAPER_PAIR
 from agreement.witnessreport import render_text, stream_text, to_json
-from agreement.witnesssearch import DEFAULT_MAX_GROUND, Bounds, terminal_progress
+from agreement.witnesssearch import DEFAULT_MAX_GROUND, terminal_progress
 from lars.errors import InputError
-from translate.windows import READINGS
+from translate.rspwindows import READINGS
 
 DEFAULT_TRIPLES = 6
 DEFAULT_FRESH = 2
@@ -67,15 +66,6 @@ def add_parser(commands) -> argparse.ArgumentParser:
     return parser
 
 
-def horizon_ticks(text: str | None, period: int, unit: str) -> int:
-    """``--horizon``: a number of ticks, or a duration; the period when not given."""
-    if text is None:
-        return period
-    if text.strip().lstrip("-").isdigit():
-        return int(text)
-    return period_ticks(text, unit)
-
-
 def check_command(args: argparse.Namespace, stream: str, horizon: int) -> str:
     """The ``lars agree`` call that re-checks a witness written to ``stream``."""
     words = ["lars", "agree", args.query, "--stream", stream, "--period", args.period,
@@ -92,17 +82,16 @@ def check_command(args: argparse.Namespace, stream: str, horizon: int) -> str:
 
 def command_witness(args: argparse.Namespace, out: TextIO) -> int:
     """``lars witness QUERY``: 1 with a witness, 0 when there is none within the bounds."""
-    period = period_ticks(args.period, args.unit)
-    bounds = Bounds(args.max_triples, horizon_ticks(args.horizon, period, args.unit), args.constants,
-                    args.max_ground, args.own_streams, args.earliest)
     progress = None if args.quiet else terminal_progress()
-    result, witness = search(Path(args.query), period=period, bounds=bounds, static=args.static,
-                             csparql=args.csparql and Path(args.csparql), unit=args.unit,
-                             variant=args.variant, window_bounds=args.window_bounds,
-                             profiles=args.profiles.split(","), on_progress=progress)
+    result, witness = search_witness(
+        Path(args.query), period=args.period, unit=args.unit, static=args.static,
+        csparql=args.csparql and Path(args.csparql), max_triples=args.max_triples,
+        horizon=args.horizon, constants=args.constants, earliest=args.earliest,
+        own_streams=args.own_streams, max_ground=args.max_ground, variant=args.variant,
+        window_bounds=args.window_bounds, profiles=args.profiles.split(","), on_progress=progress)
     if progress is not None:
         sys.stderr.write("\r\033[K")
-    command = check_command(args, args.output or "WITNESS.nt", bounds.horizon)
+    command = check_command(args, args.output or "WITNESS.nt", result.bounds.horizon)
     if witness is not None and args.output:
         try:
             Path(args.output).write_text(stream_text(witness.elements, command), encoding="utf-8")
