@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations
+from math import comb
 
 from agreement.check import check_query
 from lars.errors import Position
@@ -25,11 +26,12 @@ def disagrees(query, graphs, period: int, horizon: int, stream: list[tuple]) -> 
 
 
 def smaller_streams(candidates, times, size: int, last: int) -> Iterator[list[tuple]]:
-    """Streams with fewer than ``size`` triples, or ``size`` triples ending before ``last``."""
+    """Streams with fewer than ``size`` triples (the empty one too), or ``size`` triples ending
+    before ``last``."""
     points = [(c, t) for c in candidates for t in times]
-    for k in range(1, size + 1):
+    for k in range(size + 1):
         for stream in combinations(points, k):
-            if k < size or max(t for _, t in stream) < last:
+            if k < size or max((t for _, t in stream), default=0) < last:
                 yield list(stream)
 
 
@@ -42,5 +44,4 @@ def smaller_witnesses(query, graphs, period: int, horizon: int, candidates, time
 
 def count_smaller(candidates: int, times: int, size: int) -> int:
     """An upper bound on how many streams :func:`smaller_streams` yields."""
-    from math import comb
-    return sum(comb(candidates * times, k) for k in range(1, size + 1))
+    return sum(comb(candidates * times, k) for k in range(size + 1))

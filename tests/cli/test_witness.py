@@ -121,3 +121,14 @@ def test_bad_input_exits_2_with_one_line(capsys, argv, message):
     status, out, err = run(capsys, "witness", Q1, *argv)
     assert status == 2 and out == ""
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_static_data_sharing_a_stream_pattern_makes_the_empty_stream_a_witness(capsys, tmp_path):
+    query, static = tmp_path / "q.rq", tmp_path / "static.nt"
+    query.write_text("PREFIX : <http://ex.org/>\n"
+                     "SELECT ?x WHERE { STREAM <http://ex.org/s> [RANGE 3s] { ?x :p ?y } }\n")
+    static.write_text("<http://ex.org/a> <http://ex.org/p> <http://ex.org/b> .\n")
+    document, _ = witness_json(capsys, tmp_path, query, "--period", "3s", "--static", static)
+    assert document["triples"] == [] and document["only_csparql"] == ["(<http://ex.org/a>)"]
+    assert document["failing"] == ["(ii)"]
+    assert_agree_confirms(capsys, document)
