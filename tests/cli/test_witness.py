@@ -8,6 +8,7 @@ import json
 import time
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from agreement.cli import main
@@ -15,6 +16,8 @@ from agreement.cli import main
 ROOT = Path(__file__).resolve().parents[2]
 COUPONS = ROOT / "examples" / "coupons" / "rdf"
 Q1 = ROOT / "examples" / "csrbench" / "queries" / "q1-cqels.rq"
+SCHEMA = json.loads((ROOT / "docs" / "schemas" / "witness.schema.json").read_text())
+AGREEMENT_SCHEMA = json.loads((ROOT / "docs" / "schemas" / "agreement.schema.json").read_text())
 COUPON_ARGS = [str(COUPONS / "cqels.rq"), "--period", "30m", "--unit", "1m",
                "--static", str(COUPONS / "static.ttl")]
 ALL_WINDOW = """PREFIX : <http://ex.org/>
@@ -32,6 +35,7 @@ def witness_json(capsys, tmp_path, *argv) -> tuple[dict, Path]:
     stream = tmp_path / "witness.nt"
     status, out, _ = run(capsys, "witness", *argv, "--output", stream, "--format", "json")
     document = json.loads(out)
+    jsonschema.validate(document, SCHEMA)
     assert status == 1 and document["witness"], document
     return document, stream
 
@@ -40,7 +44,9 @@ def agree_json(capsys, document: dict) -> tuple[int, dict]:
     """Run the ``lars agree`` command the witness report gives, in JSON."""
     argv = document["check"].split()[1:]
     status, out, _ = run(capsys, *argv, "--format", "json")
-    return status, json.loads(out)
+    report = json.loads(out)
+    jsonschema.validate(report, AGREEMENT_SCHEMA)
+    return status, report
 
 
 def assert_agree_confirms(capsys, document: dict) -> None:
@@ -102,6 +108,7 @@ def test_no_witness_message_with_the_default_start(capsys, tmp_path):
     status, out, _ = run(capsys, "witness", query, "--period", "3s", "--max-triples", "1",
                          "--format", "json")
     document = json.loads(out)
+    jsonschema.validate(document, SCHEMA)
     assert status == 0 and not document["witness"]
     assert document["summary"] == "no disagreement with ≤ 1 triples within [0, 3] over 2 fresh constants"
 
