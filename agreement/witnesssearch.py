@@ -68,11 +68,10 @@ class Side:
 
 @dataclass(frozen=True)
 class Bounds:
-    """The search space: at most ``max_triples`` triples at time points ``[earliest, horizon]`` of
-    the timeline ``[0, horizon]``, ``fresh`` new IRIs,
-    with ``own_streams`` only STREAM patterns' triples on their own streams
-    (:func:`agreement.vocabulary.build_vocabulary`), and the largest ground program (estimated)
-    the search may build."""
+    """The search space: at most ``max_triples`` triples at time points ``[earliest, horizon]``
+    of the timeline ``[0, horizon]``, ``fresh`` new IRIs, with ``own_streams`` only STREAM
+    patterns' triples on their own streams (:func:`agreement.vocabulary.build_vocabulary`), and
+    the largest ground program (estimated) the search may build."""
 
     max_triples: int
     horizon: int
@@ -183,7 +182,8 @@ def search_program(sides: Sequence[Side], candidates: Sequence[Atom], background
         raise LimitError(
             f"the search would ground about {size:,} rules over {len(candidates):,} candidate triples "
             f"and {ends[-1] + 1} time points (limit {bounds.max_ground:,})",
-            hint="lower --horizon or --constants, or raise --max-ground")
+            hint=f"lower --horizon (now {bounds.horizon}) or --constants (now {bounds.fresh})"
+                 + ("" if bounds.own_streams else ", give --own-streams") + ", or raise --max-ground")
     lines = timeline_facts(timeline, background) + [f"__wend({e})." for e in ends]
     for tag, side in zip(TAGS, sides):
         encoding = encode_timeindexed(side.translation.program, tag)
