@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from agreement.compare import AnswerSeries, compare
-from agreement.conditions import merged_triples, shared_patterns, snapshot_explanations
+from agreement.conditions import merged_triples, shared_patterns, snapshot_explanations, static_only
 from agreement.defaults import pulling_timeline
 from ingest.eager import QueryData, query_data
 from agreement.explain import shifted_answers
@@ -108,8 +108,9 @@ def check_query(query: RspQuery, elements: Sequence[StreamTriple], graphs: dict,
     shared = shared_patterns(query, graphs) + merged_triples(query, elements)
     for verdict in report.disagreeing:
         report.explanations[(verdict.start, verdict.end)] = (
-            shared + snapshot_explanations(verdict, query, csparql.variables, elements, pushes, line,
-                                             window_bounds)
+            shared + static_only(verdict, elements, report.row_text)
+            + snapshot_explanations(verdict, query, csparql.variables, elements, pushes, line,
+                                    window_bounds)
             + shifted_answers(verdict, csparql, cqels, period, report.row_text))
     return report
 

@@ -3,7 +3,9 @@
 * **(ii) static data and streams share no pattern** — a triple pattern of a stream graph pattern
   that also matches static triples lets C-SPARQL (which merges streams into the default graph)
   answer from static data alone; :func:`shared_patterns` names each such pattern with an example
-  triple.
+  triple, :func:`merged_triples` each stream triple that only C-SPARQL's merged default graph
+  reads (it arrived on a stream whose STREAM pattern does not read it), and :func:`static_only`
+  the answers C-SPARQL pulled before any stream triple arrived.
 * **(iii) push snapshots over an interval equal the pull snapshot at its end** — when they
   differ, CQELS and C-SPARQL see different data; :func:`snapshot_explanations` names the
   window and the triples: data that expired before the pull, data that never met its join
@@ -81,6 +83,19 @@ def merged_triples(query: RspQuery, elements: Sequence[StreamTriple]) -> list[Ex
                 f"read matches {pattern_text(other)}: C-SPARQL merges all streams into the default "
                 "graph and sees it there, CQELS does not", (witness(element),)))
     return found
+
+
+def static_only(verdict: IntervalVerdict, elements: Sequence[StreamTriple], row_text) -> list[Explanation]:
+    """Condition (ii) at its extreme: C-SPARQL gave answers at a pull before any stream triple
+    arrived, from static data alone; CQELS, which evaluates only when input arrives, never did
+    (paper section 5: "even if the input stream does not receive any incoming triple, τ1 may
+    still conclude some output due to facts staying in the static part")."""
+    if not verdict.only_csparql or any(e.time <= verdict.end for e in elements):
+        return []
+    rows = sorted(verdict.only_csparql, key=row_text)
+    return [Explanation("static-only", f"C-SPARQL answered at the pull at {verdict.end} from static "
+                        "data alone: no stream triple had arrived, so CQELS never evaluated",
+                        tuple(row_text(row) for row in rows))]
 
 
 def static_patterns(pattern) -> list[TriplePattern]:

@@ -6,8 +6,9 @@ Every explanation is computed from the data, never guessed, and names what witne
   CQELS gave it exactly at an interval's edge (the pull at ``end`` and the push at ``end`` read
   the window differently: a triple at the window's edge is in one snapshot and not the other);
 * ``other-interval`` — an answer both gave, in different intervals, away from the edges;
-* ``static-shares-pattern`` (condition ii) and ``snapshot-differs`` (condition iii) need the
-  query and the stream, and are added by :mod:`agreement.conditions`.
+* ``static-shares-pattern``, ``stream-merged``, ``static-only`` (condition ii) and
+  ``snapshot-differs`` (condition iii) need the query and the stream, and are added by
+  :mod:`agreement.conditions`.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ class Explanation:
     """One reason for a disagreement on one interval.
 
     Attributes:
-        condition: ``window-boundary``, ``other-interval``, ``static-shares-pattern`` or
-            ``snapshot-differs``.
+        condition: ``window-boundary``, ``other-interval``, ``static-shares-pattern``,
+            ``stream-merged``, ``static-only`` or ``snapshot-differs``.
         message: one sentence for a person.
         witnesses: the rows, triples or patterns that show it, as text.
         row: the answer it explains, or ``None`` when it concerns the interval (condition ii).

@@ -167,14 +167,15 @@ def build_vocabulary(queries: Sequence[RspQuery], graphs: dict[URIRef | None, Gr
     Values the encoder cannot encode next to the queries' and data's terms (a number that
     would collide with another literal of the same value) are left out.
 
+    A query without streams has no candidates: only the empty stream is searched (C-SPARQL
+    still answers from static data at every pull, CQELS never evaluates).
+
     Raises:
-        InputError: a negative number of fresh constants, or queries without streams.
+        InputError: a negative number of fresh constants.
     """
     if fresh < 0:
         raise InputError(f"--constants must be 0 or more, not {fresh}")
     placed = placed_patterns(queries, own_streams)
-    if not placed:
-        raise InputError("the query reads no stream, so no stream can make the engines disagree")
     patterns = unique(p for query in queries for p in triple_patterns(query.pattern))
     static = sorted((t for graph in graphs.values() for t in graph),
                     key=lambda t: [term.n3() for term in t])  # a fixed order: the same search every run

@@ -10,7 +10,7 @@ from __future__ import annotations
 from agreement.witness import SearchResult, Witness
 from ingest.rdffiles import StreamTriple
 
-PAPER_CONDITION = {"static-shares-pattern": "(ii)", "stream-merged": "(ii)",
+PAPER_CONDITION = {"static-shares-pattern": "(ii)", "stream-merged": "(ii)", "static-only": "(ii)",
                    "snapshot-differs": "(iii)", "window-boundary": "(iii)", "other-interval": "(iii)"}
 """The paper's condition (section 5) each kind of explanation shows failing: (ii) the streams
 and the static data share no pattern, so merging (C-SPARQL) and stream patterns (CQELS) build
@@ -66,7 +66,8 @@ def render_text(result: SearchResult, witness: Witness | None, command: str,
     if output:
         lines.append(f"stream written to {output}")
     else:
-        lines += ["stream (timestamped N-Triples):", stream_text(witness.elements).rstrip("\n")]
+        lines += ["stream (timestamped N-Triples):",
+                  stream_text(witness.elements).rstrip("\n") or "(empty: no triple at all)"]
     lines += verdict_lines(witness)
     lines += [f"check: {command}", searched, *notes]
     return "\n".join(lines) + "\n"

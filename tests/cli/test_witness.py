@@ -139,3 +139,25 @@ def test_static_data_sharing_a_stream_pattern_makes_the_empty_stream_a_witness(c
     assert document["triples"] == [] and document["only_csparql"] == ["(<http://ex.org/a>)"]
     assert document["failing"] == ["(ii)"]
     assert_agree_confirms(capsys, document)
+
+
+def test_a_query_without_streams_disagrees_on_the_empty_stream_when_static_data_answers(capsys, tmp_path):
+    query, static = tmp_path / "q.rq", tmp_path / "static.nt"
+    query.write_text("PREFIX : <http://ex.org/>\nSELECT ?x WHERE { ?x :p ?y }\n")
+    static.write_text("<http://ex.org/a> <http://ex.org/p> <http://ex.org/b> .\n")
+    status, out, _ = run(capsys, "agree", "--analyze", query, "--period", "3s", "--static", static)
+    assert status == 0 and out.startswith("agreement EXPECTED")  # the sufficient conditions hold ...
+    document, _ = witness_json(capsys, tmp_path, query, "--period", "3s", "--static", static)
+    assert document["triples"] == [] and document["failing"] == ["(ii)"]  # ... yet they disagree
+    assert [c["condition"] for c in document["conditions"]] == ["static-only"]
+    assert_agree_confirms(capsys, document)
+
+
+def test_where_analyze_expects_agreement_and_no_static_data_answers_there_is_no_witness(capsys, tmp_path):
+    query = tmp_path / "q.rq"
+    query.write_text("PREFIX : <http://ex.org/>\nSELECT ?x WHERE { ?x :p ?y }\n")
+    status, out, _ = run(capsys, "agree", "--analyze", query, "--period", "3s")
+    assert status == 0 and out.startswith("agreement EXPECTED")
+    status, out, _ = run(capsys, "witness", query, "--period", "3s")
+    assert status == 0
+    assert out.splitlines()[0] == "no disagreement with ≤ 6 triples within [0, 3] over 2 fresh constants"
