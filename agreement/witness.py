@@ -63,18 +63,18 @@ def paper_push(query: RspQuery, csparql: RspQuery | None, period: int, variant: 
 PROFILES: dict[str, Callable[..., Side]] = {"paper-pull": paper_pull, "paper-push": paper_push}
 """Profile name → a function making its :class:`Side`; the engine profiles of SPEC section 12
 plug in here, each supplying its LARS program and role."""
-ALIASES = {"csparql": "paper-pull", "cqels": "paper-push"}
 PAPER_PAIR = ("paper-pull", "paper-push")
 
 
 def profile_pair(names: Sequence[str]) -> tuple[str, str]:
-    """The two profile names, aliases resolved, in the order the agreement check reads them
-    (the pulling side first); today the paper's pair, which :func:`check_query` re-checks."""
-    resolved = [ALIASES.get(name.strip(), name.strip()) for name in names]
+    """The two profile names in the order the agreement check reads them (the pulling side
+    first); today the paper's pair, which :func:`check_query` re-checks. (``csparql`` and
+    ``cqels`` name the engines' own profiles of SPEC section 12, not the paper's.)"""
+    resolved = [name.strip() for name in names]
     unknown = [name for name in resolved if name not in PROFILES]
     if unknown:
         raise InputError(f"unknown profile '{unknown[0]}'",
-                         hint="use " + " and ".join(PROFILES) + " (csparql and cqels for short)")
+                         hint="use " + " and ".join(PROFILES))
     if sorted(resolved) != sorted(PAPER_PAIR):
         raise InputError("lars witness compares paper-pull with paper-push",
                          hint="give --profiles paper-pull,paper-push")

@@ -36,7 +36,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
     parser.add_argument("--csparql", help="a separately written C-SPARQL query for its side")
     parser.add_argument("--period", required=True, help="pulling period U, a duration such as 10s")
     parser.add_argument("--profiles", default=",".join(PAPER_PAIR),
-                        help="the two profiles compared (default %(default)s; csparql, cqels for short)")
+                        help="the two profiles compared (default %(default)s)")
     parser.add_argument("--static", action="append", default=[], metavar="[IRI=]FILE",
                         help="static RDF data (repeatable); IRI= maps it to FROM <IRI>")
     parser.add_argument("--max-triples", type=int, default=DEFAULT_TRIPLES, metavar="K",
