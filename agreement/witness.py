@@ -115,7 +115,8 @@ def find_witness(query: RspQuery, graphs: dict, period: int, bounds: Bounds,
     vocabulary = build_vocabulary(queries, graphs, bounds.fresh, data.encoder, bounds.own_streams)
     candidates = [stream_atom(triple, stream, data.encoder) for triple, stream in vocabulary.candidates]
     program = search_program(sides, candidates, data.background, period, bounds)
-    found = solve(program, on_progress)
+    index = {atom: i for i, atom in enumerate(candidates)}
+    found = solve(program, on_progress, order=index.__getitem__)
     result = SearchResult(found, bounds, vocabulary, len(candidates), notes)
     if found is None:
         return result, None

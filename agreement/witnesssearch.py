@@ -37,7 +37,7 @@ from lars.errors import InputError, LimitError, SolverError
 from lars.streams import Timeline
 from solver.symbols import atom_of, atom_text
 from solver.timeindexed import (
-    INPUT, TIME, check_searchable, encode_timeindexed, range_facts, range_size, timeline_facts,
+    INPUT, TIME, encode_timeindexed, range_facts, range_size, timeline_facts, tuple_window_rules,
 )
 from translate.api import Translation
 
@@ -147,9 +147,11 @@ def comparison_rules(sides: Sequence[Side], period: int) -> list[str]:
 
 def guess_rules(candidates: Sequence[Atom], first: int, last: int, max_triples: int) -> list[str]:
     """The candidate triples, the choice of at most ``K`` of them over ``[first, last]``, and the two
-    objectives: fewest triples first (priority 2), then the earliest last timestamp."""
-    return ([f"__wcand({atom_text(a)})." for a in candidates]
-            + [f"{{ {INPUT}(A,T) : __wcand(A), {TIME}(T), {first}<=T, T<={last} }} {max_triples}.",
+    objectives: fewest triples first (priority 2), then the earliest last timestamp. Triples of
+    one time point arrive in the candidates' order (``__tix``, for tuple windows)."""
+    return ([f"__wcand({atom_text(a)},{i})." for i, a in enumerate(candidates)]
+            + [f"{{ {INPUT}(A,T) : __wcand(A,_), {TIME}(T), {first}<=T, T<={last} }} {max_triples}.",
+               f"__tix(A,T,I) :- {INPUT}(A,T), __wcand(A,I).",
                f"__wused(T) :- {INPUT}(A,T).",
                "__wreach(T) :- __wused(T), T>0.", "__wreach(T-1) :- __wreach(T), T>1.",
                f"#minimize {{ 1@2,A,T : {INPUT}(A,T) }}.", "#minimize { 1@1,T : __wreach(T) }.",
@@ -187,8 +189,7 @@ def search_program(sides: Sequence[Side], candidates: Sequence[Atom], background
     lines = timeline_facts(timeline, background) + [f"__wend({e})." for e in ends]
     for tag, side in zip(TAGS, sides):
         encoding = encode_timeindexed(side.translation.program, tag)
-        check_searchable(encoding)
-        lines += [encoding.text, *range_facts(encoding, timeline)]
+        lines += [encoding.text, *range_facts(encoding, timeline), *tuple_window_rules(encoding)]
     lines += comparison_rules(sides, period) + guess_rules(candidates, bounds.earliest, ends[-1], bounds.max_triples)
     return "\n".join(lines)
 
@@ -203,8 +204,9 @@ proves it in a fraction of a second. The price: fewer intermediate models to sho
 
 
 def solve(program: str, on_progress: Progress | None = None,
-          options: Sequence[str] = SOLVER_OPTIONS) -> Found | None:
+          options: Sequence[str] = SOLVER_OPTIONS, order: Callable[[Atom], int] | None = None) -> Found | None:
     """The optimal stream of the search program, or the best so far when interrupted (Ctrl-C).
+    Within a time point the stream lists its atoms by ``order`` (their arrival order).
 
     Returns ``None`` when the program has no model (no witness within the bounds).
 
@@ -227,7 +229,7 @@ def solve(program: str, on_progress: Progress | None = None,
                                 if s.name == "__wdiffer")
         best["stream"] = sorted(((atom_of(s.arguments[0]), s.arguments[1].number)
                                  for s in model.symbols(shown=True) if s.name == INPUT),
-                                key=lambda pair: (pair[1], atom_text(pair[0])))
+                                key=lambda pair: (pair[1], order(pair[0]) if order else atom_text(pair[0])))
         best["models"] = best.get("models", 0) + 1
         if on_progress is not None:
             on_progress(best["models"], list(model.cost))

@@ -13,7 +13,7 @@ Facts and generated atoms:
   (streaming reading, SPEC section 3);
 * ``__tbg(A)`` background; ``__ttime(R)`` the time points; ``__ttl(Min,Max)`` the timeline;
 * ``__trng(Tag,W,R,Lo,Hi)`` the interval body atom ``W`` looks at when the reference time is ``R``;
-  ``__ttw(Tag,W,A,T,R)`` a tuple window's content (computed from a fixed stream only);
+  ``__ttw(Tag,W,A,T,R)`` a tuple window's content, ``__tix(A,T,I)`` the arrival order;
 * ``__td(Tag,A,T,R)`` atom ``A`` derived at ``T`` in the answer stream at ``R``.
 
 The semantics is the per-time-point one, copy by copy: rules fire at ``R`` only (a plain head
@@ -30,10 +30,11 @@ __ts0_0(R,VX) :- __trng(s,w0_0,R,Lo,Hi), T=Lo..Hi, __td(s,p(VX),T,R).
 __ts0_0(R,VX) :- __trng(s,w0_0,R,Lo,Hi), Lo<=Hi, __tbg(p(VX)).
 __td(s,x,R,R) :- __ttime(R), __ts0_0(R,VX).
 
-What is not encoded: tuple windows over a guessed input (their content depends on the arrival
-order, which a choice over ``__tin`` does not fix), and ``□`` over an atom with variables on an
-empty window (that needs the active domain, whose input part is guessed); both are refused by
-:func:`range_facts` and :func:`check_searchable`.
+Tuple windows are derived by rules (:func:`tuple_window_rules`) from the input and its arrival
+order within each time point, ``__tix(A,T,I)``: facts for a fixed stream, derived from a fixed
+order of the candidates in a search. Not encoded: ``□`` over an atom with variables on an empty
+window (that needs the active domain, whose input part is guessed); :func:`range_facts` refuses
+it (from time 0 no window is empty).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from lars.formulas import At, Box, Diamond, Modality
 from lars.rules import Literal, Program, Rule
 from lars.streams import Stream, Timeline
 from lars.terms import Variable
-from lars.windows import TupleWindow, time_window_range, tuple_window_selection
+from lars.windows import TupleWindow, time_window_range
 from solver.encode import Scope, atom_term, scope_and_modality, term_text
 from solver.symbols import atom_of, atom_text
 
@@ -170,13 +171,45 @@ def encode_timeindexed(program: Program, tag: str) -> TimeIndexed:
     return TimeIndexed(tag, "\n".join(lines), tuple(scopes))
 
 
-def check_searchable(encoding: TimeIndexed) -> None:
-    """Refuse what a guessed input cannot be encoded for: tuple windows (see the module docstring)."""
+def tuple_window_rules(encoding: TimeIndexed) -> list[str]:
+    """Rules that derive each tuple window's content ``__ttw`` and its interval ``__trng`` from
+    the input ``__tin`` and its arrival order ``__tix(A,T,I)`` (``I`` orders the atoms of one
+    time point), so that they also hold for a guessed input.
+
+    For a window of ``n`` atoms: ``__tc(n,T,K)`` counts the atoms at ``T``, ``__ts(n,T,R,S)``
+    those in ``(T,R]``, ``__tlater(n,A,T,K)`` those after ``A`` at ``T``, each capped at ``n``;
+    ``A`` at ``T`` is in the window at ``R`` when ``K + S < n``. The window's interval starts at
+    its earliest atom once it holds ``n`` atoms, at the timeline's start before.
+    """
+    rules: list[str] = []
+    for n in sorted({scope.window.size for scope in encoding.scopes if isinstance(scope.window, TupleWindow)}):
+        rules += [
+            f"__tc({n},T,K) :- {TIME}(T), K = #count{{A: {INPUT}(A,T)}}, K<{n}.",
+            f"__tc({n},T,{n}) :- {TIME}(T), #count{{A: {INPUT}(A,T)}} >= {n}.",
+            f"__ts({n},T,T,0) :- {TIME}(T).",
+            f"__ts({n},T,T,0) :- {TIMELINE}(Lo,_), T=Lo-1.",
+            f"__ts({n},T,R,S+K) :- __ts({n},T,R-1,S), __tc({n},R,K), S+K<{n}.",
+            f"__ts({n},T,R,{n}) :- __ts({n},T,R-1,S), __tc({n},R,K), S+K>={n}.",
+            f"__tlater({n},A,T,K) :- {INPUT}(A,T), __tix(A,T,I), "
+            f"K = #count{{B: {INPUT}(B,T), __tix(B,T,J), J>I}}, K<{n}.",
+        ]
     for scope in encoding.scopes:
-        if isinstance(scope.window, TupleWindow):
-            raise UnsupportedError(
-                f"tuple window [#{scope.window.size}] over a guessed stream: its content depends "
-                "on the arrival order within a time point, which the search does not guess yet")
+        if not isinstance(scope.window, TupleWindow):
+            continue
+        tag, ident, n = encoding.tag, scope.ident, scope.window.size
+        rules += [
+            f"{TUPLES}({tag},{ident},A,T,R) :- __tlater({n},A,T,K), __ts({n},T,R,S), K+S<{n}.",
+            f"__tfull({tag},{ident},R) :- __ts({n},T,R,{n}), {TIMELINE}(Lo,_), T=Lo-1.",
+            f"{RANGE}({tag},{ident},R,L,R) :- __tfull({tag},{ident},R), "
+            f"L = #min{{T: {TUPLES}({tag},{ident},A,T,R)}}.",
+            f"{RANGE}({tag},{ident},R,Lo,R) :- {TIME}(R), {TIMELINE}(Lo,_), not __tfull({tag},{ident},R).",
+        ]
+    return rules
+
+
+def arrival_facts(stream: Stream) -> list[str]:
+    """``__tix(A,T,I)``: the arrival order of a fixed stream within each time point."""
+    return [f"__tix({atom_text(a)},{t},{i})." for t, atoms in stream.items for i, a in enumerate(atoms)]
 
 
 def scope_range(scope: Scope, t: int, timeline: Timeline) -> tuple[int, int]:
@@ -188,25 +221,20 @@ def scope_range(scope: Scope, t: int, timeline: Timeline) -> tuple[int, int]:
     return time_window_range(scope.window, t, timeline)
 
 
-def range_facts(encoding: TimeIndexed, timeline: Timeline, stream: Stream | None = None) -> list[str]:
-    """``__trng`` (and, given a fixed ``stream``, ``__ttw``) facts for every time point.
+def range_facts(encoding: TimeIndexed, timeline: Timeline) -> list[str]:
+    """``__trng`` facts of every time-scoped body atom at every time point (tuple windows get
+    theirs from :func:`tuple_window_rules`).
 
     Raises:
-        UnsupportedError: a tuple window without a fixed stream, or ``□`` over variables on an
-            empty window (it needs the active domain, which the time-indexed encoding lacks).
+        UnsupportedError: ``□`` over variables on an empty window (it needs the active domain,
+            which the time-indexed encoding lacks).
     """
     facts = []
     for scope in encoding.scopes:
+        if isinstance(scope.window, TupleWindow):
+            continue
         for t in timeline:
-            if isinstance(scope.window, TupleWindow):
-                if stream is None:
-                    check_searchable(TimeIndexed(encoding.tag, "", (scope,)))
-                selection = tuple_window_selection(scope.window, stream.restrict(timeline.start, t), t)
-                lo, hi = selection.timeline.start, t
-                facts += [f"{TUPLES}({encoding.tag},{scope.ident},{atom_text(a)},{time},{t})."
-                          for time, atoms in selection.items for a in atoms]
-            else:
-                lo, hi = scope_range(scope, t, timeline)
+            lo, hi = scope_range(scope, t, timeline)
             if lo > hi and scope.needs_domain:
                 raise UnsupportedError("□ over an atom with variables on an empty window needs the "
                                        "active domain, which the time-indexed encoding does not have")
@@ -232,9 +260,11 @@ def range_size(encoding: TimeIndexed, timeline: Timeline) -> int:
     total = 0
     for scope in encoding.scopes:
         for t in timeline:
-            lo, hi = ((timeline.start, t) if isinstance(scope.window, TupleWindow)
-                      else scope_range(scope, t, timeline))
-            total += max(0, hi - lo + 1)
+            if isinstance(scope.window, TupleWindow):  # every earlier point, times the counts
+                total += (t - timeline.start + 1) * scope.window.size ** 2
+            else:
+                lo, hi = scope_range(scope, t, timeline)
+                total += max(0, hi - lo + 1)
     return total
 
 
@@ -249,7 +279,8 @@ def solve_fixed(program: Program, stream: Stream, background: frozenset[Atom] = 
     """
     encoding = encode_timeindexed(program, "p")
     text = "\n".join([encoding.text, *timeline_facts(stream.timeline, background),
-                      *range_facts(encoding, stream.timeline, stream), *input_facts(stream),
+                      *range_facts(encoding, stream.timeline), *tuple_window_rules(encoding),
+                      *input_facts(stream), *arrival_facts(stream),
                       f"#show {DERIVED}/4.", f"#show {TIME}/1."])
     control = clingo.Control([str(max_models)], logger=lambda code, msg: None)
     control.add("base", [], text)

@@ -78,15 +78,17 @@ def graphs_of(data: Dataset | None, query) -> dict:
     return graphs
 
 
+WINDOWS = ["[RANGE 3s]", "[RANGE 3s]", "[RANGE 2s SLIDE 2s]", "[TRIPLES 2]", "[NOW]", "[ALL]"]
 cases = st.tuples(queries().filter(lambda case: case.cqels is not None), st.sampled_from([2, 3, 4]),
-                  st.sampled_from([1, 2]), st.booleans(), st.one_of(st.none(), datasets()))
+                  st.sampled_from([1, 2]), st.booleans(), st.one_of(st.none(), datasets()),
+                  st.sampled_from(WINDOWS))
 
 
 def check_random(tmp_path_factory, case) -> None:
-    generated, period, intervals, own, data = case
+    generated, period, intervals, own, data, window = case
     folder = tmp_path_factory.mktemp("witness")
     query_file = folder / "q.rq"
-    query_file.write_text(generated.cqels)
+    query_file.write_text(generated.cqels.replace("[RANGE 3s]", window))
     argv = ["witness", str(query_file), "--period", f"{period}s", "--horizon", str(period * intervals),
             "--max-triples", "2", "--constants", "1", "--format", "json",
             "--output", str(folder / "w.nt"), "--max-ground", "400000"]
@@ -103,7 +105,7 @@ def check_random(tmp_path_factory, case) -> None:
     agree_status, report = run_json(document["check"].split()[1:] + ["--format", "json"])
     interval = document["interval"]
     [verdict] = [i for i in report["intervals"] if (i["start"], i["end"]) == (interval["start"], interval["end"])]
-    assert agree_status == 1 and not verdict["agree"], (generated.cqels, document["stream"])
+    assert agree_status == 1 and not verdict["agree"], (generated.cqels, window, document["stream"])
 
 
 def run_json(argv: list[str]) -> tuple[int, dict]:

@@ -161,3 +161,12 @@ def test_where_analyze_expects_agreement_and_no_static_data_answers_there_is_no_
     status, out, _ = run(capsys, "witness", query, "--period", "3s")
     assert status == 0
     assert out.splitlines()[0] == "no disagreement with ≤ 6 triples within [0, 3] over 2 fresh constants"
+
+
+def test_tuple_window_needs_three_triples_to_push_one_out(capsys, tmp_path):
+    query = tmp_path / "q.rq"
+    query.write_text("PREFIX : <http://ex.org/>\n"
+                     "SELECT ?x WHERE { STREAM <http://ex.org/s> [TRIPLES 2] { ?x :p ?y } }\n")
+    document, stream = witness_json(capsys, tmp_path, query, "--period", "3s", "--earliest", "1")
+    assert document["minimal"] and len(document["triples"]) == 3 and document["only_cqels"]
+    assert_agree_confirms(capsys, document)
