@@ -364,6 +364,7 @@ def search_witness(query: Source, *, period: str | int, unit: str = "1s", static
                    csparql: Source | None = None, max_triples: int = 6,
                    horizon: str | int | None = None, constants: int = 2, earliest: int = 0,
                    own_streams: bool = False, max_ground: int = DEFAULT_MAX_GROUND,
+                   time_limit: float | None = None,
                    variant: str = "brave", window_bounds: str = "closed",
                    profiles: Sequence[str] = PAPER_PAIR,
                    on_progress: Progress | None = None) -> tuple[SearchResult, Witness | None]:
@@ -373,8 +374,9 @@ def search_witness(query: Source, *, period: str | int, unit: str = "1s", static
         query: the CQELS query, text or path (both sides come from it unless ``csparql`` is given).
         period: ``U``, a duration (``"10s"``) or ticks.
         horizon: the timeline ``[0, T]``, ticks or a duration (default: the period).
-        max_triples, constants, earliest, own_streams, max_ground: the bounds
-            (:class:`~agreement.witnesssearch.Bounds`).
+        max_triples, constants, earliest, own_streams, max_ground, time_limit: the bounds
+            (:class:`~agreement.witnesssearch.Bounds`); after ``time_limit`` seconds the best
+            witness so far is returned, not proven minimal.
         profiles: the two profiles compared (:data:`agreement.witness.PROFILES`).
         on_progress: called with the models found and the current optimum.
 
@@ -391,6 +393,6 @@ def search_witness(query: Source, *, period: str | int, unit: str = "1s", static
     ticks = period_ticks(period, unit)
     span = ticks if horizon is None else (
         int(horizon) if str(horizon).strip().isdigit() else period_ticks(horizon, unit))
-    bounds = Bounds(max_triples, span, constants, max_ground, own_streams, earliest)
+    bounds = Bounds(max_triples, span, constants, max_ground, own_streams, earliest, time_limit)
     return find_witness(parsed, static_graphs(list(static), parsed), ticks, bounds, other, variant,
                         window_bounds, profiles, on_progress)

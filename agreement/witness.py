@@ -116,7 +116,7 @@ def find_witness(query: RspQuery, graphs: dict, period: int, bounds: Bounds,
     candidates = [stream_atom(triple, stream, data.encoder) for triple, stream in vocabulary.candidates]
     program = search_program(sides, candidates, data.background, period, bounds)
     index = {atom: i for i, atom in enumerate(candidates)}
-    found = solve(program, on_progress, order=index.__getitem__)
+    found = solve(program, on_progress, order=index.__getitem__, time_limit=bounds.time_limit)
     result = SearchResult(found, bounds, vocabulary, len(candidates), notes)
     if found is None:
         return result, None

@@ -50,7 +50,7 @@ def quality(witness: Witness) -> str:
     found = witness.found
     if found.optimal:
         return "minimal within the bounds"
-    return "the best found before the search was interrupted, not proven minimal"
+    return "the best found before the search was stopped, not proven minimal"
 
 
 def render_text(result: SearchResult, witness: Witness | None, command: str,

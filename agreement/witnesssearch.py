@@ -35,9 +35,11 @@ from lars.analysis import is_stratified
 from lars.atoms import Atom
 from lars.errors import InputError, LimitError, SolverError
 from lars.streams import Timeline
+from lars.terms import Variable
 from solver.symbols import atom_of, atom_text
 from solver.timeindexed import (
-    INPUT, TIME, encode_timeindexed, range_facts, range_size, timeline_facts, tuple_window_rules,
+    INPUT, TIME, encode_timeindexed, range_facts, range_size, time_join_size, timeline_facts,
+    tuple_window_rules,
 )
 from translate.api import Translation
 
@@ -70,8 +72,8 @@ class Side:
 class Bounds:
     """The search space: at most ``max_triples`` triples at time points ``[earliest, horizon]``
     of the timeline ``[0, horizon]``, ``fresh`` new IRIs, with ``own_streams`` only STREAM
-    patterns' triples on their own streams (:func:`agreement.vocabulary.build_vocabulary`), and
-    the largest ground program (estimated) the search may build."""
+    patterns' triples on their own streams (:func:`agreement.vocabulary.build_vocabulary`), the
+    largest ground program (estimated) the search may build, and the seconds it may solve."""
 
     max_triples: int
     horizon: int
@@ -79,6 +81,7 @@ class Bounds:
     max_ground: int = DEFAULT_MAX_GROUND
     own_streams: bool = False
     earliest: int = 0
+    time_limit: float | None = None
 
     def __post_init__(self) -> None:
         if self.max_triples < 1:
@@ -158,11 +161,23 @@ def guess_rules(candidates: Sequence[Atom], first: int, last: int, max_triples: 
                f"#show {INPUT}/2.", "#show __wdiffer/1."])
 
 
-def estimate(sides: Sequence[Side], candidates: int, timeline: Timeline) -> int:
-    """A rough size of the ground program: the choice atoms, and per input-reading scope the
-    window positions of each candidate over the timeline (joins are not counted)."""
+def matches(pattern: Atom, atom: Atom) -> bool:
+    """Whether ``atom`` is an instance of ``pattern`` (constants agree; repeated variables are
+    not checked: an upper bound is enough here)."""
+    return pattern.signature == atom.signature and all(
+        isinstance(p, Variable) or p == a for p, a in zip(pattern.args, atom.args))
+
+
+def estimate(sides: Sequence[Side], candidates: Sequence[Atom], timeline: Timeline) -> int:
+    """A rough size of the ground program: the choice atoms, per scope the window positions of
+    each candidate over the timeline, and the joins of time points that ``@_T`` window atoms
+    bind (:func:`solver.timeindexed.time_join_size`; joins of data values are not counted)."""
     encodings = [encode_timeindexed(side.translation.program, tag) for tag, side in zip(TAGS, sides)]
-    return candidates * (len(timeline) + sum(range_size(e, timeline) for e in encodings))
+
+    def fanout(pattern: Atom) -> int:
+        return sum(matches(pattern, atom) for atom in candidates)
+    return (len(candidates) * (len(timeline) + sum(range_size(e, timeline) for e in encodings))
+            + sum(time_join_size(side.translation.program, timeline, fanout) for side in sides))
 
 
 def search_program(sides: Sequence[Side], candidates: Sequence[Atom], background: frozenset[Atom],
@@ -179,7 +194,7 @@ def search_program(sides: Sequence[Side], candidates: Sequence[Atom], background
     if not ends:
         raise InputError(f"the horizon {bounds.horizon} holds no pulling instant (period {period})",
                          hint=f"give --horizon {period} or more")
-    size = estimate(sides, len(candidates), Timeline(0, ends[-1]))
+    size = estimate(sides, candidates, Timeline(0, ends[-1]))
     if size > bounds.max_ground:
         raise LimitError(
             f"the search would ground about {size:,} rules over {len(candidates):,} candidate triples "
@@ -204,14 +219,17 @@ proves it in a fraction of a second. The price: fewer intermediate models to sho
 
 
 def solve(program: str, on_progress: Progress | None = None,
-          options: Sequence[str] = SOLVER_OPTIONS, order: Callable[[Atom], int] | None = None) -> Found | None:
-    """The optimal stream of the search program, or the best so far when interrupted (Ctrl-C).
-    Within a time point the stream lists its atoms by ``order`` (their arrival order).
+          options: Sequence[str] = SOLVER_OPTIONS, order: Callable[[Atom], int] | None = None,
+          time_limit: float | None = None) -> Found | None:
+    """The optimal stream of the search program, or the best so far when interrupted (Ctrl-C)
+    or after ``time_limit`` seconds. Within a time point the stream lists its atoms by
+    ``order`` (their arrival order).
 
     Returns ``None`` when the program has no model (no witness within the bounds).
 
     Raises:
         KeyboardInterrupt: interrupted before the first model.
+        LimitError: the time limit passed before the first model.
     """
     messages: list[str] = []
     control = clingo.Control(list(options),
@@ -233,16 +251,23 @@ def solve(program: str, on_progress: Progress | None = None,
         best["models"] = best.get("models", 0) + 1
         if on_progress is not None:
             on_progress(best["models"], list(model.cost))
-    interrupted = False
+    interrupted = timed_out = False
     with control.solve(on_model=on_model, async_=True) as handle:
         try:
             while not handle.wait(0.2):
-                pass
+                if time_limit is not None and time.monotonic() - start > time_limit:
+                    handle.cancel()
+                    interrupted = timed_out = True
+                    break
         except KeyboardInterrupt:
             handle.cancel()
             interrupted = True
         result = handle.get()
     if "stream" not in best:
+        if timed_out:
+            raise LimitError(f"no witness found within the time limit of {time_limit:g} s, and none "
+                             "ruled out: the bounds are not exhausted",
+                             hint="raise --time-limit or lower the bounds")
         if interrupted:
             raise KeyboardInterrupt
         return None

@@ -46,7 +46,7 @@ import clingo
 
 from lars.atoms import Atom, Comparison
 from lars.errors import UnsupportedError
-from lars.formulas import At, Box, Diamond, Modality
+from lars.formulas import At, Box, Diamond, Modality, WindowAtom
 from lars.rules import Literal, Program, Rule
 from lars.streams import Stream, Timeline
 from lars.terms import Variable
@@ -265,6 +265,31 @@ def range_size(encoding: TimeIndexed, timeline: Timeline) -> int:
             else:
                 lo, hi = scope_range(scope, t, timeline)
                 total += max(0, hi - lo + 1)
+    return total
+
+
+def time_join_size(program: Program, timeline: Timeline, fanout: Callable[[Atom], int]) -> int:
+    """How many combinations of time points the rules' ``@_T`` window atoms may join: per rule
+    and reference time, the product of the widths of the windows binding a time variable, times
+    the largest ``fanout`` (input atoms matching one of them). The right-open readings of RSP
+    windows bind one time variable per triple pattern: three 30-point windows in one rule are
+    27,000 combinations at every time point, for every data match."""
+    total = 0
+    for rule_index, rule in enumerate(program):
+        binders = [(f"w{rule_index}_{j}", literal.formula) for j, literal in enumerate(rule.body)
+                   if isinstance(literal.formula, WindowAtom) and isinstance(literal.formula.modality, At)
+                   and isinstance(literal.formula.modality.time, Variable)]
+        if len(binders) < 2:
+            continue
+        widest = max(fanout(formula.atom) for _, formula in binders)
+        for t in timeline:
+            product = widest
+            for ident, formula in binders:
+                scope, _ = scope_and_modality(ident, formula)
+                lo, hi = ((timeline.start, t) if isinstance(scope.window, TupleWindow)
+                          else scope_range(scope, t, timeline))
+                product *= max(1, hi - lo + 1)
+            total += product
     return total
 
 

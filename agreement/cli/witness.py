@@ -55,6 +55,9 @@ def add_parser(commands) -> argparse.ArgumentParser:
     parser.add_argument("--max-ground", type=int, default=DEFAULT_MAX_GROUND,
                         help="refuse a search whose ground program is estimated larger "
                              "(default %(default)s)")
+    parser.add_argument("--time-limit", type=float, metavar="SECONDS",
+                        help="stop solving after SECONDS with the best witness so far (not proven "
+                             "minimal); without one found, exit 2 (default: no limit)")
     parser.add_argument("--variant", default="brave", help="CQELS variant of cq(Q): brave, cautious or an id")
     parser.add_argument("--unit", default="1s", help="length of one tick (default %(default)s)")
     parser.add_argument("--window-bounds", choices=READINGS, default="closed",
@@ -87,8 +90,9 @@ def command_witness(args: argparse.Namespace, out: TextIO) -> int:
         Path(args.query), period=args.period, unit=args.unit, static=args.static,
         csparql=args.csparql and Path(args.csparql), max_triples=args.max_triples,
         horizon=args.horizon, constants=args.constants, earliest=args.earliest,
-        own_streams=args.own_streams, max_ground=args.max_ground, variant=args.variant,
-        window_bounds=args.window_bounds, profiles=args.profiles.split(","), on_progress=progress)
+        own_streams=args.own_streams, max_ground=args.max_ground, time_limit=args.time_limit,
+        variant=args.variant, window_bounds=args.window_bounds, profiles=args.profiles.split(","),
+        on_progress=progress)
     if progress is not None:
         sys.stderr.write("\r\033[K")
     command = check_command(args, args.output or "WITNESS.nt", result.bounds.horizon)
@@ -102,5 +106,5 @@ def command_witness(args: argparse.Namespace, out: TextIO) -> int:
     else:
         out.write(render_text(result, witness, command, args.output))
     if witness is not None and witness.found.interrupted:
-        print("interrupted: the witness shown is the best found so far", file=sys.stderr)
+        print("stopped early: the witness shown is the best found so far", file=sys.stderr)
     return 0 if witness is None else 1

@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 
 from agreement.witnesssearch import Bounds, Side, check_sides, solve, terminal_progress
+from lars.errors import LimitError
 from lars.parser import parse_program
 from translate.api import parse_query, translate
 
@@ -81,3 +82,13 @@ def test_progress_shows_models_and_the_optimum_on_a_terminal_only():
     terminal = Terminal(True)
     terminal_progress(terminal)(3, [4, 1])
     assert terminal.text == "\r3 model(s); best so far: 4 triple(s), last at 1   "
+
+
+def test_a_time_limit_keeps_the_best_model_so_far():
+    found = solve(HARD, options=["--opt-mode=opt", "--opt-strategy=bb", "--models=0"], time_limit=1)
+    assert found is not None and found.interrupted and not found.optimal
+
+
+def test_a_time_limit_without_any_model_is_an_error_not_a_verdict():
+    with pytest.raises(LimitError, match="bounds are not exhausted"):
+        solve(HARD.replace("#minimize", ":- hole(P,H), hole(Q,H), P<Q. #minimize"), time_limit=1)
