@@ -359,7 +359,6 @@ def analyze_query(query: Source, *, period: str | int | None = None, static: Seq
     return analyze(parsed, default_period(parsed) if ticks is None else ticks, graphs)
 
 
-
 def search_witness(query: Source, *, period: str | int, unit: str = "1s", static: Sequence[str] = (),
                    csparql: Source | None = None, max_triples: int = 6,
                    horizon: str | int | None = None, constants: int = 2, earliest: int = 0,

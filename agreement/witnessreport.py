@@ -7,6 +7,7 @@ per line, then its stream IRI and its time point, so ``lars agree`` takes it as 
 
 from __future__ import annotations
 
+from agreement.answers import binding_json
 from agreement.witness import SearchResult, Witness
 from ingest.rdffiles import StreamTriple
 
@@ -74,7 +75,8 @@ def render_text(result: SearchResult, witness: Witness | None, command: str,
 
 
 def to_json(result: SearchResult, witness: Witness | None, command: str) -> dict:
-    """The report as one JSON document."""
+    """The report as one JSON document (``docs/schemas/witness.schema.json``); answers are
+    solution mappings as in ``lars agree``'s JSON (:func:`agreement.answers.binding_json`)."""
     bounds = result.bounds
     document = {"format": "lars-witness", "version": 1, "witness": witness is not None,
                 "bounds": {"max_triples": bounds.max_triples, "horizon": bounds.horizon,
@@ -95,11 +97,12 @@ def to_json(result: SearchResult, witness: Witness | None, command: str) -> dict
                     for e in witness.elements],
         "interval": {"start": verdict.start, "end": verdict.end},
         "variables": list(report.variables),
-        "only_cqels": [{"answer": report.row_text(row), "times": list(times)}
+        "only_cqels": [{"binding": binding_json(report.variables, row), "times": list(times)}
                        for row, times in sorted(verdict.only_cqels.items(),
                                                 key=lambda item: report.row_text(item[0]))],
-        "only_csparql": sorted(report.row_text(row) for row in verdict.only_csparql),
-        "both": sorted(report.row_text(row) for row in verdict.both),
+        "only_csparql": [{"binding": binding_json(report.variables, row), "times": [verdict.end]}
+                         for row in sorted(verdict.only_csparql, key=report.row_text)],
+        "both": [binding_json(report.variables, row) for row in sorted(verdict.both, key=report.row_text)],
         "failing": sorted({PAPER_CONDITION[e.condition] for e in explanations}),
         "conditions": [{"condition": e.condition, "paper": PAPER_CONDITION[e.condition],
                         "message": e.message, "witnesses": list(e.witnesses)} for e in explanations],
