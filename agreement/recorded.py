@@ -17,6 +17,7 @@ Several relations at the same time point are merged (CQELS's one-result relation
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 from rdflib import BNode, Literal, URIRef
@@ -52,30 +53,58 @@ def load_json(path: str | Path) -> object:
         raise ParseError(f"not JSON: {error.msg}", Position(str(path), error.lineno, error.colno)) from None
 
 
-def read_recorded(path: str | Path, unit_ms: int) -> AnswerSeries:
-    """The answers recorded in a CSRBench answer file, on time points of ``unit_ms`` milliseconds."""
+@dataclass(frozen=True)
+class RecordedRelation:
+    """One relation as an engine reported it: its timestamp in milliseconds and its rows, in
+    file order with duplicates kept (an engine with bag answers repeats rows)."""
+
+    timestamp: int
+    rows: tuple[Row, ...]
+
+
+@dataclass(frozen=True)
+class RecordedStream:
+    """The relations of a CSRBench answer file, in file order."""
+
+    variables: tuple[str, ...]
+    relations: tuple[RecordedRelation, ...]
+
+
+def read_relations(path: str | Path) -> RecordedStream:
+    """The relations recorded in a CSRBench answer file, one by one (nothing merged)."""
     document = load_json(path)
     relations = document.get("relations") if isinstance(document, dict) else None
     if not isinstance(relations, list):
         raise InputError("expected an object with a list 'relations'", Position(str(path)))
     variables: tuple[str, ...] | None = None
-    answers: dict[int, set[Row]] = {}
+    found = []
     for number, relation in enumerate(relations, 1):
         where = f"{path}: relation {number}"
         try:
             names = tuple(relation["head"]["vars"])
-            time = int(relation["timestamp"]) // unit_ms
+            timestamp = int(relation["timestamp"])
             bindings = relation["results"]["bindings"]
         except (KeyError, TypeError, ValueError):
             raise InputError(f"{where}: expected head.vars, timestamp and results.bindings") from None
         if variables is not None and set(names) != set(variables):
             raise InputError(f"{where}: variables {names} differ from the first relation's {variables}")
         variables = variables or names
-        rows = answers.setdefault(time, set())
+        rows = []
         for binding in bindings:
             values = binding.get("binding", {}) if isinstance(binding, dict) else None
             if not isinstance(values, dict):
                 raise InputError(f"{where}: a result must have a 'binding' object")
-            rows.add(tuple(term_of(values[name], where) if name in values else None
-                           for name in variables))
-    return AnswerSeries(variables or (), {t: frozenset(rows) for t, rows in answers.items()})
+            rows.append(tuple(term_of(values[name], where) if name in values else None
+                              for name in variables))
+        found.append(RecordedRelation(timestamp, tuple(rows)))
+    return RecordedStream(variables or (), tuple(found))
+
+
+def read_recorded(path: str | Path, unit_ms: int) -> AnswerSeries:
+    """The answers recorded in a CSRBench answer file, on time points of ``unit_ms`` milliseconds
+    (relations at the same time point merged)."""
+    recorded = read_relations(path)
+    answers: dict[int, set[Row]] = {}
+    for relation in recorded.relations:
+        answers.setdefault(relation.timestamp // unit_ms, set()).update(relation.rows)
+    return AnswerSeries(recorded.variables, {t: frozenset(rows) for t, rows in answers.items()})

@@ -44,6 +44,7 @@ from translate.rdf import (
 from translate.rsp import Compare, RspQuery
 from translate.streamrules import answer_variables
 from translate.scope import conditions, subexpressions
+from translate.names import TRIGGER
 from translate.triggers import pull_rule, push_rules, with_trigger
 from translate.rspwindows import check_reading
 
@@ -85,6 +86,10 @@ class Translation:
         query_terms: the RDF constants of the query's patterns (seeds for :meth:`encoder`).
         compares_values: whether FILTERs compare values (the encoder then refuses literals it
             could only compare by identity).
+        profile: the engine profile it was compiled for (:mod:`translate.reports`), if any.
+        report: the predicate that holds where a relation is reported (``trigger`` for push and
+            pull, ``report`` for engine profiles).
+        t0: where the profile's windows start.
     """
 
     program: Program
@@ -102,6 +107,9 @@ class Translation:
     inputs: frozenset[Signature] = frozenset({(STRIPLE, 4)})
     query_terms: tuple[Identifier, ...] = field(default=(), repr=False)
     compares_values: bool = False
+    profile: str | None = None
+    report: str = TRIGGER
+    t0: int = 0
 
     def encoder(self) -> RdfTermEncoder:
         """A fresh encoder that knows the query's constants (so data collisions are caught)."""
@@ -165,7 +173,7 @@ def parse_query(text: str, source: str = "<string>", engine: str | None = None,
     return profile.read(text, source, parse_unit(unit))
 
 
-def _compares_values(pattern) -> bool:
+def compares_values(pattern) -> bool:
     return any(isinstance(e, Compare) for c in conditions(pattern) for e in subexpressions(c))
 
 
@@ -197,14 +205,14 @@ def translate(query: RspQuery, engine: str | None = None, variant: str = "brave"
     result = profile.strategy(prepared, window_bounds)
     period = period_ticks if period_ticks is not None else query.every
     program, comments = _with_mode(result.program, result.comments, mode, period)
-    _verify(program)
+    verify(program)
     select = tuple(v.name for v in query.variables)
     answer = AnswerSpec(result.answer_predicate, tuple(sorted(set(answer_variables(prepared)))),
                         select)
     return Translation(program, comments, answer, prepared, profile.name,
                        variant if profile.name == "cqels" else None, mode,
                        period if mode == "pull" else None, window_bounds,
-                       query_terms=result.terms, compares_values=_compares_values(query.pattern))
+                       query_terms=result.terms, compares_values=compares_values(query.pattern))
 
 
 def _with_mode(program: Program, comments: tuple[str, ...], mode: str,
@@ -224,7 +232,7 @@ def _with_mode(program: Program, comments: tuple[str, ...], mode: str,
     return triggered, comments + tuple(comment for _, comment in extra)
 
 
-def _verify(program: Program) -> None:
+def verify(program: Program) -> None:
     """Generated programs are safe and stratified; anything else is a bug of the translation."""
     try:
         check_safety(program)

@@ -4,12 +4,15 @@
 |---|---|---|---|---|
 | ``csparql`` | :func:`~translate.csparql.read_csparql` | τ1(cs(Q)) | pull | — |
 | ``cqels`` | :func:`~translate.cqels.read_cqels` | τ2(Q') for Q' ∈ cq(Q) | push | brave … cautious |
+| ``rspql`` | :func:`~translate.rspql.read_rspql` | τ2(Q') for Q' ∈ cq(Q) | push | brave … cautious |
 | ``sparql`` | :func:`~translate.cqels.read_cqels` (no STREAM) | τ(Q) | none | — |
 
 >>> guess_engine("REGISTER QUERY q AS SELECT * WHERE { ?s ?p ?o }")
 'csparql'
 >>> guess_engine("SELECT * WHERE { STREAM <http://s> [NOW] { ?s ?p ?o } }")
 'cqels'
+>>> guess_engine("REGISTER RSTREAM <o> AS SELECT * FROM NAMED WINDOW <w> ON <s> [RANGE PT1S] WHERE {}")
+'rspql'
 >>> engine("cqles")
 Traceback (most recent call last):
 ...
@@ -27,6 +30,7 @@ from lars.errors import InputError
 from translate.cqels import read_cqels
 from translate.csparql import read_csparql
 from translate.rsp import RspQuery
+from translate.rspql import read_rspql
 from translate.scanner import tokenize
 from translate.streamrules import TauResult, tau, tau1, tau2
 from translate.variants import cq_variant, cs
@@ -72,6 +76,7 @@ class Engine:
 ENGINES = {
     "csparql": Engine("csparql", read_csparql, _cs, _tau1, "pull", "τ1(cs(Q))"),
     "cqels": Engine("cqels", read_cqels, _cq, _tau2, "push", "τ2(cq(Q))"),
+    "rspql": Engine("rspql", read_rspql, _cq, _tau2, "push", "τ2(cq(Q))"),
     "sparql": Engine("sparql", partial(read_cqels, engine="sparql"), _no_variant, _tau, "none",
                      "τ(Q)"),
 }
@@ -88,12 +93,17 @@ def engine(name: str) -> Engine:
 
 
 def guess_engine(text: str) -> str:
-    """``csparql`` for REGISTER or FROM STREAM, ``cqels`` for STREAM <iri>, else ``sparql``."""
+    """``rspql`` for REGISTER RSTREAM|ISTREAM|DSTREAM or FROM NAMED WINDOW, ``csparql`` for
+    REGISTER or FROM STREAM, ``cqels`` for STREAM <iri>, else ``sparql``."""
     tokens = tokenize(text)
     for k, token in enumerate(tokens):
         after = tokens[k + 1: k + 3]
         if token.is_keyword("REGISTER"):
-            return "csparql"
+            rspql = after and after[0].is_keyword("RSTREAM", "ISTREAM", "DSTREAM")
+            return "rspql" if rspql else "csparql"
+        if token.is_keyword("FROM") and len(after) == 2 and after[0].is_keyword("NAMED") \
+                and after[1].is_keyword("WINDOW"):
+            return "rspql"
         if token.is_keyword("FROM") and any(t.is_keyword("STREAM") for t in after):
             return "csparql"
         if token.is_keyword("STREAM") and after and after[0].kind in ("iri", "pname"):

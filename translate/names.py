@@ -6,6 +6,8 @@
 * ``named_graph`` — the named graphs of the data, for ``GRAPH ?g`` over a pattern that reads
   no triple of the graph it names; ``trigger`` — push and pull (:mod:`translate.triggers`);
 * ``path_k`` and ``rdf_graph`` — property paths (:mod:`translate.paths`).
+* ``report``, ``report_at``, ``later_report``, ``prev_report``, ``istream_1``, ``dstream_1`` and
+  the ``_prev`` copies of derived predicates — engine profiles (:mod:`translate.reports`).
 
 A SPARQL variable becomes a LARS variable with an upper-case initial: ``?shop`` is ``Shop``.
 Capitalising already uses up every name with an upper-case initial, so names that do not start
@@ -32,6 +34,10 @@ TRIGGER = "trigger"
 RDF_GRAPH = "rdf_graph"
 """``rdf_graph(G)``: the graphs of the dataset (``default`` and the named ones), where a
 zero-length property path from a constant holds (:mod:`translate.paths`)."""
+REPORT = "report"
+REPORT_AT = "report_at"
+LATER_REPORT = "later_report"
+PREVIOUS_REPORT = "prev_report"
 
 _SPARQL_NAME = re.compile(r"[A-Za-z0-9_]+\Z")
 _ESCAPE = "_U"
@@ -50,6 +56,16 @@ def helper_predicate(index: int) -> str:
 def path_predicate(index: int) -> str:
     """``path_k``: the pairs a property path connects (:mod:`translate.paths`)."""
     return f"path_{index}"
+
+
+def previous_predicate(name: str) -> str:
+    """``p_prev``: the copy of derived predicate ``p`` evaluated at the previous report."""
+    return f"{name}_prev"
+
+
+def stream_predicate(r2s: str) -> str:
+    """``istream_1`` or ``dstream_1``: the answers an Istream or Dstream reports."""
+    return f"{r2s}_1"
 
 
 def lars_variable(name: str) -> Variable:

@@ -266,7 +266,7 @@ class RspQuery:
         dataset: ``D``.
         streams: ``S`` in order of appearance in the text.
         distinct: the DISTINCT (or REDUCED) flag; answers are sets either way.
-        engine: the syntax it was read from: ``csparql``, ``cqels`` or ``sparql``.
+        engine: the syntax it was read from: ``csparql``, ``cqels``, ``rspql`` or ``sparql``.
         name: the C-SPARQL ``REGISTER QUERY name``, if any.
         every: the C-SPARQL ``COMPUTED EVERY`` period in ticks, if any.
         unit_ms: the length of one tick in milliseconds.
@@ -277,6 +277,8 @@ class RspQuery:
             the answer relation at each time point (:mod:`translate.modifiers`).
         kept: variables ``ans_1`` keeps besides the SELECT ones, projected away from its rows
             without merging equal ones (the witnesses of :mod:`translate.bags`).
+        r2s: the relation-to-stream operator the query registers (RSP-QL's ``REGISTER
+            RSTREAM|ISTREAM|DSTREAM``), if any; it overrides the engine profile's.
     """
 
     variables: tuple[Var, ...]
@@ -295,6 +297,7 @@ class RspQuery:
     offset: int = 0
     kept: tuple[str, ...] = ()
     template: tuple[TriplePattern, ...] = ()
+    r2s: str | None = field(default=None, compare=False)
 
 
 # --- canonical basic graph patterns ---------------------------------------------------------

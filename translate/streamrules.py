@@ -18,17 +18,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from lars.atoms import Atom
 from lars.rules import Literal, Program, Rule
 from lars.terms import Variable
 from translate.names import answer_predicate
 from translate.rdf import DEFAULT_GRAPH, STRIPLE, TRIPLE, RdfTermEncoder
-from translate.rsp import RspQuery, StreamPattern
+from translate.rsp import RspQuery, RspWindow, StreamPattern
 from translate.sparqltext import Names, term_text, window_text
 from translate.tau import Shape, Tau
 from translate.rspwindows import check_reading, window_literals
+
+
+WindowReader = Callable[[RspWindow, Sequence[Atom]], tuple[Literal, ...]]
+"""Body literals saying that each atom holds in a window: τ(ω) under a boundary reading
+(:func:`translate.windows.window_literals`), or an engine profile's scope
+(:mod:`translate.reports`)."""
+
+
+def _reader(reading: str, literals: WindowReader | None) -> WindowReader:
+    check_reading(reading)
+    return literals or partial(window_literals, reading=reading)
 
 
 @dataclass(frozen=True)
@@ -69,9 +82,11 @@ def tau(query: RspQuery, encoder: RdfTermEncoder | None = None) -> TauResult:
     return _result(*_run(query, encoder, None))
 
 
-def import_rules(query: RspQuery, encoder: RdfTermEncoder,
-                 reading: str = "closed") -> list[tuple[Rule, str]]:
-    """τ'(S): one rule per distinct ``(s, ω)`` importing the window into the default graph."""
+def import_rules(query: RspQuery, encoder: RdfTermEncoder, reading: str = "closed",
+                 literals: WindowReader | None = None) -> list[tuple[Rule, str]]:
+    """τ'(S): one rule per distinct ``(s, ω)`` importing the window into the default graph
+    (``literals``, if given, reads the window instead of τ(ω) under ``reading``)."""
+    read = _reader(reading, literals)
     s, p, o = Variable("S"), Variable("P"), Variable("O")
     rules, seen = [], set()
     for spec in query.streams:
@@ -80,7 +95,7 @@ def import_rules(query: RspQuery, encoder: RdfTermEncoder,
         seen.add((spec.stream, spec.window))
         source = Atom(STRIPLE, (s, p, o, encoder.encode(spec.stream)))
         rule = Rule(Atom(TRIPLE, (s, p, o, DEFAULT_GRAPH)),
-                    window_literals(spec.window, source, reading))
+                    read(spec.window, [source]))
         names = Names(query.prefixes)
         rules.append((rule, f"import stream {term_text(spec.stream, names)} "
                             f"{window_text(spec.window)} into the default graph"))
@@ -88,20 +103,20 @@ def import_rules(query: RspQuery, encoder: RdfTermEncoder,
 
 
 def tau1(query: RspQuery, encoder: RdfTermEncoder | None = None,
-         reading: str = "closed") -> TauResult:
+         reading: str = "closed", literals: WindowReader | None = None) -> TauResult:
     """τ1(Q) = τ(Q) ∪ τ'(S); apply it to ``cs(Q)``."""
     check_reading(reading)
     runner, shape = _run(query, encoder, None)
-    for rule, comment in import_rules(query, runner.encoder, reading):
+    for rule, comment in import_rules(query, runner.encoder, reading, literals):
         runner.add(rule, comment)
     return _result(runner, shape)
 
 
 def tau2(query: RspQuery, encoder: RdfTermEncoder | None = None,
-         reading: str = "closed") -> TauResult:
+         reading: str = "closed", literals: WindowReader | None = None) -> TauResult:
     """τ2(Q): τ with STREAM patterns read through their windows; apply it to a ``cq(Q)`` query."""
-    check_reading(reading)
+    read = _reader(reading, literals)
 
     def stream_body(pattern: StreamPattern, atoms: list[Atom]) -> tuple[Literal, ...]:
-        return window_literals(pattern.window, atoms, reading)
+        return read(pattern.window, atoms)
     return _result(*_run(query, encoder, stream_body))

@@ -1,0 +1,131 @@
+"""The relation stream an engine profile reports for a query and a stream (SPEC section 12).
+
+The profile's LARS program (:func:`translate.reports.compile_profile`) is solved over the stream;
+at each time point where its ``report`` predicate holds, the answer atoms at that point form the
+reported relation (an empty one where the profile emits empty relations). For a profile that
+admits any t0, one run per admissible t0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rdflib import Literal as RdfLiteral
+
+from agreement.compare import Row
+from agreement.data import QueryData
+from lars.errors import SolverError
+from solver.strategies import evaluate, slices_of
+from translate.api import Translation
+from translate.profiles import Profile
+from translate.rdf import numeric_value
+from translate.reports import compile_profile, report_reach
+from translate.rsp import RangeWindow, RspQuery
+
+
+@dataclass(frozen=True)
+class Report:
+    """One reported relation: the time point of the evaluation and its rows (SELECT order)."""
+
+    time: int
+    rows: frozenset[Row]
+
+
+@dataclass(frozen=True)
+class ExpectedRun:
+    """The relations a profile reports with windows starting at ``t0``."""
+
+    t0: int
+    translation: Translation
+    reports: tuple[Report, ...]
+
+
+def value_key(value: object) -> Hashable:
+    """A row value compared by value if it is a numeric literal, else as an RDF term."""
+    if isinstance(value, RdfLiteral):
+        number: Fraction | None = numeric_value(value)
+        if number is not None:
+            return ("number", number)
+    return value
+
+
+def row_key(row: Row) -> Row:
+    """A row with numeric literals compared by value (``--strict``)."""
+    return tuple(value_key(value) for value in row)
+
+
+def _double(value: object) -> float | None:
+    if not isinstance(value, RdfLiteral):
+        return None
+    try:
+        return float(str(value))
+    except ValueError:
+        return None
+
+
+def oracle_key(row: Row) -> Row:
+    """A row as CSRBench's oracle tells rows apart (``TimestampedRelationElement.equals``).
+
+    The oracle calls a binding's keys *numeric* when their literal parses as a double; two
+    bindings are equal when their maps are, or else when their numeric keys have the same double
+    values, the other keys ignored. That is an equivalence whose classes are told apart by the
+    numeric values alone (or by the whole row when no value is numeric), and relations are Java
+    sets under it.
+
+    >>> from rdflib import URIRef, Literal
+    >>> a = (URIRef("http://ex.org/s1"), Literal("45.0", datatype=URIRef("http://www.w3.org/2001/XMLSchema#float")))
+    >>> b = (URIRef("http://ex.org/s2"), Literal("45", datatype=URIRef("http://www.w3.org/2001/XMLSchema#double")))
+    >>> oracle_key(a) == oracle_key(b), row_key(a) == row_key(b)
+    (True, False)
+    """
+    numbers = tuple(_double(value) for value in row)
+    if any(number is not None for number in numbers):
+        return tuple(("number", n) for n in numbers if n is not None)
+    return tuple(row)
+
+
+def admissible_t0(query: RspQuery, profile: Profile) -> list[int]:
+    """The t0 values to try: the profile's own, or every t0 in ``[0, L]`` (CSRBench's oracle,
+    ``L`` the widest window of ``query``)."""
+    if profile.t0 is not None:
+        return [profile.t0]
+    widths = [spec.window.length for spec in query.streams if isinstance(spec.window, RangeWindow)]
+    return list(range(0, max(widths, default=0) + 1))
+
+
+def reports(translation: Translation, data: QueryData) -> tuple[Report, ...]:
+    """The relations ``translation`` reports over ``data``, in time order."""
+    select = translation.answer.select_order
+    found = []
+    for answer in evaluate(translation.program, slices_of(data.stream), data.stream.timeline,
+                           data.background, shown={translation.answer.predicate, translation.report}):
+        if len(answer.streams) != 1:
+            raise SolverError(f"the {translation.profile} program has {len(answer.streams)} answer "
+                              f"streams at {answer.time}; compiled profiles must have exactly one")
+        atoms = [atom for atom, time in answer.streams[0] if time == answer.time]
+        if not any(atom.predicate == translation.report for atom in atoms):
+            continue
+        rows = translation.rows(atoms, data.encoder)
+        found.append(Report(answer.time, frozenset(tuple(row[v] for v in select) for row in rows)))
+    return tuple(found)
+
+
+def expected_runs(query: RspQuery, profile: Profile, input_times: Sequence[int], data_for,
+                  period: int | None = None, variant: str = "brave",
+                  t0s: Sequence[int] | None = None) -> list[ExpectedRun]:
+    """One :class:`ExpectedRun` per admissible t0.
+
+    Args:
+        input_times: the time points with input (they bound how far back Istream looks,
+            :func:`translate.reports.report_reach`).
+        data_for: ``translations → QueryData``, encoding the data once for all of them
+            (:func:`agreement.data.query_data` with the stream bound).
+    """
+    t0s = list(t0s) if t0s is not None else admissible_t0(query, profile)
+    reach = report_reach(query, input_times, period)
+    translations = [compile_profile(query, profile, t0, period, variant, reach) for t0 in t0s]
+    data = data_for(translations)
+    return [ExpectedRun(t0, translation, reports(translation, data))
+            for t0, translation in zip(t0s, translations)]

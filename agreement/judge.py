@@ -1,0 +1,274 @@
+"""Is a recorded answer stream correct for a query, a stream and an engine profile? (``lars check``)
+
+The expected relations come from the profile's LARS program (:mod:`agreement.expected`). The
+default comparison is CSRBench's oracle (``StreamProcessorOutput.contains`` in
+``dellaglio/csrbench-oracle``): the recorded relations, in file order, must be a contiguous run
+of the expected ones for some admissible t0, each relation compared as a set of bindings, time
+labels ignored, bindings told apart as the oracle does (:func:`agreement.expected.oracle_key`:
+once a binding has a numeric value, only its numeric values count — so ``(sensor A, 45)``
+passes for ``(sensor B, 45)``; this is how C-SPARQL passes CSRBench's Q3).
+
+* ``strict`` compares whole bindings (RDF terms, numeric literals by value), the time labels
+  (within the profile's jitter: expected label = report time × unit + the profile's label
+  offset) and, for profiles with set answers, refuses duplicate rows. Bag multiplicities are not
+  computed (the LARS answer is a set of atoms), so a bag profile's duplicates are accepted and
+  compared as a set.
+* ``merge_same_time`` first merges consecutive recorded relations whose labels fall in the same
+  tick (CQELS reports one relation per binding).
+
+When the recording is incorrect, :class:`Judgement` explains the first mismatch of the alignment
+that got furthest: the expected and recorded relations, the bindings missing and extra, the
+window scope and the stream triples behind those bindings, and which single change of the
+profile would accept the recording.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from agreement.compare import Row
+from agreement.expected import ExpectedRun, Report, admissible_t0, oracle_key, row_key
+from agreement.explain import hashable_text
+from agreement.recorded import RecordedRelation, RecordedStream
+from lars.errors import LarsError
+from translate.profiles import BOUNDS, EMPTY, R2S, STARTUP, Profile
+from translate.rdfstreams import StreamTriple
+from translate.rsp import RangeWindow, RspQuery
+
+RunSource = Callable[[Profile, Sequence[int]], Iterable[ExpectedRun]]
+"""``(profile, t0s) → expected runs``, computed lazily (one LARS run each)."""
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """The first relation where the best alignment of recorded and expected relations fails.
+
+    Attributes:
+        index: the recorded relation's number (0-based, after merging).
+        reason: ``rows``, ``label``, ``duplicates`` or ``ended`` (no expected relation left).
+        t0, expected, recorded: the alignment's t0 and the two relations.
+        missing, extra: rows expected but not recorded, and recorded but not expected.
+        scope: the window scope of the expected report, ``(first, last)`` time points.
+        content: stream triples behind the missing and extra rows: ``(time, triple text)``.
+    """
+
+    index: int
+    reason: str
+    t0: int
+    expected: Report | None
+    recorded: RecordedRelation
+    missing: tuple[Row, ...] = ()
+    extra: tuple[Row, ...] = ()
+    scope: tuple[int, int] | None = None
+    content: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass
+class Judgement:
+    """The verdict of ``lars check``.
+
+    Attributes:
+        correct: whether the recording passes.
+        t0, start: the alignment that passed (t0 and the index of the first matched expected
+            relation), or the best failing one.
+        expected: the expected relations of that alignment's run.
+        recorded: the recorded relations as compared (merged if asked).
+        accepted_with: single profile changes under which the recording passes.
+    """
+
+    profile: Profile
+    strict: bool
+    merged: bool
+    correct: bool
+    t0: int | None
+    start: int | None
+    expected: tuple[Report, ...]
+    recorded: tuple[RecordedRelation, ...]
+    mismatch: Mismatch | None = None
+    accepted_with: list[str] = field(default_factory=list)
+    unit_ms: int = 1000
+
+
+def merge_same_time(relations: Sequence[RecordedRelation], profile: Profile,
+                    unit_ms: int) -> tuple[RecordedRelation, ...]:
+    """Consecutive relations whose labels fall in one tick, merged (rows concatenated)."""
+    merged: list[RecordedRelation] = []
+    for relation in relations:
+        tick = (relation.timestamp - profile.label_ms) // unit_ms
+        if merged and (merged[-1].timestamp - profile.label_ms) // unit_ms == tick:
+            merged[-1] = RecordedRelation(merged[-1].timestamp, merged[-1].rows + relation.rows)
+        else:
+            merged.append(relation)
+    return tuple(merged)
+
+
+def _keys(rows: Iterable[Row], strict: bool) -> dict[Row, Row]:
+    key = row_key if strict else oracle_key
+    return {key(row): row for row in rows}
+
+
+def compare_relation(expected: Report, recorded: RecordedRelation, profile: Profile, strict: bool,
+                     unit_ms: int) -> str | None:
+    """Why ``recorded`` is not ``expected`` (``rows``, ``label``, ``duplicates``), or ``None``."""
+    if _keys(expected.rows, strict).keys() != _keys(recorded.rows, strict).keys():
+        return "rows"
+    if strict:
+        label = expected.time * unit_ms + profile.label_ms
+        if abs(recorded.timestamp - label) > profile.jitter_ms:
+            return "label"
+        if profile.answers == "set" and max(Counter(map(row_key, recorded.rows)).values(),
+                                            default=1) > 1:
+            return "duplicates"
+    return None
+
+
+@dataclass(frozen=True)
+class _Attempt:
+    run: ExpectedRun
+    start: int
+    matched: int
+    reason: str | None
+    distance: int
+
+
+def _attempts(run: ExpectedRun, recorded: Sequence[RecordedRelation], profile: Profile,
+              strict: bool, unit_ms: int) -> Iterable[_Attempt]:
+    reports = run.reports
+    for start in range(max(len(reports), 1)):
+        matched, reason = 0, None
+        for k, relation in enumerate(recorded):
+            if start + k >= len(reports):
+                reason = "ended"
+                break
+            reason = compare_relation(reports[start + k], relation, profile, strict, unit_ms)
+            if reason is not None:
+                break
+            matched += 1
+        distance = 0
+        if reason == "rows":
+            a = _keys(reports[start + matched].rows, strict).keys()
+            distance = len(a ^ _keys(recorded[matched].rows, strict).keys())
+        yield _Attempt(run, start, matched, reason, distance)
+
+
+def match(runs: Iterable[ExpectedRun], recorded: Sequence[RecordedRelation], profile: Profile,
+          strict: bool, unit_ms: int) -> tuple[bool, _Attempt | None]:
+    """Whether some run holds ``recorded`` as a contiguous run; the passing or best attempt."""
+    best: _Attempt | None = None
+    for run in runs:
+        if not recorded:
+            return True, _Attempt(run, 0, 0, None, 0)
+        for attempt in _attempts(run, recorded, profile, strict, unit_ms):
+            if attempt.reason is None:
+                return True, attempt
+            if best is None or (attempt.matched, -attempt.distance) > (best.matched, -best.distance):
+                best = attempt
+    return False, best
+
+
+def scope_at(query: RspQuery, profile: Profile, t0: int, time: int) -> tuple[int, int] | None:
+    """The window scope read at ``time`` (first and last time point), read directly from the
+    profile's definition (SPEC section 12) for the first range window of ``query``."""
+    windows = [s.window for s in query.streams if isinstance(s.window, RangeWindow)]
+    if not windows:
+        return None
+    length, step = windows[0].length, windows[0].step
+    if profile.paper or "content-change" not in profile.report:
+        first = time - length + (profile.bounds == "left-open")
+        last = time - (profile.bounds == "right-open")
+        return max(first, 0), last
+    start = t0 + ((time - length - t0) // step + 1) * step
+    return (max(start, t0) if profile.startup == "full" else start), time
+
+
+def _content(rows: Iterable[Row], elements: Sequence[StreamTriple], scope: tuple[int, int] | None,
+             limit: int = 12) -> tuple[tuple[int, str], ...]:
+    """Stream triples whose subject or object is an IRI of ``rows``, inside the scope first."""
+    terms = {value for row in rows for value in row if value is not None and hasattr(value, "n3")
+             and value.n3().startswith("<")}
+    hits = [(e.time, " ".join(t.n3() for t in e.triple) + " .") for e in elements
+            if e.triple[0] in terms or e.triple[2] in terms]
+    if scope is not None:
+        hits.sort(key=lambda hit: (not scope[0] <= hit[0] <= scope[1], hit[0]))
+    return tuple(hits[:limit])
+
+
+def _mismatch(attempt: _Attempt, recorded: Sequence[RecordedRelation], query: RspQuery,
+              profile: Profile, elements: Sequence[StreamTriple], strict: bool) -> Mismatch:
+    index = attempt.matched
+    position = attempt.start + index
+    expected = attempt.run.reports[position] if position < len(attempt.run.reports) else None
+    relation = recorded[index]
+    want, got = _keys(expected.rows if expected else (), strict), _keys(relation.rows, strict)
+    missing = tuple(want[k] for k in want.keys() - got.keys())
+    extra = tuple(got[k] for k in got.keys() - want.keys())
+    scope = scope_at(query, profile, attempt.run.t0, expected.time) if expected else None
+    return Mismatch(index, attempt.reason or "rows", attempt.run.t0, expected, relation,
+                    tuple(sorted(missing, key=str)), tuple(sorted(extra, key=str)), scope,
+                    _content(missing + extra, elements, scope))
+
+
+def variations(profile: Profile) -> list[tuple[str, Profile]]:
+    """Profiles that differ from ``profile`` in one parameter, each with a description."""
+    described = {"closed": "[t-L, t]", "left-open": "(t-L, t]", "right-open": "[t-L, t)"}
+    found = [(f"window bounds {described[b]} (bounds = \"{b}\")", replace(profile, bounds=b))
+             for b in BOUNDS if b != profile.bounds]
+    found += [(f"r2s = \"{r}\"", replace(profile, r2s=r)) for r in R2S if r != profile.r2s
+              and not (r != "rstream" and profile.translation == "csparql")]
+    found += [(f"empty = \"{e}\"", replace(profile, empty=e)) for e in EMPTY if e != profile.empty]
+    found += [(f"startup = \"{s}\"", replace(profile, startup=s)) for s in STARTUP
+              if s != profile.startup]
+    return found
+
+
+def judge(query: RspQuery, profile: Profile, recorded: RecordedStream, runs: RunSource,
+          elements: Sequence[StreamTriple], unit_ms: int, strict: bool = False,
+          merge: bool = False, suggest: bool = True) -> Judgement:
+    """Judge ``recorded`` against ``profile``'s expected relations (see the module doc).
+
+    Args:
+        runs: computes the expected runs of a profile for given t0s (lazily: the search stops at
+            the first t0 that passes).
+        elements: the stream's triples, for explanations.
+        suggest: try single-parameter changes of the profile (and merging) when incorrect.
+    """
+    relations = merge_same_time(recorded.relations, profile, unit_ms) if merge else recorded.relations
+    t0s = admissible_t0(query, profile)
+    ok, attempt = match(runs(profile, t0s), relations, profile, strict, unit_ms)
+    found = Judgement(profile, strict, merge, ok, attempt.run.t0 if attempt else None,
+                      attempt.start if attempt else None,
+                      attempt.run.reports if attempt else (), relations, unit_ms=unit_ms)
+    if ok or attempt is None:
+        return found
+    found.mismatch = _mismatch(attempt, relations, query, profile, elements, strict)
+    if suggest:
+        found.accepted_with = _accepted_with(query, profile, recorded, runs, attempt.run.t0,
+                                             unit_ms, strict, merge)
+    return found
+
+
+def _accepted_with(query: RspQuery, profile: Profile, recorded: RecordedStream, runs: RunSource,
+                   t0: int, unit_ms: int, strict: bool, merge: bool) -> list[str]:
+    """The single changes (at the failing alignment's t0) under which the recording passes."""
+    accepted = []
+    if not merge:
+        merged = merge_same_time(recorded.relations, profile, unit_ms)
+        if match(runs(profile, admissible_t0(query, profile)), merged, profile, strict, unit_ms)[0]:
+            accepted.append("merging the relations reported in one tick (--merge-same-time)")
+    relations = merge_same_time(recorded.relations, profile, unit_ms) if merge else recorded.relations
+    if strict and match(runs(profile, admissible_t0(query, profile)), relations, profile, False,
+                        unit_ms)[0]:
+        accepted.append("the CSRBench comparison (without --strict)")
+    for text, changed in variations(profile):
+        try:
+            if match(runs(changed, [t0]), relations, changed, strict, unit_ms)[0]:
+                accepted.append(f"{text} at t0 = {t0}")
+        except LarsError:  # a variation that does not compile (e.g. Istream with τ1) accepts nothing
+            continue
+    return accepted
+
+
+def row_text(row: Row) -> str:
+    return "(" + ", ".join(hashable_text(value) for value in row) + ")"

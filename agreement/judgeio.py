@@ -1,0 +1,98 @@
+"""``lars check`` as one call: read the query, the stream and the recorded answers, judge them.
+
+The stream is read once and encoded once; the expected runs of every profile and t0 the judge
+asks for are computed on demand and kept, so trying a profile's variations or merged relations
+costs one LARS run per new (profile, t0) only.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from agreement.data import QueryData, query_data, read_rdf_stream, static_graphs
+from agreement.expected import ExpectedRun, reports
+from agreement.judge import Judgement, judge
+from agreement.recorded import read_relations
+from lars.errors import InputError
+from lars.readpolicy import ReadPolicy, ReadReport
+from lars.streams import Timeline
+from translate.api import parse_query
+from translate.durations import parse_duration, parse_unit, to_ticks
+from translate.profilefile import resolve_profile
+from translate.profiles import Profile
+from translate.rdfstreams import StreamTriple
+from translate.reports import compile_profile, report_reach
+from translate.rsp import RangeWindow, RspQuery
+
+
+@dataclass
+class RunCache:
+    """Expected runs of ``query`` over one stream, computed on demand by (profile, t0)."""
+
+    query: RspQuery
+    elements: Sequence[StreamTriple]
+    graphs: dict
+    timeline: Timeline
+    period: int | None = None
+    variant: str = "brave"
+
+    def __post_init__(self) -> None:
+        self._runs: dict[tuple[Profile, int], ExpectedRun] = {}
+        self._data: QueryData | None = None
+        self._reach = report_reach(self.query, [e.time for e in self.elements], self.period)
+
+    def _data_for(self, translation) -> QueryData:
+        if self._data is None:
+            self._data = query_data([translation], self.elements, self.graphs, self.timeline)
+        return self._data
+
+    def __call__(self, profile: Profile, t0s: Sequence[int]) -> Iterator[ExpectedRun]:
+        for t0 in t0s:
+            key = (profile, t0)
+            if key not in self._runs:
+                translation = compile_profile(self.query, profile, t0, self.period, self.variant,
+                                              self._reach)
+                self._runs[key] = ExpectedRun(t0, translation,
+                                              reports(translation, self._data_for(translation)))
+            yield self._runs[key]
+
+
+def check_timeline(query: RspQuery, last: int, start: int | None, end: int | None) -> Timeline:
+    """From 0 (or ``start``) to the last input plus the widest window and slide (or ``end``), so
+    that every window holding input closes inside the timeline."""
+    windows = [s.window for s in query.streams if isinstance(s.window, RangeWindow)]
+    reach = max((w.length + w.step for w in windows), default=0)
+    line = Timeline(0 if start is None else start, last + reach if end is None else end)
+    if line.start > line.end:
+        raise InputError(f"empty timeline [{line.start},{line.end}]: --from is after --to")
+    return line
+
+
+def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answers: str | os.PathLike,
+                profile: str | Profile, static: Sequence[str] = (), unit: str = "1s",
+                engine: str | None = None, stream_iri: str | None = None, strict: bool = False,
+                merge: bool = False, period: str | None = None, variant: str = "brave",
+                start: int | None = None, end: int | None = None,
+                suggest: bool = True) -> Judgement:
+    """Judge the answers recorded in ``answers`` (CSRBench JSON) for a query file and a stream.
+
+    Args:
+        profile: a built-in profile's name, a TOML file, or a :class:`Profile`.
+        period: for periodic report policies, a duration such as ``10s``.
+    """
+    chosen = resolve_profile(profile) if isinstance(profile, str) else profile
+    unit_ms = parse_unit(unit)
+    text = Path(query_path).read_text(encoding="utf-8")
+    query = parse_query(text, str(query_path), engine, unit)
+    period_ticks = to_ticks(parse_duration(period), unit_ms) if period else None
+    recorded = read_relations(answers)
+    elements, line = read_rdf_stream(stream, stream_iri, ReadPolicy(), ReadReport(), (start, None))
+    last = max((e.time for e in elements), default=0)
+    timeline = check_timeline(query, last, start, end)
+    inside = [e for e in elements if timeline.start <= e.time <= timeline.end]
+    cache = RunCache(query, inside, static_graphs(list(static), query), timeline, period_ticks,
+                     variant)
+    return judge(query, chosen, recorded, cache, inside, unit_ms, strict, merge, suggest)

@@ -1,0 +1,165 @@
+"""Engine profiles: how a real RSP engine reports, as frozen data (SPEC section 12).
+
+A profile fixes every operational parameter that decides what an engine outputs; the paper's two
+idealized engines are two profiles among others. :mod:`translate.reports` compiles a profile and
+a query into one LARS program; :mod:`translate.profilefile` reads user profiles from TOML.
+
+| profile | translation | bounds | t0 | report policy | R2S | empty relation | answers | label |
+|---|---|---|---|---|---|---|---|---|
+| ``paper-pull`` | τ1(cs(Q)) | closed | 0 | periodic (``T % U = 0``) | Rstream | emitted | set | t |
+| ``paper-push`` | τ2(cq(Q)) | closed | 0 | input (℘(P)) | Rstream | emitted | set | t |
+| ``csparql`` | τ1(cs(Q)) | right-open | any | window close ∧ non-empty | Rstream | emitted | bag | c |
+| ``sparqlstream`` | τ1(cs(Q)) | right-open | any | window close ∧ non-empty | Rstream | dropped | set | c |
+| ``cqels`` | τ2(cq(Q)) | right-open | any | content change ∧ non-empty | Istream | dropped | set | τ |
+| ``rsp4j`` | τ2 (WINDOW blocks) | right-open | 0 | window close | Rstream | emitted | set | c |
+
+Sources of the facts: the CSRBench oracle's properties files (``csparql.properties``,
+``cqels.properties``, ``sparqlstream.properties``: window close / non-empty content / content
+change / empty-relation output / R2S) and its ``WindowOperator`` (windows ``[t0 + kβ, t0 + kβ + L)``,
+no partial start-up window, t0 tried from 0 to L in steps of one time unit; content-change scope
+``[max(t0, t0+aβ), τ+1)``, which the oracle labels ``τ + 1 s``; the CQELS answers CSRBench
+recorded carry ``τ`` plus 40–250 ms of wall clock instead, so the profile's label is ``τ``
+with 500 ms of jitter); RSP4J's ``CSPARQLStreamToRelationOp`` (an element at ``t`` belongs to
+``[o, c)`` when ``o ≤ t < c``; windows open with negative ``o``) and ``OnWindowClose`` (a window is
+reported when an element arrives with ``t > c``); C-SPARQL's bag answers and the time
+labels as observed in CSRBench's recorded answers (C-SPARQL repeats rows in Q7).
+
+>>> profile("cqels").r2s, profile("csparql").report
+('istream', frozenset({'window-close', 'non-empty'}))
+>>> profile("cqles")
+Traceback (most recent call last):
+...
+lars.errors.InputError: error: unknown profile 'cqles' (did you mean 'cqels'?)
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from lars.errors import InputError
+
+TRANSLATIONS = ("csparql", "cqels")
+"""Which translation a profile runs: τ1(cs(Q)) (``csparql``) or τ2 of a cq(Q) variant (``cqels``)."""
+BOUNDS = ("closed", "left-open", "right-open")
+REPORTS = ("periodic", "input", "window-close", "content-change", "non-empty")
+"""Report policies (a profile's report policy is a conjunction of them): ``periodic`` — at
+``t % U = 0`` (the paper's pull); ``input`` — at every time point with input (the paper's push);
+``window-close`` — when a window instance closes; ``content-change`` — when an input item enters
+the window (CQELS, as the CSRBench oracle models it); ``non-empty`` — only if the window holds input."""
+TICKS = ("time", "tuple", "batch")
+R2S = ("rstream", "istream", "dstream")
+EMPTY = ("emit", "drop")
+ANSWERS = ("set", "bag")
+STARTUP = ("partial", "full")
+"""``partial``: windows are clipped at the timeline's start (the paper) or opened with negative
+``o`` (RSP4J); ``full``: no window before ``t0 + L`` (the CSRBench oracle)."""
+PAPER_POLICIES = (frozenset({"periodic"}), frozenset({"input"}))
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One engine's reporting behaviour.
+
+    Attributes:
+        name: the profile's name.
+        translation: ``csparql`` (τ1(cs(Q))) or ``cqels`` (τ2 of a cq(Q) variant).
+        bounds: window bounds: ``closed`` ``[t-L, t]``, ``left-open`` ``(t-L, t]``,
+            ``right-open`` ``[t-L, t)``.
+        t0: where windows start (``t0 + k·β``), in ticks; ``None``: any admissible t0, as
+            CSRBench tries (``0 … L``).
+        report: the report policy, a conjunction of :data:`REPORTS`.
+        tick: what makes the engine evaluate: only ``time`` compiles to LARS.
+        r2s: ``rstream``, ``istream`` or ``dstream``.
+        empty: whether an evaluation with no answer is reported as an empty relation.
+        answers: ``set`` or ``bag`` (duplicate rows).
+        startup: ``partial`` or ``full`` start-up windows (:data:`STARTUP`).
+        label_ms: the time label of a report minus its report time, in milliseconds (CQELS: 1000).
+        jitter_ms: how far a recorded label may stray from the expected one (wall clock).
+        description: one line for ``--help`` and reports.
+    """
+
+    name: str
+    translation: str
+    bounds: str
+    t0: int | None
+    report: frozenset[str]
+    tick: str = "time"
+    r2s: str = "rstream"
+    empty: str = "emit"
+    answers: str = "set"
+    startup: str = "partial"
+    label_ms: int = 0
+    jitter_ms: int = 0
+    description: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        for value, allowed, what in ((self.translation, TRANSLATIONS, "translation"),
+                                     (self.bounds, BOUNDS, "bounds"), (self.tick, TICKS, "tick"),
+                                     (self.r2s, R2S, "r2s"), (self.empty, EMPTY, "empty"),
+                                     (self.answers, ANSWERS, "answers"),
+                                     (self.startup, STARTUP, "startup")):
+            if value not in allowed:
+                raise InputError(f"profile {self.name}: {what} must be one of "
+                                 f"{', '.join(allowed)}, not {value!r}")
+        unknown = sorted(set(self.report) - set(REPORTS))
+        if unknown or not self.report:
+            raise InputError(f"profile {self.name}: report must be a non-empty list of "
+                             f"{', '.join(REPORTS)}" + (f", not {unknown[0]!r}" if unknown else ""))
+        if self.t0 is not None and self.t0 < 0:
+            raise InputError(f"profile {self.name}: t0 must be at least 0, not {self.t0}")
+
+    @property
+    def paper(self) -> bool:
+        """Whether this is one of the paper's execution modes (push ℘(P) or pull ℘(P,U))."""
+        return self.report in PAPER_POLICIES
+
+    @property
+    def mode(self) -> str:
+        """``pull`` or ``push`` for the paper's policies, ``engine`` otherwise."""
+        if self.report == frozenset({"periodic"}):
+            return "pull"
+        if self.report == frozenset({"input"}):
+            return "push"
+        return "engine"
+
+    @property
+    def pulls(self) -> bool:
+        """Whether the engine reports at window ends (periodic or window close): its reports
+        delimit the pulling intervals of an agreement check."""
+        return bool(self.report & {"periodic", "window-close"})
+
+
+def _builtin(name: str, translation: str, bounds: str, t0: int | None, report: set[str],
+             description: str, **options) -> Profile:
+    return Profile(name, translation, bounds, t0, frozenset(report), description=description,
+                   **options)
+
+
+PROFILES: dict[str, Profile] = {p.name: p for p in (
+    _builtin("paper-pull", "csparql", "closed", 0, {"periodic"},
+             "the paper's C-SPARQL: ℘(τ1(cs(Q)), U), windows [t-L, t]"),
+    _builtin("paper-push", "cqels", "closed", 0, {"input"},
+             "the paper's CQELS: ℘(τ2(Q')), windows [t-L, t]"),
+    _builtin("csparql", "csparql", "right-open", None, {"window-close", "non-empty"},
+             "C-SPARQL 0.9 as CSRBench configures it", answers="bag", startup="full",
+             jitter_ms=100),
+    _builtin("sparqlstream", "csparql", "right-open", None, {"window-close", "non-empty"},
+             "SPARQLstream 1.0.5 as CSRBench configures it", empty="drop", startup="full",
+             jitter_ms=100),
+    _builtin("cqels", "cqels", "right-open", None, {"content-change", "non-empty"},
+             "CQELS (2011) as CSRBench configures it", r2s="istream", empty="drop",
+             startup="full", jitter_ms=500),
+    _builtin("rsp4j", "cqels", "right-open", 0, {"window-close"},
+             "RSP-QL as RSP4J implements it (windows [o, o+L), o = k·β, k any integer)"),
+)}
+
+
+def profile(name: str) -> Profile:
+    """The built-in profile called ``name``; an :class:`InputError` with a suggestion otherwise."""
+    if name in PROFILES:
+        return PROFILES[name]
+    close = difflib.get_close_matches(name, list(PROFILES), n=1)
+    suggestion = f" (did you mean '{close[0]}'?)" if close else ""
+    raise InputError(f"unknown profile '{name}'{suggestion}",
+                     hint=None if close else "use one of " + ", ".join(PROFILES) + " or a .toml file")

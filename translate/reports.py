@@ -1,0 +1,358 @@
+"""Engine profiles compiled into LARS: profile + query → one program (SPEC section 12).
+
+The paper's profiles give the paper's programs unchanged: ``paper-pull`` is ``℘(τ1(cs(Q)), U)``,
+``paper-push`` is ``℘(τ2(Q'))`` (:func:`translate.api.translate`). Any other profile compiles
+to a program that derives, at each time point ``t``:
+
+* ``trigger`` — the engine evaluates at ``t``: one rule per window of the query whose body is the
+  conjunction of the report policy's conditions (:func:`trigger_bodies`);
+* the answers reported at ``t``: ``ans_1`` (Rstream), ``istream_1`` or ``dstream_1``;
+* ``report`` — a relation is reported at ``t`` (``report ← trigger`` when empty relations are
+  emitted, ``report ← out(X̄)`` when they are dropped).
+
+**Windows.** A window instance of width ``L`` and slide ``β`` is ``[o, o+L)`` (or closed, or
+left-open, per the profile's bounds) with ``o = t0 + k·β``. The scope read at reference time
+``R`` is, under a *window-close* policy, the instance that closes at ``R`` (``[R-L, R)``), and
+under a *content-change* policy the earliest instance still open at ``R``, cut at ``R`` (the
+CSRBench oracle's ``[max(t0, t0+aβ), τ]``). Each atom ``a`` of a window is read as
+``⊞^L @_T a`` plus comparisons of ``T`` with ``R`` (:func:`scope_literals`); the latest instance
+start at or before ``T`` is ``T - (T - t0) % β``, so "``T`` is in the earliest instance open at
+``R``" is ``T - (T - t0) % β > R - L``. t0 is a parameter of these comparisons and of the
+trigger rules (a LARS window ``⊞^{l,u,d}`` has no offset, so windows are read with step 1 and
+positioned by arithmetic on ``T``).
+
+**Report policies.** *window-close*: ``(R - t0 - L) % β = 0`` (and ``R ≥ t0 + L`` without partial
+start-up windows); *content-change*: an input item of the window's stream arrives at ``R > t0``;
+*non-empty*: some input item lies in the scope at ``R`` (implied by content change, whose
+arriving item is in the scope, so left out there); *periodic*: ``R % U = 0``; *input*: some
+input item arrives at ``R``.
+
+**R2S over the previous report.** The semantics (Definition 3) do not remember atoms derived at
+earlier time points, so Istream cannot look up the previous relation. It recomputes it instead:
+``report_at(R)`` holds for every earlier time point ``R`` at which the trigger conditions held
+(the same conditions, positioned at ``R`` with ``⊞^∞ @_R``), ``prev_report(P)`` picks the latest,
+and a copy of the query's rules, with every derived predicate ``p`` renamed ``p_prev`` and every
+window positioned at ``P`` (read through ``⊞^∞``), derives the previous relation. Then
+``istream_1(X̄) ← ans_1(X̄), not ans_1_prev(X̄)`` and ``dstream_1(X̄) ← ans_1_prev(X̄), not
+ans_1(X̄)``. The previous report is the previous *evaluation*, reported or not (CSRBench's
+Istream compares with the previous relation, not the previous output). Istream and Dstream need
+τ2: under τ1 the previous window's triples would be merged into the same default graph as the
+background and could not be told apart.
+
+>>> from translate.api import parse_query
+>>> from translate.profiles import profile
+>>> from lars.printer import print_program
+>>> q = parse_query('''SELECT ?s WHERE { STREAM <http://ex.org/s> [RANGE 4s SLIDE 2s]
+...                    { ?s <http://ex.org/p> ?o } }''')
+>>> t = compile_profile(q, profile("rsp4j"), t0=0)
+>>> print(print_program(t.program, "ascii"))
+ans_1(S,default,streams) :- [0] @ _N true, [4] @ _T1 striple(S,<http://ex.org/p>,O,<http://ex.org/s>), _T1 < _N, trigger.
+trigger :- [0] @ _N true, ((_N - 4) % 2 + 2) % 2 = 0.
+report :- trigger.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from lars.analysis import derived_predicates
+from lars.atoms import TRUE_PREDICATE, Atom, Comparison
+from lars.errors import InputError, UnsupportedError
+from lars.formulas import At, WindowAtom
+from lars.rules import Literal, Program, Rule
+from lars.terms import BinaryOp, Number, Term, Variable
+from lars.windows import NOW, UNBOUNDED, TimeWindow
+from translate.api import AnswerSpec, Translation, compares_values, translate, verify
+from translate.names import (
+    LATER_REPORT, PREVIOUS_REPORT, REPORT, REPORT_AT, TRIGGER, internal_variable,
+    previous_predicate, stream_predicate,
+)
+from translate.rdf import STRIPLE, RdfTermEncoder
+from translate.rsp import RangeWindow, RspQuery, RspWindow
+from translate.profiles import Profile
+from translate.sparqltext import window_text
+from translate.strategies import TauResult, tau1, tau2
+from translate.triggers import with_trigger
+from translate.variants import cq_variant, cs
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The time point windows are positioned at: now (``⊞^0 @_N true``, windows of their own
+    length), or an earlier candidate report ``_R`` or the previous report ``_P``, whose windows
+    reach ``reach`` ticks further back than their own length (``None``: ``⊞^∞``)."""
+
+    variable: Variable
+    binding: tuple[Literal, ...]
+    earlier: bool = False
+    reach: int | None = None
+
+    def scope_window(self, length: int) -> TimeWindow:
+        if not self.earlier:
+            return TimeWindow(length)
+        return UNBOUNDED if self.reach is None else TimeWindow(self.reach + length)
+
+    def arrival_window(self) -> TimeWindow:
+        if not self.earlier:
+            return NOW
+        return UNBOUNDED if self.reach is None else TimeWindow(self.reach)
+
+
+_N, _R, _Q, _P = (internal_variable(s) for s in ("N", "R", "Q", "P"))
+_TRUE = Atom(TRUE_PREDICATE)
+_NOW_BINDING = Literal(WindowAtom(NOW, At(_N), _TRUE))
+NOW_REF = Reference(_N, (_NOW_BINDING,))
+
+
+def candidate_ref(reach: int | None) -> Reference:
+    """``_R``: an earlier time point at which the engine may have evaluated."""
+    window = UNBOUNDED if reach is None else TimeWindow(reach)
+    return Reference(_R, (_NOW_BINDING, Literal(WindowAtom(window, At(_R), _TRUE)),
+                          Literal(Comparison("<", _R, _N))), True, reach)
+
+
+def previous_ref(reach: int | None) -> Reference:
+    """``_P``: the previous evaluation (``prev_report(_P)``)."""
+    return Reference(_P, (Literal(Atom(PREVIOUS_REPORT, (_P,))),), True, reach)
+
+
+def _minus(left: Term, value: int) -> Term:
+    return left if value == 0 else BinaryOp("-", left, Number(value))
+
+
+def _modulo(term: Term, step: int, nonnegative: bool) -> Term:
+    """``term % step`` in ``[0, step)``: clingo's ``%`` truncates toward zero."""
+    if nonnegative:
+        return BinaryOp("%", term, Number(step))
+    return BinaryOp("%", BinaryOp("+", BinaryOp("%", term, Number(step)), Number(step)),
+                    Number(step))
+
+
+def _range(window: RspWindow, profile: Profile) -> RangeWindow:
+    if not isinstance(window, RangeWindow):
+        raise UnsupportedError(f"window {window_text(window)} under the report policy of "
+                               f"profile {profile.name} (only time-based [RANGE L STEP β] windows)")
+    if window.length == 0:
+        raise UnsupportedError(f"[RANGE 0] under profile {profile.name}")
+    return window
+
+
+def _scope(kind: str, profile: Profile, window: RangeWindow, t0: int, time: Variable,
+           ref: Reference) -> list[Comparison]:
+    """Comparisons saying that ``time`` lies in the scope read at ``ref`` (see the module doc)."""
+    length, step, at = window.length, window.step, ref.variable
+    full = profile.startup == "full"
+    bounds = profile.bounds
+    if kind == "close":
+        lower = ">" if bounds == "left-open" else ">="
+        upper = "<" if bounds == "right-open" else "<="
+        found = [Comparison(upper, time, at)]
+        if ref.earlier or bounds == "left-open":
+            found.append(Comparison(lower, time, _minus(at, length)))
+        return found
+    # content change: the earliest instance open at R, cut at R
+    latest = time if bounds != "left-open" else _minus(time, 1)
+    start = BinaryOp("-", latest, _modulo(_minus(latest, t0), step, full))
+    found = [Comparison("<=", time, at),
+             Comparison(">" if bounds == "right-open" else ">=", start, _minus(at, length))]
+    if full:
+        found.insert(0, Comparison(">" if bounds == "left-open" else ">=", time, Number(t0)))
+    return found
+
+
+def _kind(profile: Profile) -> str:
+    return "change" if "content-change" in profile.report else "close"
+
+
+def scope_literals(profile: Profile, window: RspWindow, atoms: Sequence[Atom], t0: int,
+                   ref: Reference = NOW_REF, stem: str = "T") -> tuple[Literal, ...]:
+    """Body literals saying that each atom holds in the profile's scope of ``window`` at ``ref``."""
+    window = _range(window, profile)
+    lars_window = ref.scope_window(window.length)
+    literals: list[Literal] = []
+    for k, atom in enumerate(atoms, start=1):
+        time = internal_variable(stem, k)
+        literals.append(Literal(WindowAtom(lars_window, At(time), atom)))
+        literals.extend(Literal(c) for c in _scope(_kind(profile), profile, window, t0, time, ref))
+    return (ref.binding if stem == "T" else ()) + tuple(literals)
+
+
+def _arrival(ref: Reference, stream: Term) -> Literal:
+    args = tuple(internal_variable("X", k) for k in range(1, 4)) + (stream,)
+    return Literal(WindowAtom(ref.arrival_window(), At(ref.variable), Atom(STRIPLE, args)))
+
+
+def _conditions(policy: str, profile: Profile, window: RangeWindow, stream: Term, t0: int,
+                period: int | None, ref: Reference) -> tuple[Literal, ...]:
+    """The body literals of one report policy for one window, at ``ref``."""
+    at = ref.variable
+    if policy == "periodic":
+        if period is None:
+            raise InputError(f"profile {profile.name} reports periodically and needs a period",
+                             hint="give --period")
+        return (Literal(Comparison("=", BinaryOp("%", at, Number(period)), Number(0))),)
+    if policy == "input":
+        return (_arrival(ref, internal_variable("X", 4)),)
+    if policy == "content-change":
+        return (_arrival(ref, stream), Literal(Comparison(">", at, Number(t0))))
+    if policy == "non-empty":
+        witness = Atom(STRIPLE, tuple(internal_variable("Y", k) for k in range(1, 4)) + (stream,))
+        return scope_literals(profile, window, [witness], t0, ref, stem="E")
+    # window close
+    full = profile.startup == "full"
+    offset = t0 + window.length
+    found = [Literal(Comparison("=", _modulo(_minus(at, offset), window.step, full), Number(0)))]
+    if full:
+        found.insert(0, Literal(Comparison(">=", at, Number(offset))))
+    return tuple(found)
+
+
+def _windows(query: RspQuery) -> list[tuple[object, RspWindow]]:
+    seen: dict[tuple, None] = {}
+    for spec in query.streams:
+        seen.setdefault((spec.stream, spec.window), None)
+    return list(seen)
+
+
+def trigger_bodies(query: RspQuery, profile: Profile, encoder: RdfTermEncoder, t0: int,
+                   period: int | None, ref: Reference = NOW_REF) -> list[tuple[Literal, ...]]:
+    """One body per window of ``query``: the conjunction of the report policy at ``ref``."""
+    order = [p for p in ("window-close", "content-change", "periodic", "input", "non-empty")
+             if p in profile.report and not (p == "non-empty" and "content-change" in profile.report)]
+    bodies = []
+    for stream, window in _windows(query):
+        window = _range(window, profile)
+        constant = encoder.encode(stream)
+        body = list(ref.binding)
+        for policy in order:
+            body.extend(_conditions(policy, profile, window, constant, t0, period, ref))
+        if tuple(body) not in bodies:
+            bodies.append(tuple(body))
+    if not bodies:
+        raise UnsupportedError(f"a query without stream windows under profile {profile.name}")
+    return bodies
+
+
+def _rename_atom(atom: Atom, names: dict[str, str]) -> Atom:
+    return Atom(names.get(atom.predicate, atom.predicate), atom.args)
+
+
+def _rename(rule: Rule, names: dict[str, str]) -> Rule:
+    """``rule`` with the predicates in ``names`` renamed (heads, atoms, window atoms)."""
+    def formula(f):
+        if isinstance(f, Atom):
+            return _rename_atom(f, names)
+        if isinstance(f, WindowAtom):
+            return WindowAtom(f.window, f.modality, _rename_atom(f.atom, names))
+        return f
+    return Rule(formula(rule.head), tuple(Literal(formula(l.formula), l.negated) for l in rule.body))
+
+
+def _strategy(profile: Profile):
+    return tau1 if profile.translation == "csparql" else tau2
+
+
+def _prepare(query: RspQuery, profile: Profile, variant: str) -> RspQuery:
+    return cs(query) if profile.translation == "csparql" else cq_variant(query, variant)
+
+
+def _previous(prepared: RspQuery, profile: Profile, encoder: RdfTermEncoder, t0: int,
+              period: int | None, answer: Atom, reach: int | None) -> list[tuple[Rule, str]]:
+    """The rules that recompute the previous report's relation as ``ans_1_prev``."""
+    if profile.translation != "cqels":
+        raise UnsupportedError(f"{profile.r2s} with the C-SPARQL translation (τ1) in profile "
+                               f"{profile.name}: use translation = \"cqels\"")
+    copy = _strategy(profile)(prepared, encoder, literals=lambda w, atoms: scope_literals(
+        profile, w, atoms, t0, previous_ref(reach)))
+    names = {name: previous_predicate(name) for name, _ in derived_predicates(copy.program)}
+    found = [(Rule(Atom(REPORT_AT, (_R,)), body),
+              "an earlier evaluation at _R (the report policy positioned at _R)")
+             for body in trigger_bodies(prepared, profile, encoder, t0, period,
+                                         candidate_ref(reach))]
+    found.append((Rule(Atom(LATER_REPORT, (_R,)), (
+        Literal(Atom(REPORT_AT, (_R,))), Literal(Atom(REPORT_AT, (_Q,))),
+        Literal(Comparison("<", _R, _Q)))), "an evaluation after _R and before now"))
+    found.append((Rule(Atom(PREVIOUS_REPORT, (_R,)), (
+        Literal(Atom(REPORT_AT, (_R,))), Literal(Atom(LATER_REPORT, (_R,)), negated=True))),
+        "the previous evaluation"))
+    found += [(_rename(rule, names), "previous report: " + comment)
+              for rule, comment in zip(copy.program, copy.comments)]
+    previous = _rename_atom(answer, names)
+    current, prior = (answer, previous) if profile.r2s == "istream" else (previous, answer)
+    head = Atom(stream_predicate(profile.r2s), answer.args)
+    found.append((Rule(head, (Literal(current), Literal(prior, negated=True))),
+                  f"{profile.r2s}: answers now not in the previous relation" if profile.r2s == "istream"
+                  else "dstream: answers of the previous relation no longer there"))
+    return found
+
+
+def report_reach(query: RspQuery, input_times: Sequence[int], period: int | None = None
+                 ) -> int | None:
+    """A bound on the distance between two consecutive evaluations of an engine profile over a
+    stream with input at ``input_times``: the longest gap between inputs plus the widest window
+    and slide, or the period if longer. ``None`` (no bound) for windows that slide further than
+    they reach (``β > L``), where input between two windows is never reported."""
+    times = sorted(set(input_times))
+    gap = max((b - a for a, b in zip(times, times[1:])), default=0)
+    windows = [spec.window for spec in query.streams if isinstance(spec.window, RangeWindow)]
+    if any(w.step > w.length for w in windows):
+        return None
+    return max(gap + max((w.length + w.step for w in windows), default=0), period or 0)
+
+
+def compile_profile(query: RspQuery, profile: Profile, t0: int = 0, period: int | None = None,
+                    variant: str = "brave", reach: int | None = None) -> Translation:
+    """The LARS program of ``query`` under ``profile`` with windows starting at ``t0``.
+
+    Args:
+        period: ``U`` in ticks, for periodic policies (default: C-SPARQL's COMPUTED EVERY).
+        variant: for the CQELS translation, which query of ``cq(Q)``.
+        reach: for Istream and Dstream, how far back (in ticks) the previous evaluation can
+            lie; ``None`` (exact for every stream) reads the history through ``⊞^∞``. A caller
+            that knows the stream passes :func:`report_reach` of it, which gives the same
+            answers on that stream with windows of finite length.
+
+    Raises:
+        UnsupportedError: tuple-driven or batch ticks, windows that are not time-based under an
+            engine policy, Istream/Dstream with τ1.
+    """
+    period = period if period is not None else query.every
+    if query.r2s is not None and query.r2s != profile.r2s:
+        profile = replace(profile, r2s=query.r2s)
+    if profile.tick != "time":
+        raise UnsupportedError(f"{profile.tick}-driven ticks (profile {profile.name}): only "
+                               "time-driven evaluation compiles to LARS")
+    if profile.paper:
+        found = translate(query, profile.translation, variant, profile.mode, period, profile.bounds)
+        return replace(found, profile=profile.name)
+    encoder = RdfTermEncoder()
+    prepared = _prepare(query, profile, variant)
+    result: TauResult = _strategy(profile)(prepared, encoder, literals=lambda w, atoms: scope_literals(
+        profile, w, atoms, t0))
+    arity = len(result.answer.variables) + 2
+    answer = Atom(result.answer_predicate, tuple(internal_variable("A", k) for k in range(1, arity + 1)))
+    rules = list(zip(result.program, result.comments))
+    output = answer
+    if profile.r2s != "rstream":
+        rules += _previous(prepared, profile, encoder, t0, period, answer, reach)
+        output = Atom(stream_predicate(profile.r2s), answer.args)
+    triggered = [(rule, comment) for rule, comment in zip(
+        with_trigger(Program(tuple(r for r, _ in rules))), (c for _, c in rules))]
+    policy = " ∧ ".join(sorted(profile.report))
+    triggered += [(Rule(Atom(TRIGGER), body), f"report policy {policy} (t0 = {t0})")
+                  for body in trigger_bodies(prepared, profile, encoder, t0, period)]
+    if profile.empty == "emit":
+        triggered.append((Rule(Atom(REPORT), (Literal(Atom(TRIGGER)),)),
+                          "every evaluation is reported, empty relations too"))
+    else:
+        triggered.append((Rule(Atom(REPORT), (Literal(output),)), "empty relations are dropped"))
+    program = Program(tuple(rule for rule, _ in triggered))
+    verify(program)
+    select = tuple(v.name for v in query.variables)
+    spec = AnswerSpec(output.predicate, tuple(sorted(set(select))), select)
+    return Translation(program, tuple(c for _, c in triggered), spec, prepared,
+                       profile.translation, variant if profile.translation == "cqels" else None,
+                       "engine", period if "periodic" in profile.report else None, profile.bounds,
+                       query_terms=encoder.terms(), compares_values=compares_values(query.pattern),
+                       profile=profile.name, report=REPORT, t0=t0)
