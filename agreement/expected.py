@@ -27,10 +27,34 @@ from translate.rsp import RangeWindow, RspQuery
 
 @dataclass(frozen=True)
 class Report:
-    """One reported relation: the time point of the evaluation and its rows (SELECT order)."""
+    """One reported relation: the time point of the evaluation and its rows (SELECT order).
+
+    ``lower`` and ``upper``, when set, are the relations of the same evaluation with the input
+    items stamped exactly at the window's two boundaries left out and taken in
+    (:func:`boundary_tolerant`): a recording with jitter may hold anything between them.
+    """
 
     time: int
     rows: frozenset[Row]
+    lower: frozenset[Row] | None = None
+    upper: frozenset[Row] | None = None
+
+
+def boundary_tolerant(profile: Profile) -> bool:
+    """Whether items at a window boundary may fall on either side: a window-close policy, a
+    positive jitter and a half-open window."""
+    return (profile.jitter_ms > 0 and "window-close" in profile.report
+            and profile.bounds in ("left-open", "right-open"))
+
+
+def with_boundaries(run: Sequence[Report], lower: Sequence[Report],
+                    upper: Sequence[Report]) -> tuple[Report, ...]:
+    """``run`` with each report's ``lower`` and ``upper`` taken from the runs with open and
+    closed bounds at the same time point (empty where those did not report)."""
+    low = {r.time: r.rows for r in lower}
+    high = {r.time: r.rows for r in upper}
+    return tuple(Report(r.time, r.rows, low.get(r.time, frozenset()), high.get(r.time, r.rows))
+                 for r in run)
 
 
 @dataclass(frozen=True)

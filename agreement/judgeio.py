@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agreement.data import QueryData, query_data, read_rdf_stream, static_graphs
-from agreement.expected import ExpectedRun, reports
+from agreement.expected import ExpectedRun, boundary_tolerant, reports, with_boundaries
 from agreement.judge import Judgement, judge
 from agreement.recorded import read_relations
 from lars.errors import InputError
@@ -49,15 +49,25 @@ class RunCache:
             self._data = query_data([translation], self.elements, self.graphs, self.timeline)
         return self._data
 
+    def _run(self, profile: Profile, t0: int) -> ExpectedRun:
+        key = (profile, t0)
+        if key not in self._runs:
+            translation = compile_profile(self.query, profile, t0, self.period, self.variant,
+                                          self._reach)
+            self._runs[key] = ExpectedRun(t0, translation,
+                                          reports(translation, self._data_for(translation)))
+        return self._runs[key]
+
     def __call__(self, profile: Profile, t0s: Sequence[int]) -> Iterator[ExpectedRun]:
+        """The runs of ``profile`` for ``t0s``; for a :func:`boundary_tolerant` profile, each
+        report also carries the relations with both boundaries open and closed."""
         for t0 in t0s:
-            key = (profile, t0)
-            if key not in self._runs:
-                translation = compile_profile(self.query, profile, t0, self.period, self.variant,
-                                              self._reach)
-                self._runs[key] = ExpectedRun(t0, translation,
-                                              reports(translation, self._data_for(translation)))
-            yield self._runs[key]
+            run = self._run(profile, t0)
+            if boundary_tolerant(profile):
+                lower = self._run(replace(profile, bounds="open"), t0).reports
+                upper = self._run(replace(profile, bounds="closed"), t0).reports
+                run = replace(run, reports=with_boundaries(run.reports, lower, upper))
+            yield run
 
 
 def check_timeline(query: RspQuery, last: int, start: int | None, end: int | None) -> Timeline:

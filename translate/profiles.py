@@ -41,7 +41,9 @@ from lars.errors import InputError
 
 TRANSLATIONS = ("csparql", "cqels")
 """Which translation a profile runs: τ1(cs(Q)) (``csparql``) or τ2 of a cq(Q) variant (``cqels``)."""
-BOUNDS = ("closed", "left-open", "right-open")
+BOUNDS = ("closed", "left-open", "right-open", "open")
+"""Window bounds: ``[t-L, t]``, ``(t-L, t]``, ``[t-L, t)`` and ``(t-L, t)``; the last is the
+scope without both boundary points, which ``lars check`` uses for jitter at window closes."""
 REPORTS = ("periodic", "input", "window-close", "content-change", "non-empty")
 """Report policies (a profile's report policy is a conjunction of them): ``periodic`` — at
 ``t % U = 0`` (the paper's pull); ``input`` — at every time point with input (the paper's push);
@@ -65,7 +67,7 @@ class Profile:
         name: the profile's name.
         translation: ``csparql`` (τ1(cs(Q))) or ``cqels`` (τ2 of a cq(Q) variant).
         bounds: window bounds: ``closed`` ``[t-L, t]``, ``left-open`` ``(t-L, t]``,
-            ``right-open`` ``[t-L, t)``.
+            ``right-open`` ``[t-L, t)``, ``open`` ``(t-L, t)`` (window-close policies only).
         t0: where windows start (``t0 + k·β``), in ticks; ``None``: any admissible t0, as
             CSRBench tries (``0 … L``).
         report: the report policy, a conjunction of :data:`REPORTS`.
@@ -75,7 +77,9 @@ class Profile:
         answers: ``set`` or ``bag`` (duplicate rows).
         startup: ``partial`` or ``full`` start-up windows (:data:`STARTUP`).
         label_ms: the time label of a report minus its report time, in milliseconds (CQELS: 1000).
-        jitter_ms: how far a recorded label may stray from the expected one (wall clock).
+        jitter_ms: how far a recorded label may stray from the expected one (wall clock); under
+            a window-close policy, a positive jitter also lets an input item stamped exactly at a
+            window boundary fall on either side of it (the engine's timer races the arrival).
         description: one line for ``--help`` and reports.
     """
 

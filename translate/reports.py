@@ -145,13 +145,15 @@ def _scope(kind: str, profile: Profile, window: RangeWindow, t0: int, time: Vari
     full = profile.startup == "full"
     bounds = profile.bounds
     if kind == "close":
-        lower = ">" if bounds == "left-open" else ">="
-        upper = "<" if bounds == "right-open" else "<="
+        lower = ">" if bounds in ("left-open", "open") else ">="
+        upper = "<" if bounds in ("right-open", "open") else "<="
         found = [Comparison(upper, time, at)]
-        if ref.earlier or bounds == "left-open":
+        if ref.earlier or lower == ">":
             found.append(Comparison(lower, time, _minus(at, length)))
         return found
     # content change: the earliest instance open at R, cut at R
+    if bounds == "open":
+        raise UnsupportedError(f"bounds (t-L, t) under content change (profile {profile.name})")
     latest = time if bounds != "left-open" else _minus(time, 1)
     start = BinaryOp("-", latest, _modulo(_minus(latest, t0), step, full))
     found = [Comparison("<=", time, at),

@@ -1,4 +1,4 @@
-"""The ``lars`` command: ``translate``, ``run``, ``agree`` and ``witness``.
+"""The ``lars`` command: ``translate``, ``run``, ``agree``, ``check`` and ``witness``.
 
 This is the only module that reads ``sys.argv`` and exits; :mod:`agreement.cli.commands` does the
 work. Exit status (like ``diff``): 0 success (for ``agree``: they agree), 1 ``agree`` found a
@@ -14,6 +14,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 
+from agreement.cli.check import add_check_parser
 from agreement.cli.commands import command_agree, command_run, command_translate
 from agreement.cli.witness import add_parser as add_witness_parser
 from ingest.lazy import SPARK_CHOICES, SPARK_THRESHOLD_BYTES, THRESHOLD_VARIABLE
@@ -22,6 +23,7 @@ from ingest.policy import ON_ERROR, ORDER
 from solver.reference import Limits
 from solver.sinks import SINKS
 from solver.strategies import STRATEGIES
+from translate.engines import ENGINES
 from translate.results import FORMATS as RESULT_FORMATS
 from translate.rspwindows import READINGS
 
@@ -66,7 +68,7 @@ to the end of the pulling interval holding the last input (--to cuts it).""",
 
 def add_query_options(parser: argparse.ArgumentParser) -> None:
     """Options shared by everything that translates a query."""
-    parser.add_argument("--engine", choices=("csparql", "cqels", "sparql"),
+    parser.add_argument("--engine", choices=tuple(ENGINES),
                         help="the query's language (default: guessed from its syntax)")
     parser.add_argument("--variant", default="brave",
                         help="CQELS variant of cq(Q): brave, cautious, all, or an id such as bc")
@@ -186,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="write IRIs in full on the terminal too")
     agree.set_defaults(handler=command_agree)
     add_witness_parser(commands)
+    add_check_parser(commands)
     return parser
 
 

@@ -1,0 +1,83 @@
+"""``lars check``: is a recorded answer stream correct for a query, a stream and a profile?
+
+Exit status: 0 correct, 1 incorrect, 2 bad input (the ``lars`` command's convention). The work is
+:func:`agreement.judgeio.judge_files`; this module only declares the options and prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import TextIO
+
+from agreement.judgeio import judge_files
+from agreement.judgereport import render_text, to_json
+from translate.engines import ENGINES
+from translate.profiles import PROFILES
+
+EXAMPLE = """\
+example (CSRBench Q5, C-SPARQL's recorded answers, which drop a binding):
+  lars check examples/csrbench/queries/q5-csparql.rq --stream examples/csrbench/stream \\
+      --answers examples/csrbench/engine-answers/csparql-answer-5.json --profile csparql
+  -> INCORRECT, exit 1, with the first relation that differs, the bindings missing and extra,
+     the stream triples behind them, and the profile changes that would accept the recording.
+  lars check examples/csrbench/queries/q3-cqels.rq --stream examples/csrbench/stream \\
+      --answers examples/csrbench/engine-answers/cqels-answer-3.json --profile cqels --merge-same-time
+  -> CORRECT, exit 0 (CQELS reports one relation per binding; merged per tick they pass).
+
+profiles: """ + ", ".join(f"{name} ({p.description})" for name, p in PROFILES.items()) + """;
+or a TOML file (see translate/profilefile.py), e.g. based-on = "csparql" and bounds = "closed".
+"""
+
+
+def add_check_parser(commands) -> None:
+    """Declare ``lars check`` on the ``lars`` subcommand parser."""
+    check = commands.add_parser(
+        "check", help="judge answers recorded from an engine (exit 0: correct, 1: incorrect)",
+        description="Judge whether an answer stream recorded from an engine (CSRBench JSON) is "
+        "correct for a query, a stream and an engine profile. The default comparison is "
+        "CSRBench's oracle: the recorded relations must be a contiguous run of the expected "
+        "ones for some admissible t0, relations compared as sets of bindings.",
+        epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    check.add_argument("query", help="the query file (C-SPARQL, CQELS or RSP-QL)")
+    check.add_argument("--stream", required=True, help="the stream: a file or a folder of Turtle files")
+    check.add_argument("--answers", required=True, help="the recorded answers (CSRBench JSON)")
+    check.add_argument("--profile", required=True,
+                       help="engine profile: " + ", ".join(PROFILES) + ", or a .toml file")
+    mode = check.add_mutually_exclusive_group()
+    mode.add_argument("--strict", action="store_true",
+                      help="compare whole bindings, time labels (within the profile's jitter) and "
+                           "duplicates, not only CSRBench's relation sets")
+    mode.add_argument("--csrbench", action="store_true",
+                      help="CSRBench's comparison (the default)")
+    check.add_argument("--merge-same-time", action="store_true",
+                       help="merge recorded relations whose labels fall in one tick")
+    check.add_argument("--static", action="append", default=[], metavar="[IRI=]FILE",
+                       help="static RDF data (repeatable)")
+    check.add_argument("--stream-iri", help="stream IRI for triples whose line names none")
+    check.add_argument("--period", help="pulling period for periodic report policies, e.g. 10s")
+    check.add_argument("--from", dest="start", type=int, help="first time point (default 0)")
+    check.add_argument("--to", dest="end", type=int,
+                       help="last time point (default: the last input plus the widest window)")
+    check.add_argument("--no-suggest", action="store_true",
+                       help="when incorrect, do not try the profile's single-parameter variations")
+    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("--engine", choices=tuple(ENGINES),
+                       help="the query's language (default: guessed from its syntax)")
+    check.add_argument("--variant", default="brave", help="CQELS variant of cq(Q) (default brave)")
+    check.add_argument("--unit", default="1s", help="length of one tick (default %(default)s)")
+    check.set_defaults(handler=command_check)
+
+
+def command_check(args: argparse.Namespace, out: TextIO) -> int:
+    """``lars check``: 0 if the recording is correct, 1 if not."""
+    judgement = judge_files(args.query, args.stream, args.answers, args.profile, static=args.static,
+                            unit=args.unit, engine=args.engine, stream_iri=args.stream_iri,
+                            strict=args.strict, merge=args.merge_same_time, period=args.period,
+                            variant=args.variant, start=args.start, end=args.end,
+                            suggest=not args.no_suggest)
+    if args.format == "json":
+        out.write(json.dumps(to_json(judgement), indent=1, ensure_ascii=False) + "\n")
+    else:
+        out.write(render_text(judgement))
+    return 0 if judgement.correct else 1

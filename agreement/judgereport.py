@@ -1,0 +1,96 @@
+"""``lars check``'s verdict as text and as JSON (:class:`~agreement.judge.Judgement`)."""
+
+from __future__ import annotations
+
+from agreement.compare import Row
+from agreement.expected import Report
+from agreement.explain import hashable_text
+from agreement.judge import Judgement, Mismatch
+
+REASONS = {
+    "rows": "the bindings differ",
+    "label": "the time label is off by more than the profile's jitter",
+    "duplicates": "the relation repeats a binding, and the profile has set answers",
+    "ended": "the expected relations end before the recorded ones",
+}
+
+
+def _row(row: Row) -> str:
+    return "(" + ", ".join(hashable_text(value) for value in row) + ")"
+
+
+def _comparison(judgement: Judgement) -> str:
+    found = "strict comparison" if judgement.strict else "CSRBench comparison"
+    return found + (", relations of one tick merged" if judgement.merged else "")
+
+
+def _expected_text(report: Report | None, judgement: Judgement, scope) -> str:
+    if report is None:
+        return "expected: no further relation"
+    label = report.time * judgement.unit_ms + judgement.profile.label_ms
+    where = f", window [{scope[0]},{scope[1]}]" if scope else ""
+    return f"expected relation at {report.time} (label {label} ms{where}): {len(report.rows)} binding(s)"
+
+
+def mismatch_lines(judgement: Judgement, mismatch: Mismatch) -> list[str]:
+    """The explanation of the first mismatch, one line per item."""
+    lines = [f"first mismatch (best alignment: t0 = {mismatch.t0}, recorded relation "
+             f"{mismatch.index + 1} against expected relation "
+             f"{judgement.start + mismatch.index + 1}): {REASONS[mismatch.reason]}",
+             f"  recorded relation {mismatch.index + 1} at {mismatch.recorded.timestamp} ms: "
+             f"{len(mismatch.recorded.rows)} binding(s)",
+             "  " + _expected_text(mismatch.expected, judgement, mismatch.scope)]
+    lines += [f"  missing   {_row(row)}" for row in mismatch.missing]
+    lines += [f"  extra     {_row(row)}" for row in mismatch.extra]
+    if mismatch.content:
+        lines.append("  stream triples behind them (inside the window first):")
+        lines += [f"    at {time}: {text}" for time, text in mismatch.content]
+    return lines
+
+
+def render_text(judgement: Judgement) -> str:
+    """The verdict, the alignment and, when incorrect, the explanation."""
+    name, count = judgement.profile.name, len(judgement.recorded)
+    if judgement.correct:
+        first = judgement.expected[judgement.start].time if judgement.expected else None
+        where = f", from its relation at {first}" if first is not None else ""
+        lines = [f"CORRECT: the {count} recorded relation(s) are a contiguous run of the relations "
+                 f"profile {name} expects (t0 = {judgement.t0}{where}; {_comparison(judgement)})"]
+    else:
+        lines = [f"INCORRECT: the {count} recorded relation(s) are no contiguous run of the "
+                 f"relations profile {name} expects, for any admissible t0 ({_comparison(judgement)})"]
+        if judgement.mismatch is not None:
+            lines += mismatch_lines(judgement, judgement.mismatch)
+        if judgement.accepted_with:
+            lines += ["accepted with:"] + [f"  {text}" for text in judgement.accepted_with]
+        else:
+            lines.append("accepted with: no single change of the profile tried "
+                         "(bounds, r2s, empty, startup, merging)")
+    return "\n".join(lines) + "\n"
+
+
+def _rows_json(rows) -> list[list[str | None]]:
+    return sorted([hashable_text(v) if v is not None else None for v in row] for row in rows)
+
+
+def to_json(judgement: Judgement) -> dict:
+    """A JSON document: verdict, alignment, mismatch, accepted_with."""
+    document = {"verdict": "correct" if judgement.correct else "incorrect",
+                "profile": judgement.profile.name,
+                "comparison": "strict" if judgement.strict else "csrbench",
+                "merged": judgement.merged, "variables": list(judgement.variables), "t0": judgement.t0,
+                "recorded_relations": len(judgement.recorded),
+                "expected": [{"time": r.time, "rows": len(r.rows)} for r in judgement.expected]}
+    mismatch = judgement.mismatch
+    if mismatch is not None:
+        document["mismatch"] = {
+            "reason": mismatch.reason, "recorded_index": mismatch.index,
+            "recorded_timestamp_ms": mismatch.recorded.timestamp,
+            "recorded_rows": _rows_json(mismatch.recorded.rows),
+            "expected_time": mismatch.expected.time if mismatch.expected else None,
+            "expected_rows": _rows_json(mismatch.expected.rows) if mismatch.expected else None,
+            "missing": _rows_json(mismatch.missing), "extra": _rows_json(mismatch.extra),
+            "window": list(mismatch.scope) if mismatch.scope else None,
+            "content": [{"time": t, "triple": text} for t, text in mismatch.content]}
+        document["accepted_with"] = judgement.accepted_with
+    return document
