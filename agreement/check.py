@@ -12,6 +12,7 @@ from pathlib import Path
 from agreement.compare import AnswerSeries, compare
 from agreement.conditions import merged_triples, shared_patterns, snapshot_explanations, static_only
 from agreement.defaults import pulling_timeline
+from agreement.expected import reports
 from ingest.eager import QueryData, query_data
 from agreement.explain import shifted_answers
 from agreement.recorded import read_recorded
@@ -22,6 +23,8 @@ from solver.strategies import evaluate, slices_of
 from translate.api import Translation, translate
 from translate.durations import unit_text
 from ingest.rdffiles import StreamTriple
+from translate.profiles import Profile
+from translate.reports import compile_profile, report_reach
 from translate.rsp import RspQuery
 
 RECORDED_NOTE = ("time points are floor(timestamp / unit); CQELS answers at wall-clock times "
@@ -30,7 +33,8 @@ RECORDED_NOTE = ("time points are floor(timestamp / unit); CQELS answers at wall
 
 
 def check_recorded(csparql_file: str | Path, cqels_file: str | Path, period: int, unit_ms: int,
-                   timeline: tuple[int | None, int | None] = (None, None)) -> AgreementReport:
+                   timeline: tuple[int | None, int | None] = (None, None),
+                   profiles: tuple[Profile, Profile] | None = None) -> AgreementReport:
     """Compare answers recorded from C-SPARQL and CQELS (CSRBench JSON files).
 
     Args:
@@ -38,9 +42,14 @@ def check_recorded(csparql_file: str | Path, cqels_file: str | Path, period: int
         unit_ms: the length of one tick in milliseconds.
         timeline: ``(from, to)``; by default from 0 to the end of the pulling interval holding
             the last recorded answer (:func:`agreement.defaults.pulling_timeline`).
+        profiles: the engines' profiles (pulling side first): labels are mapped back to report
+            times with each profile's label offset, and the pulling intervals follow the pulling
+            side's window bounds (SPEC section 12). ``None``: the paper's reading.
     """
-    csparql = read_recorded(csparql_file, unit_ms)
-    cqels = read_recorded(cqels_file, unit_ms).reordered(csparql.variables)
+    pull, push = profiles or (None, None)
+    csparql = read_recorded(csparql_file, unit_ms, pull.label_ms if pull else 0)
+    cqels = read_recorded(cqels_file, unit_ms, push.label_ms if push else 0).reordered(
+        csparql.variables)
     times = [*csparql.answers, *cqels.answers]
     line, extended = pulling_timeline(
         Timeline(0 if timeline[0] is None else timeline[0],
@@ -48,13 +57,50 @@ def check_recorded(csparql_file: str | Path, cqels_file: str | Path, period: int
         period, end_given=timeline[1] is not None, last_input=max(times, default=None),
         what="the recorded answers end")
     span = (line.start, line.end)
-    verdicts = compare(csparql, cqels, period, span)
+    verdicts = compare(csparql, cqels, period, span, half_open=pull is not None and _half_open(pull))
+    notes = [RECORDED_NOTE, *([extended] if extended else [])] + (
+        _profile_notes(pull, push) if profiles else [])
     report = AgreementReport("recorded", period, unit_text(unit_ms), span, csparql.variables,
-                             verdicts, notes=[RECORDED_NOTE, *([extended] if extended else [])],
-                             csparql=csparql, cqels=cqels)
+                             verdicts, notes=notes, csparql=csparql, cqels=cqels)
     for verdict in report.disagreeing:
         report.explanations[(verdict.start, verdict.end)] = shifted_answers(
             verdict, csparql, cqels, period, report.row_text)
+    return report
+
+
+def _half_open(pull: Profile) -> bool:
+    return pull.bounds in ("right-open", "open")
+
+
+def _profile_notes(pull: Profile, push: Profile) -> list[str]:
+    reading = "[k·U, (k+1)·U)" if _half_open(pull) else "(k·U, (k+1)·U]"
+    return [f"profiles: {pull.name} (pulling side: its report at (k+1)·U against the other side's "
+            f"answers in {reading}) and {push.name}"]
+
+
+def check_profiles(query: RspQuery, elements: Sequence[StreamTriple], graphs: dict, period: int,
+                   profiles: tuple[Profile, Profile], timeline: Timeline,
+                   variant: str = "brave") -> AgreementReport:
+    """Both sides computed under engine profiles (pulling side first), each side's relations
+    at its report times, compared on the pulling side's intervals (SPEC section 12)."""
+    reach = report_reach(query, [e.time for e in elements], period)
+    pull_side, push_side = (compile_profile(query, p, p.t0 or 0, period, variant, reach)
+                            for p in profiles)
+    data = query_data([pull_side, push_side], elements, graphs, timeline)
+    series = []
+    for translation in (pull_side, push_side):
+        found = reports(translation, data)
+        series.append(AnswerSeries(translation.answer.select_order,
+                                   {r.time: r.rows for r in found}))
+    span = (timeline.start, timeline.end)
+    report = AgreementReport("computed", period, unit_text(query.unit_ms), span,
+                             series[0].variables,
+                             compare(series[0], series[1], period, span, _half_open(profiles[0])),
+                             notes=_profile_notes(*profiles), csparql=series[0], cqels=series[1])
+    report.row_text = row_text
+    for verdict in report.disagreeing:
+        report.explanations[(verdict.start, verdict.end)] = shifted_answers(
+            verdict, series[0], series[1], period, row_text)
     return report
 
 

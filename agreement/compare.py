@@ -69,13 +69,15 @@ def pull_times(period: int, timeline: tuple[int, int]) -> list[int]:
 
 
 def compare(csparql: AnswerSeries, cqels: AnswerSeries, period: int,
-            timeline: tuple[int, int]) -> list[IntervalVerdict]:
-    """One verdict per pulling interval ``[end - U, end]`` of the timeline."""
+            timeline: tuple[int, int], half_open: bool = False) -> list[IntervalVerdict]:
+    """One verdict per pulling interval ``[end - U, end]`` of the timeline: the pushed answers
+    of ``(end - U, end]`` against the pull at ``end``, or of ``[end - U, end)`` when the pulling
+    side's windows are right-open (``half_open``, SPEC section 12)."""
     cqels = cqels.reordered(csparql.variables)
     verdicts = []
     for end in pull_times(period, timeline):
         pushed: dict[Row, list[int]] = {}
-        for t in range(end - period + 1, end + 1):
+        for t in range(end - period + 1 - half_open, end + 1 - half_open):
             for row in cqels.answers.get(t, ()):
                 pushed.setdefault(row, []).append(t)
         pulled = csparql.answers.get(end, frozenset())

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from agreement.analyze import Finding, analyze
-from agreement.check import check_query, check_recorded
+from agreement.check import check_profiles, check_query, check_recorded
 from agreement.defaults import (
     default_period, derive_cqels, derived_text, name_streams, named_slices, pulling_timeline,
     stream_options,
@@ -58,6 +58,9 @@ from solver.formats import RunInfo
 from solver.reference import DEFAULT_MAX_FACTS, Limits
 from translate.api import parse_query, query_background, translate
 from translate.durations import parse_unit
+from translate.profilefile import resolve_profile
+from translate.profiles import Profile
+from translate.reports import compile_profile
 from translate.variants import cs, variant_ids
 
 
@@ -65,7 +68,8 @@ from translate.variants import cs, variant_ids
 
 def translate_variants(query: Source, *, engine: str | None = None, variant: str = "brave",
                        mode: str = "none", period: str | int | None = None, unit: str = "1s",
-                       window_bounds: str = "closed") -> list[ProgramView]:
+                       window_bounds: str = "closed", profile: str | None = None,
+                       t0: int | None = None) -> list[ProgramView]:
     """:func:`translate_query`, with one view per CQELS variant when ``variant="all"``.
 
     Args:
@@ -78,24 +82,34 @@ def translate_variants(query: Source, *, engine: str | None = None, variant: str
             else the windows' STEP, :func:`agreement.defaults.default_period`).
         unit: the length of one tick.
         window_bounds: ``closed`` (``[t-L,t]``, the paper), ``left-open`` or ``right-open``.
+        profile, t0: an engine profile (name or TOML file) whose program replaces ``mode`` and
+            ``window_bounds`` (:mod:`translate.reports`), and where its windows start.
     """
     text, source = read_source(query)
     return translations(text, source, engine=engine, variant=variant, mode=mode, period=period,
-                        unit=unit, window_bounds=window_bounds)
+                        unit=unit, window_bounds=window_bounds, profile=profile, t0=t0)
 
 
 def translations(text: str, source: str, *, engine: str | None, variant: str, mode: str,
                  period: str | int | None, unit: str, window_bounds: str,
-                 bags: bool = False) -> list[ProgramView]:
-    """The translations of query ``text`` the options ask for (several for ``variant="all"``)."""
+                 bags: bool = False, profile: str | None = None,
+                 t0: int | None = None) -> list[ProgramView]:
+    """The translations of query ``text`` the options ask for (several for ``variant="all"``);
+    with ``profile``, the program of that engine profile (:mod:`translate.reports`) instead of
+    ``mode`` and ``window_bounds``."""
     parsed = parse_query(text, source, engine, unit)
     engine = engine or parsed.engine
     variants = [variant]
-    if engine == "cqels" and variant == "all":
+    if engine in ("cqels", "rspql") and variant == "all":
         variants = list(variant_ids(len(parsed.streams)))
     ticks = period_ticks(period, unit)
     if ticks is None and mode == "pull":
         ticks = default_period(parsed)
+    if profile is not None:
+        chosen = resolve_profile(profile)
+        start = t0 if t0 is not None else (chosen.t0 or 0)
+        return [ProgramView(compile_profile(parsed, chosen, start, ticks, "brave" if v == "all" else v),
+                            unit) for v in variants]
     return [ProgramView(translate(parsed, engine, variant="brave" if v == "all" else v, mode=mode,
                                   period_ticks=ticks, window_bounds=window_bounds, bags=bags), unit)
             for v in variants]
@@ -136,7 +150,8 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
                 on_error: str = "stop", order: str = "strict",
                 max_facts: int = DEFAULT_MAX_FACTS, spark: str = "auto",
                 master: str = "local[*]", strategy: str = "auto", partitions: int = 0,
-                bags: bool = False) -> RunPlan:
+                bags: bool = False, profile: str | None = None,
+                t0: int | None = None) -> RunPlan:
     """Read and translate what :func:`run` is given (its arguments are documented there),
     without solving; ``bags`` answers a query with SPARQL's multisets (:mod:`translate.bags`).
 
@@ -164,7 +179,7 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
                        unit, "LARS program" if source == TEXT_SOURCE else Path(source).name, report,
                        strategy=strategy, limits=limits, **ranges)
     view = one_translation(text, source, engine=engine, variant=variant, mode=mode, period=period,
-                           unit=unit, window_bounds=window_bounds, bags=bags)
+                           unit=unit, window_bounds=window_bounds, bags=bags, profile=profile, t0=t0)
     t = view.translation
     notes: list[str] = []
     reading, sole = stream_options(t.query, stream, reading, notes)
@@ -264,7 +279,7 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
                    recorded_csparql: str | os.PathLike | None = None,
                    recorded_cqels: str | os.PathLike | None = None, stream_iri: str | None = None,
                    on_error: str = "stop", order: str = "strict", spark: str = "auto",
-                   master: str = "local[*]") -> list[AgreementView]:
+                   master: str = "local[*]", profiles: str | None = None) -> list[AgreementView]:
     """:func:`check`, with one view per CQELS variant of ``cq(Q)`` when ``variant="all"``.
 
     Args:
@@ -283,14 +298,18 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
         stream_iri, on_error, order, spark, master: how to read the stream
             (:class:`ingest.options.ReadOptions`), as in :func:`run`; without ``stream_iri``,
             triples that name no stream are read as on the query's stream when it reads one.
+        profiles: ``"PULL,PUSH"``, engine profiles of the two sides (the pulling side first,
+            SPEC section 12); default: the paper's ``paper-pull,paper-push``.
     """
     ticks = period_ticks(period, unit)
+    pair = profile_pair(profiles)
     if recorded_csparql is not None or recorded_cqels is not None:
         if recorded_csparql is None or recorded_cqels is None:
             raise InputError("give both --recorded-csparql and --recorded-cqels")
         if ticks is None:
             raise InputError("give the pulling period with --period (e.g. --period 10s)")
-        report = check_recorded(recorded_csparql, recorded_cqels, ticks, parse_unit(unit), (start, end))
+        report = check_recorded(recorded_csparql, recorded_cqels, ticks, parse_unit(unit), (start, end),
+                                pair)
         return [AgreementView(report, report.csparql, report.cqels.reordered(report.csparql.variables),
                               title=f"{Path(recorded_csparql).name} vs {Path(recorded_cqels).name}")]
     if query is None:
@@ -328,7 +347,10 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
     variants = variant_ids(len(parsed.streams)) if variant == "all" else [variant]
     views = []
     for v in variants:
-        found = check_query(parsed, elements, graphs, ticks, v, window_bounds, line, other)
+        if pair is None:
+            found = check_query(parsed, elements, graphs, ticks, v, window_bounds, line, other)
+        else:
+            found = check_profiles(parsed, elements, graphs, ticks, pair, line, v)
         if not found.verdicts:
             raise InputError(f"the timeline [{line.start},{line.end}] holds no pulling interval of "
                              f"period {ticks}: nothing to check", hint="give a longer --to")
@@ -338,6 +360,24 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
                                    counts, parsed.prefixes, tuple(warnings),
                                    "query" if source == TEXT_SOURCE else Path(source).name))
     return views
+
+
+def profile_pair(profiles: str | None) -> tuple[Profile, Profile] | None:
+    """Two profiles from ``"A,B"`` (the pulling side first); ``None`` for the paper's pair,
+    which keeps the paper's computation (:func:`agreement.check.check_query`)."""
+    if profiles is None:
+        return None
+    names = [name.strip() for name in profiles.split(",")]
+    if len(names) != 2 or not all(names):
+        raise InputError(f"--profiles takes two profiles separated by a comma, not {profiles!r}",
+                         hint="e.g. --profiles csparql,cqels")
+    pair = (resolve_profile(names[0]), resolve_profile(names[1]))
+    if not pair[0].pulls:
+        raise InputError(f"the first profile of --profiles is the pulling side; {pair[0].name} "
+                         "reports neither periodically nor at window closes")
+    if all(p.paper for p in pair):
+        return None
+    return pair
 
 
 def analyze_query(query: Source, *, period: str | int | None = None, static: Sequence[str] = (),

@@ -100,11 +100,12 @@ def read_relations(path: str | Path) -> RecordedStream:
     return RecordedStream(variables or (), tuple(found))
 
 
-def read_recorded(path: str | Path, unit_ms: int) -> AnswerSeries:
+def read_recorded(path: str | Path, unit_ms: int, label_ms: int = 0) -> AnswerSeries:
     """The answers recorded in a CSRBench answer file, on time points of ``unit_ms`` milliseconds
-    (relations at the same time point merged)."""
+    (relations at the same time point merged); ``label_ms`` is the engine profile's time label
+    minus its report time, taken off first."""
     recorded = read_relations(path)
     answers: dict[int, set[Row]] = {}
     for relation in recorded.relations:
-        answers.setdefault(relation.timestamp // unit_ms, set()).update(relation.rows)
+        answers.setdefault((relation.timestamp - label_ms) // unit_ms, set()).update(relation.rows)
     return AnswerSeries(recorded.variables, {t: frozenset(rows) for t, rows in answers.items()})

@@ -24,6 +24,7 @@ from solver.reference import Limits
 from solver.sinks import SINKS
 from solver.strategies import STRATEGIES
 from translate.engines import ENGINES
+from translate.profiles import PROFILES
 from translate.results import FORMATS as RESULT_FORMATS
 from translate.rspwindows import READINGS
 
@@ -77,6 +78,14 @@ def add_query_options(parser: argparse.ArgumentParser) -> None:
                         help="[RANGE L] as [t-L,t] (closed, the paper), (t-L,t] or [t-L,t)")
 
 
+def add_profile_options(parser: argparse.ArgumentParser) -> None:
+    """``--profile`` and ``--t0``: the program of an engine profile instead of --mode."""
+    parser.add_argument("--profile", help="engine profile (" + ", ".join(PROFILES) + ") or a .toml "
+                        "file: its program replaces --mode and --window-bounds")
+    parser.add_argument("--t0", type=int, help="where the profile's windows start, in ticks "
+                        "(default: the profile's t0, or 0)")
+
+
 def add_data_options(parser: argparse.ArgumentParser) -> None:
     """Options shared by everything that reads streams."""
     parser.add_argument("--stream", help="the stream: a file, or a folder of Turtle files for queries")
@@ -119,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
                            "(default: the query's COMPUTED EVERY, else its windows' STEP)")
     translate.add_argument("--syntax", choices=("unicode", "ascii", "asp", "json"), default="unicode",
                            help="the paper's notation, ASCII LARS, the ASP encoding, or JSON")
+    add_profile_options(translate)
     translate.set_defaults(handler=command_translate)
 
     run = commands.add_parser("run", help="compute the answer stream of a LARS program or a query",
@@ -134,6 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "pull (every --period)")
     run.add_argument("--period", help="pulling period for --mode pull (default: COMPUTED EVERY, else the "
                           "windows' STEP)")
+    add_profile_options(run)
     run.add_argument("--format", choices=RUN_FORMATS + RESULT_FORMATS, default="table",
                      help="table (a query's answers, or a program's atoms), json, csv (a query's "
                           "answers), intervals, or atoms (the raw LARS answer atoms); sparql-json, "
@@ -175,6 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
     agree.add_argument("--recorded-cqels", help="answers recorded from CQELS (CSRBench JSON)")
     agree.add_argument("--period", help="pulling period U, a duration such as 10s (default: the "
                        "C-SPARQL windows' STEP, or COMPUTED EVERY)")
+    agree.add_argument("--profiles", metavar="PULL,PUSH",
+                       help="engine profiles of the two sides, the pulling side first (e.g. "
+                            "csparql,cqels); default: the paper's paper-pull,paper-push")
     agree.add_argument("--analyze", action="store_true",
                        help="no stream: report which sufficient (not necessary) conditions for "
                             "agreement the query meets; exits 0")

@@ -50,7 +50,8 @@ def data_options(args: argparse.Namespace) -> dict:
 
 def command_translate(args: argparse.Namespace, out: TextIO) -> int:
     """``lars translate QUERY``: print the LARS program of a C-SPARQL or CQELS query."""
-    views = translate_variants(Path(args.query), mode=args.mode, period=args.period, **query_options(args))
+    views = translate_variants(Path(args.query), mode=args.mode, period=args.period,
+                               profile=args.profile, t0=args.t0, **query_options(args))
     if args.syntax == "json":
         documents = [view.to_json() for view in views]
         out.write(json.dumps(documents if len(views) > 1 else documents[0], indent=1,
@@ -71,7 +72,8 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
     plan = prepare_run(Path(args.program), background=args.background and Path(args.background),
                        mode=args.mode, period=args.period, max_facts=args.max_facts,
                        strategy=args.strategy, partitions=args.partitions,
-                       bags=args.format in RESULT_FORMATS, **query_options(args),
+                       bags=args.format in RESULT_FORMATS, profile=args.profile, t0=args.t0,
+                       **query_options(args),
                        **data_options(args))
     atoms = plan.translation is None or args.format == "atoms"
     if atoms and args.format == "csv":
@@ -159,7 +161,7 @@ def command_agree(args: argparse.Namespace, out: TextIO) -> int:
     views = check_variants(
         query and Path(query), period=args.period, csparql=args.csparql and Path(args.csparql),
         recorded_csparql=args.recorded_csparql, recorded_cqels=args.recorded_cqels,
-        **options, **data_options(args))
+        profiles=args.profiles, **options, **data_options(args))
     print_warnings(list(dict.fromkeys(w for view in views for w in view.warnings)))
     if args.format == "json":
         documents = [view.to_json() for view in views]

@@ -49,16 +49,23 @@ class ProgramView:
     def header(self) -> str:
         """One line: which translation, which mode, the unit, the window bounds, the answer predicate."""
         t = self.translation
-        strategy = {"csparql": "τ1(cs(Q))", "cqels": f"τ2(Q'), Q' the {t.variant} variant of cq(Q)",
-                    "sparql": "τ(Q)"}[t.engine]
-        mode = {"none": "", "push": ", push ℘(P)", "pull": f", pull ℘(P,{t.period})"}[t.mode]
-        return (f"{strategy}{mode}; unit {self.unit}; window bounds {t.window_bounds}; "
-                f"answers: {t.answer.predicate}")
+        cq = f"τ2(Q'), Q' the {t.variant} variant of cq(Q)"
+        strategy = {"csparql": "τ1(cs(Q))", "cqels": cq, "rspql": cq, "sparql": "τ(Q)"}[t.engine]
+        mode = {"none": "", "push": ", push ℘(P)", "pull": f", pull ℘(P,{t.period})",
+                "engine": ""}[t.mode]
+        profile = f"; profile {t.profile}" + (f", t0 = {t.t0}" if t.mode == "engine" else "") \
+            if t.profile else ""
+        return (f"{strategy}{mode}{profile}; unit {self.unit}; window bounds {t.window_bounds}; "
+                f"answers: {t.answer.predicate}" + (f", reported where {t.report} holds"
+                                                    if t.mode == "engine" else ""))
 
     def short_title(self) -> str:
         """A few words for titles: ``CQELS τ2 (brave), push``."""
         t = self.translation
-        name = {"csparql": "C-SPARQL τ1", "cqels": f"CQELS τ2 ({t.variant})", "sparql": "SPARQL τ"}[t.engine]
+        name = {"csparql": "C-SPARQL τ1", "cqels": f"CQELS τ2 ({t.variant})",
+                "rspql": f"RSP-QL τ2 ({t.variant})", "sparql": "SPARQL τ"}[t.engine]
+        if t.profile and t.mode == "engine":
+            return f"{name}, profile {t.profile}"
         return name + {"none": "", "push": ", push", "pull": f", pull every {t.period}"}[t.mode]
 
     def text(self, spelling: str = "unicode", comments: bool = True) -> str:
