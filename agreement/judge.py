@@ -23,10 +23,12 @@ queries (BGP, FILTER, UNION); each boundary item is not forced into exactly one 
 * ``merge_same_time`` first merges consecutive recorded relations whose labels fall in the same
   tick (CQELS reports one relation per binding).
 
-When the recording is incorrect, :class:`Judgement` explains the first mismatch of the alignment
-that got furthest: the expected and recorded relations, the bindings missing and extra, the
-window scope and the stream triples behind those bindings, and which single change of the
-profile would accept the recording.
+When the recording is incorrect, :class:`Judgement` explains it by time: for the t0 whose run
+agrees with the recording at the most time points (each recorded relation read against the
+expected relation at its tick, label offset taken off), the first recorded relation that
+differs: the expected and recorded relations, the bindings missing and extra, the window scope
+and the stream triples behind those bindings; and which single change of the profile would
+accept the recording.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+
+from rdflib import URIRef
 
 from agreement.compare import Row
 from agreement.expected import ExpectedRun, Report, admissible_t0, oracle_key, row_key
@@ -54,7 +58,9 @@ class Mismatch:
 
     Attributes:
         index: the recorded relation's number (0-based, after merging).
-        reason: ``rows``, ``label``, ``duplicates`` or ``ended`` (no expected relation left).
+        reason: ``rows``, ``label``, ``duplicates``, ``unexpected`` (no relation expected at
+            that tick) or ``skipped`` (an expected relation between two recorded ones is missing;
+            ``expected`` is it and ``index`` the recorded relation after it).
         t0, expected, recorded: the alignment's t0 and the two relations.
         missing, extra: rows expected but not recorded, and recorded but not expected.
         scope: the window scope of the expected report, ``(first, last)`` time points.
@@ -79,8 +85,8 @@ class Judgement:
     Attributes:
         correct: whether the recording passes.
         t0, start: the alignment that passed (t0 and the index of the first matched expected
-            relation), or the best failing one.
-        expected: the expected relations of that alignment's run.
+            relation); when incorrect, the t0 of the explanation.
+        expected: the expected relations of the passing run.
         recorded: the recorded relations as compared (merged if asked).
         accepted_with: single profile changes under which the recording passes.
     """
@@ -151,48 +157,64 @@ def compare_relation(expected: Report, recorded: RecordedRelation, profile: Prof
     return None
 
 
-@dataclass(frozen=True)
-class _Attempt:
-    run: ExpectedRun
-    start: int
-    matched: int
-    reason: str | None
-    distance: int
-
-
-def _attempts(run: ExpectedRun, recorded: Sequence[RecordedRelation], profile: Profile,
-              strict: bool, unit_ms: int) -> Iterable[_Attempt]:
+def _passes(run: ExpectedRun, recorded: Sequence[RecordedRelation], profile: Profile,
+            strict: bool, unit_ms: int) -> int | None:
+    """The index of the expected relation from which ``recorded`` runs contiguously, if any."""
     reports = run.reports
-    for start in range(max(len(reports), 1)):
-        matched, reason = 0, None
-        for k, relation in enumerate(recorded):
-            if start + k >= len(reports):
-                reason = "ended"
-                break
-            reason = compare_relation(reports[start + k], relation, profile, strict, unit_ms)
-            if reason is not None:
-                break
-            matched += 1
-        distance = 0
-        if reason == "rows":
-            missing, extra = differences(reports[start + matched], recorded[matched], strict)
-            distance = len(missing) + len(extra)
-        yield _Attempt(run, start, matched, reason, distance)
+    for start in range(len(reports) - len(recorded) + 1):
+        if all(compare_relation(reports[start + k], relation, profile, strict, unit_ms) is None
+               for k, relation in enumerate(recorded)):
+            return start
+    return None
 
 
 def match(runs: Iterable[ExpectedRun], recorded: Sequence[RecordedRelation], profile: Profile,
-          strict: bool, unit_ms: int) -> tuple[bool, _Attempt | None]:
-    """Whether some run holds ``recorded`` as a contiguous run; the passing or best attempt."""
-    best: _Attempt | None = None
+          strict: bool, unit_ms: int) -> tuple[ExpectedRun | None, int | None, list[ExpectedRun]]:
+    """The first run holding ``recorded`` as a contiguous run and where it starts (the oracle's
+    ``contains``; an empty recording passes), and every run tried."""
+    tried = []
     for run in runs:
-        if not recorded:
-            return True, _Attempt(run, 0, 0, None, 0)
-        for attempt in _attempts(run, recorded, profile, strict, unit_ms):
-            if attempt.reason is None:
-                return True, attempt
-            if best is None or (attempt.matched, -attempt.distance) > (best.matched, -best.distance):
-                best = attempt
-    return False, best
+        tried.append(run)
+        start = 0 if not recorded else _passes(run, recorded, profile, strict, unit_ms)
+        if start is not None:
+            return run, start, tried
+    return None, None, tried
+
+
+def _tick(relation: RecordedRelation, profile: Profile, unit_ms: int) -> int:
+    return (relation.timestamp - profile.label_ms) // unit_ms
+
+
+@dataclass(frozen=True)
+class _Alignment:
+    """A run read against the recording by time: each recorded relation against the expected
+    relation of its tick; ``matched`` counts the relations that agree."""
+
+    run: ExpectedRun
+    matched: int
+    failure: tuple[int, str, Report | None] | None
+
+
+def _align(run: ExpectedRun, recorded: Sequence[RecordedRelation], profile: Profile,
+           strict: bool, unit_ms: int) -> _Alignment:
+    by_time = {report.time: report for report in run.reports}
+    matched, failure = 0, None
+    for index, relation in enumerate(recorded):
+        expected = by_time.get(_tick(relation, profile, unit_ms))
+        reason = "unexpected" if expected is None else compare_relation(
+            expected, relation, profile, strict, unit_ms)
+        if reason is None:
+            matched += 1
+        elif failure is None:
+            failure = (index, reason, expected)
+    if failure is None:
+        ticks = {_tick(relation, profile, unit_ms) for relation in recorded}
+        first, last = min(ticks), max(ticks)
+        skipped = [r for r in run.reports if first < r.time < last and r.time not in ticks]
+        if skipped:
+            index = sum(1 for t in sorted(ticks) if t < skipped[0].time)
+            failure = (index, "skipped", skipped[0])
+    return _Alignment(run, matched, failure)
 
 
 def scope_at(query: RspQuery, profile: Profile, t0: int, time: int) -> tuple[int, int] | None:
@@ -212,26 +234,34 @@ def scope_at(query: RspQuery, profile: Profile, t0: int, time: int) -> tuple[int
 
 def _content(rows: Iterable[Row], elements: Sequence[StreamTriple], scope: tuple[int, int] | None,
              limit: int = 12) -> tuple[tuple[int, str], ...]:
-    """Stream triples whose subject or object is an IRI of ``rows``, inside the scope first."""
-    terms = {value for row in rows for value in row if value is not None and hasattr(value, "n3")
-             and value.n3().startswith("<")}
+    """Stream triples whose subject is an IRI of ``rows``, inside the scope first."""
+    terms = {value for row in rows for value in row if isinstance(value, URIRef)}
     hits = [(e.time, " ".join(t.n3() for t in e.triple) + " .") for e in elements
-            if e.triple[0] in terms or e.triple[2] in terms]
+            if e.triple[0] in terms]
     if scope is not None:
         hits.sort(key=lambda hit: (not scope[0] <= hit[0] <= scope[1], hit[0]))
     return tuple(hits[:limit])
 
 
-def _mismatch(attempt: _Attempt, recorded: Sequence[RecordedRelation], query: RspQuery,
-              profile: Profile, elements: Sequence[StreamTriple], strict: bool) -> Mismatch:
-    index = attempt.matched
-    position = attempt.start + index
-    expected = attempt.run.reports[position] if position < len(attempt.run.reports) else None
-    relation = recorded[index]
-    missing, extra = differences(expected, relation, strict)
-    scope = scope_at(query, profile, attempt.run.t0, expected.time) if expected else None
-    return Mismatch(index, attempt.reason or "rows", attempt.run.t0, expected, relation,
-                    missing, extra, scope, _content(missing + extra, elements, scope))
+def _mismatch(runs: Sequence[ExpectedRun], recorded: Sequence[RecordedRelation],
+              query: RspQuery, profile: Profile, elements: Sequence[StreamTriple], strict: bool,
+              unit_ms: int) -> Mismatch | None:
+    """The first mismatch of the run (t0) that agrees with the recording at the most time
+    points, each recorded relation read against the expected relation of its tick."""
+    alignments = [_align(run, recorded, profile, strict, unit_ms) for run in runs]
+    best = max(alignments, key=lambda a: a.matched, default=None)
+    if best is None or best.failure is None:
+        return None
+    index, reason, expected = best.failure
+    relation = recorded[min(index, len(recorded) - 1)]
+    if reason == "skipped":
+        missing, extra = tuple(sorted(expected.rows, key=str)), ()
+    else:
+        missing, extra = differences(expected, relation, strict)
+    time = expected.time if expected else _tick(relation, profile, unit_ms)
+    scope = scope_at(query, profile, best.run.t0, time)
+    return Mismatch(index, reason, best.run.t0, expected, relation, missing, extra, scope,
+                    _content(missing + extra, elements, scope))
 
 
 def variations(profile: Profile) -> list[tuple[str, Profile]]:
@@ -260,18 +290,21 @@ def judge(query: RspQuery, profile: Profile, recorded: RecordedStream, runs: Run
         suggest: try single-parameter changes of the profile (and merging) when incorrect.
     """
     relations = merge_same_time(recorded.relations, profile, unit_ms) if merge else recorded.relations
-    t0s = admissible_t0(query, profile)
-    ok, attempt = match(runs(profile, t0s), relations, profile, strict, unit_ms)
-    found = Judgement(profile, strict, merge, ok, attempt.run.t0 if attempt else None,
-                      attempt.start if attempt else None,
-                      attempt.run.reports if attempt else (), relations, unit_ms=unit_ms,
+    passing, start, tried = match(runs(profile, admissible_t0(query, profile)), relations, profile,
+                                  strict, unit_ms)
+    found = Judgement(profile, strict, merge, passing is not None,
+                      passing.t0 if passing else None, start,
+                      passing.reports if passing else (), relations, unit_ms=unit_ms,
                       variables=recorded.variables)
-    if ok or attempt is None:
+    if passing is not None:
         return found
-    found.mismatch = _mismatch(attempt, relations, query, profile, elements, strict)
+    found.mismatch = _mismatch(tried, relations, query, profile, elements, strict, unit_ms)
+    if found.mismatch is not None:
+        found.t0 = found.mismatch.t0
     if suggest:
-        found.accepted_with = _accepted_with(query, profile, recorded, runs, attempt.run.t0,
-                                             unit_ms, strict, merge)
+        t0 = found.t0 if found.t0 is not None else admissible_t0(query, profile)[0]
+        found.accepted_with = _accepted_with(query, profile, recorded, runs, t0, unit_ms, strict,
+                                             merge)
     return found
 
 
@@ -281,15 +314,16 @@ def _accepted_with(query: RspQuery, profile: Profile, recorded: RecordedStream, 
     accepted = []
     if not merge:
         merged = merge_same_time(recorded.relations, profile, unit_ms)
-        if match(runs(profile, admissible_t0(query, profile)), merged, profile, strict, unit_ms)[0]:
+        if match(runs(profile, admissible_t0(query, profile)), merged, profile, strict,
+                 unit_ms)[0] is not None:
             accepted.append("merging the relations reported in one tick (--merge-same-time)")
     relations = merge_same_time(recorded.relations, profile, unit_ms) if merge else recorded.relations
     if strict and match(runs(profile, admissible_t0(query, profile)), relations, profile, False,
-                        unit_ms)[0]:
+                        unit_ms)[0] is not None:
         accepted.append("the CSRBench comparison (without --strict)")
     for text, changed in variations(profile):
         try:
-            if match(runs(changed, [t0]), relations, changed, strict, unit_ms)[0]:
+            if match(runs(changed, [t0]), relations, changed, strict, unit_ms)[0] is not None:
                 accepted.append(f"{text} at t0 = {t0}")
         except LarsError:  # a variation that does not compile (e.g. Istream with τ1) accepts nothing
             continue

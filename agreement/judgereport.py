@@ -11,7 +11,8 @@ REASONS = {
     "rows": "the bindings differ",
     "label": "the time label is off by more than the profile's jitter",
     "duplicates": "the relation repeats a binding, and the profile has set answers",
-    "ended": "the expected relations end before the recorded ones",
+    "unexpected": "no relation is expected at that time",
+    "skipped": "an expected relation is missing from the recording",
 }
 
 
@@ -25,18 +26,18 @@ def _comparison(judgement: Judgement) -> str:
 
 
 def _expected_text(report: Report | None, judgement: Judgement, scope) -> str:
+    where = f"window [{scope[0]},{scope[1]}]" if scope else ""
     if report is None:
-        return "expected: no further relation"
+        return "expected: no relation at that time point" + (f" ({where})" if where else "")
     label = report.time * judgement.unit_ms + judgement.profile.label_ms
-    where = f", window [{scope[0]},{scope[1]}]" if scope else ""
-    return f"expected relation at {report.time} (label {label} ms{where}): {len(report.rows)} binding(s)"
+    return (f"expected relation at {report.time} (label {label} ms{', ' + where if where else ''}): "
+            f"{len(report.rows)} binding(s)")
 
 
 def mismatch_lines(judgement: Judgement, mismatch: Mismatch) -> list[str]:
     """The explanation of the first mismatch, one line per item."""
-    lines = [f"first mismatch (best alignment: t0 = {mismatch.t0}, recorded relation "
-             f"{mismatch.index + 1} against expected relation "
-             f"{judgement.start + mismatch.index + 1}): {REASONS[mismatch.reason]}",
+    lines = [f"first mismatch (t0 = {mismatch.t0}, each recorded relation read against the "
+             f"expected one of its time point): {REASONS[mismatch.reason]}",
              f"  recorded relation {mismatch.index + 1} at {mismatch.recorded.timestamp} ms: "
              f"{len(mismatch.recorded.rows)} binding(s)",
              "  " + _expected_text(mismatch.expected, judgement, mismatch.scope)]

@@ -22,7 +22,7 @@ trigger rules (a LARS window ``⊞^{l,u,d}`` has no offset, so windows are read 
 positioned by arithmetic on ``T``).
 
 **Report policies.** *window-close*: ``(R - t0 - L) % β = 0`` (and ``R ≥ t0 + L`` without partial
-start-up windows); *content-change*: an input item of the window's stream arrives at ``R > t0``;
+start-up windows; with them, some time point before ``R``); *content-change*: an input item of the window's stream arrives at ``R > t0``;
 *non-empty*: some input item lies in the scope at ``R`` (implied by content change, whose
 arriving item is in the scope, so left out there); *periodic*: ``R % U = 0``; *input*: some
 input item arrives at ``R``.
@@ -47,7 +47,7 @@ background and could not be told apart.
 >>> t = compile_profile(q, profile("rsp4j"), t0=0)
 >>> print(print_program(t.program, "ascii"))
 ans_1(S,default,streams) :- [0] @ _N true, [4] @ _T1 striple(S,<http://ex.org/p>,O,<http://ex.org/s>), _T1 < _N, trigger.
-trigger :- [0] @ _N true, ((_N - 4) % 2 + 2) % 2 = 0.
+trigger :- [0] @ _N true, ((_N - 4) % 2 + 2) % 2 = 0, [1] @ _M true, _M < _N.
 report :- trigger.
 """
 
@@ -207,6 +207,10 @@ def _conditions(policy: str, profile: Profile, window: RangeWindow, stream: Term
     found = [Literal(Comparison("=", _modulo(_minus(at, offset), window.step, full), Number(0)))]
     if full:
         found.insert(0, Literal(Comparison(">=", at, Number(offset))))
+    else:  # a partial window must hold some time point: one before R
+        earlier = internal_variable("M")
+        found += [Literal(WindowAtom(ref.scope_window(1), At(earlier), _TRUE)),
+                  Literal(Comparison("<", earlier, at))]
     return tuple(found)
 
 
