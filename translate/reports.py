@@ -12,7 +12,9 @@ to a program that derives, at each time point ``t``:
 
 **Windows.** A window instance of width ``L`` and slide ``β`` is ``[o, o+L)`` (or closed, or
 left-open, per the profile's bounds) with ``o = t0 + k·β``. The scope read at reference time
-``R`` is, under a *window-close* policy, the instance that closes at ``R`` (``[R-L, R)``), and
+``R`` is, under a *window-close* policy, the instance that closes at ``R`` (``[R-L, R)``) — or,
+when the query's windows do not all close together, each window's latest instance closed by
+``R``, ``c = R - (R - t0 - L) mod β``, as RSP4J shows a window's last reported content — and
 under a *content-change* policy the earliest instance still open at ``R``, cut at ``R`` (the
 CSRBench oracle's ``[max(t0, t0+aβ), τ]``). Each atom ``a`` of a window is read as
 ``⊞^L @_T a`` plus comparisons of ``T`` with ``R`` (:func:`scope_literals`); the latest instance
@@ -139,17 +141,21 @@ def _range(window: RspWindow, profile: Profile) -> RangeWindow:
 
 
 def _scope(kind: str, profile: Profile, window: RangeWindow, t0: int, time: Variable,
-           ref: Reference) -> list[Comparison]:
-    """Comparisons saying that ``time`` lies in the scope read at ``ref`` (see the module doc)."""
+           ref: Reference, aligned: bool = True) -> list[Comparison]:
+    """Comparisons saying that ``time`` lies in the scope read at ``ref`` (see the module doc);
+    ``aligned``: every evaluation is a close of this window (else its latest close is read)."""
     length, step, at = window.length, window.step, ref.variable
     full = profile.startup == "full"
     bounds = profile.bounds
     if kind == "close":
         lower = ">" if bounds in ("left-open", "open") else ">="
         upper = "<" if bounds in ("right-open", "open") else "<="
-        found = [Comparison(upper, time, at)]
-        if ref.earlier or lower == ">":
-            found.append(Comparison(lower, time, _minus(at, length)))
+        close: Term = at
+        if not aligned and step > 1:
+            close = BinaryOp("-", at, _modulo(_minus(at, t0 + length), step, False))
+        found = [Comparison(upper, time, close)]
+        if ref.earlier or lower == ">" or close is not at:
+            found.append(Comparison(lower, time, _minus(close, length)))
         return found
     # content change: the earliest instance open at R, cut at R
     if bounds == "open":
@@ -168,15 +174,18 @@ def _kind(profile: Profile) -> str:
 
 
 def scope_literals(profile: Profile, window: RspWindow, atoms: Sequence[Atom], t0: int,
-                   ref: Reference = NOW_REF, stem: str = "T") -> tuple[Literal, ...]:
-    """Body literals saying that each atom holds in the profile's scope of ``window`` at ``ref``."""
+                   ref: Reference = NOW_REF, stem: str = "T",
+                   aligned: bool = True) -> tuple[Literal, ...]:
+    """Body literals saying that each atom holds in the profile's scope of ``window`` at ``ref``
+    (``aligned``: see :func:`_scope`)."""
     window = _range(window, profile)
-    lars_window = ref.scope_window(window.length)
+    lars_window = ref.scope_window(window.length + (0 if aligned else window.step))
     literals: list[Literal] = []
     for k, atom in enumerate(atoms, start=1):
         time = internal_variable(stem, k)
         literals.append(Literal(WindowAtom(lars_window, At(time), atom)))
-        literals.extend(Literal(c) for c in _scope(_kind(profile), profile, window, t0, time, ref))
+        literals.extend(Literal(c) for c in _scope(_kind(profile), profile, window, t0, time, ref,
+                                                   aligned))
     return (ref.binding if stem == "T" else ()) + tuple(literals)
 
 
@@ -212,6 +221,12 @@ def _conditions(policy: str, profile: Profile, window: RangeWindow, stream: Term
         found += [Literal(WindowAtom(ref.scope_window(1), At(earlier), _TRUE)),
                   Literal(Comparison("<", earlier, at))]
     return tuple(found)
+
+
+def _aligned(query: RspQuery, profile: Profile) -> bool:
+    """Whether every evaluation is a close of every window: a window-close policy and windows
+    that all close together (one window, or the same width, slide and t0)."""
+    return "window-close" in profile.report and len({w for _, w in _windows(query)}) == 1
 
 
 def _windows(query: RspQuery) -> list[tuple[object, RspWindow]]:
@@ -264,13 +279,14 @@ def _prepare(query: RspQuery, profile: Profile, variant: str) -> RspQuery:
 
 
 def _previous(prepared: RspQuery, profile: Profile, encoder: RdfTermEncoder, t0: int,
-              period: int | None, answer: Atom, reach: int | None) -> list[tuple[Rule, str]]:
+              period: int | None, answer: Atom, reach: int | None,
+              aligned: bool) -> list[tuple[Rule, str]]:
     """The rules that recompute the previous report's relation as ``ans_1_prev``."""
     if profile.translation != "cqels":
         raise UnsupportedError(f"{profile.r2s} with the C-SPARQL translation (τ1) in profile "
                                f"{profile.name}: use translation = \"cqels\"")
     copy = _strategy(profile)(prepared, encoder, literals=lambda w, atoms: scope_literals(
-        profile, w, atoms, t0, previous_ref(reach)))
+        profile, w, atoms, t0, previous_ref(reach), aligned=aligned))
     names = {name: previous_predicate(name) for name, _ in derived_predicates(copy.program)}
     found = [(Rule(Atom(REPORT_AT, (_R,)), body),
               "an earlier evaluation at _R (the report policy positioned at _R)")
@@ -334,14 +350,15 @@ def compile_profile(query: RspQuery, profile: Profile, t0: int = 0, period: int 
         return replace(found, profile=profile.name)
     encoder = RdfTermEncoder()
     prepared = _prepare(query, profile, variant)
+    aligned = _aligned(prepared, profile)
     result: TauResult = _strategy(profile)(prepared, encoder, literals=lambda w, atoms: scope_literals(
-        profile, w, atoms, t0))
+        profile, w, atoms, t0, aligned=aligned))
     arity = len(result.answer.variables) + 2
     answer = Atom(result.answer_predicate, tuple(internal_variable("A", k) for k in range(1, arity + 1)))
     rules = list(zip(result.program, result.comments))
     output = answer
     if profile.r2s != "rstream":
-        rules += _previous(prepared, profile, encoder, t0, period, answer, reach)
+        rules += _previous(prepared, profile, encoder, t0, period, answer, reach, aligned)
         output = Atom(stream_predicate(profile.r2s), answer.args)
     triggered = [(rule, comment) for rule, comment in zip(
         with_trigger(Program(tuple(r for r, _ in rules))), (c for _, c in rules))]
