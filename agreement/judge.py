@@ -89,6 +89,7 @@ class Judgement:
         expected: the expected relations of the passing run.
         recorded: the recorded relations as compared (merged if asked).
         accepted_with: single profile changes under which the recording passes.
+        runs: the expected runs tried, by t0.
     """
 
     profile: Profile
@@ -103,6 +104,7 @@ class Judgement:
     accepted_with: list[str] = field(default_factory=list)
     unit_ms: int = 1000
     variables: tuple[str, ...] = ()
+    runs: dict[int, ExpectedRun] = field(default_factory=dict, repr=False)
 
 
 def merge_same_time(relations: Sequence[RecordedRelation], profile: Profile,
@@ -295,7 +297,7 @@ def judge(query: RspQuery, profile: Profile, recorded: RecordedStream, runs: Run
     found = Judgement(profile, strict, merge, passing is not None,
                       passing.t0 if passing else None, start,
                       passing.reports if passing else (), relations, unit_ms=unit_ms,
-                      variables=recorded.variables)
+                      variables=recorded.variables, runs={run.t0: run for run in tried})
     if passing is not None:
         return found
     found.mismatch = _mismatch(tried, relations, query, profile, elements, strict, unit_ms)
