@@ -8,8 +8,8 @@ admits any t0, one run per admissible t0.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from rdflib import Literal as RdfLiteral
@@ -59,11 +59,16 @@ def with_boundaries(run: Sequence[Report], lower: Sequence[Report],
 
 @dataclass(frozen=True)
 class ExpectedRun:
-    """The relations a profile reports with windows starting at ``t0``."""
+    """The relations a profile reports with windows starting at ``t0``.
+
+    ``widened``, for :func:`boundary_tolerant` profiles, computes the same run with each report's
+    ``lower`` and ``upper`` set (two more LARS runs, so only on demand).
+    """
 
     t0: int
     translation: Translation
     reports: tuple[Report, ...]
+    widened: Callable[[], ExpectedRun] | None = field(default=None, compare=False, repr=False)
 
 
 def value_key(value: object) -> Hashable:

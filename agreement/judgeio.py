@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from agreement.data import QueryData, query_data, read_rdf_stream, static_graphs
@@ -58,15 +59,19 @@ class RunCache:
                                           reports(translation, self._data_for(translation)))
         return self._runs[key]
 
+    def _widened(self, profile: Profile, t0: int) -> ExpectedRun:
+        run = self._run(profile, t0)
+        lower = self._run(replace(profile, bounds="open"), t0).reports
+        upper = self._run(replace(profile, bounds="closed"), t0).reports
+        return replace(run, reports=with_boundaries(run.reports, lower, upper))
+
     def __call__(self, profile: Profile, t0s: Sequence[int]) -> Iterator[ExpectedRun]:
         """The runs of ``profile`` for ``t0s``; for a :func:`boundary_tolerant` profile, each
-        report also carries the relations with both boundaries open and closed."""
+        can be widened to carry the relations with both boundaries open and closed."""
         for t0 in t0s:
             run = self._run(profile, t0)
             if boundary_tolerant(profile):
-                lower = self._run(replace(profile, bounds="open"), t0).reports
-                upper = self._run(replace(profile, bounds="closed"), t0).reports
-                run = replace(run, reports=with_boundaries(run.reports, lower, upper))
+                run = replace(run, widened=partial(self._widened, profile, t0))
             yield run
 
 
