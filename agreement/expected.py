@@ -15,7 +15,7 @@ from fractions import Fraction
 from rdflib import Literal as RdfLiteral
 
 from agreement.compare import Row
-from agreement.data import QueryData
+from ingest.eager import QueryData
 from lars.errors import SolverError
 from solver.strategies import evaluate, slices_of
 from translate.api import Translation
@@ -150,7 +150,7 @@ def expected_runs(query: RspQuery, profile: Profile, input_times: Sequence[int],
         input_times: the time points with input (they bound how far back Istream looks,
             :func:`translate.reports.report_reach`).
         data_for: ``translations → QueryData``, encoding the data once for all of them
-            (:func:`agreement.data.query_data` with the stream bound).
+            (:func:`ingest.eager.query_data` with the stream bound).
     """
     t0s = list(t0s) if t0s is not None else admissible_t0(query, profile)
     reach = report_reach(query, input_times, period)

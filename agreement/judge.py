@@ -43,9 +43,9 @@ from agreement.compare import Row
 from agreement.expected import ExpectedRun, Report, admissible_t0, oracle_key, row_key
 from agreement.explain import hashable_text
 from agreement.recorded import RecordedRelation, RecordedStream
+from ingest.rdffiles import StreamTriple
 from lars.errors import LarsError
 from translate.profiles import BOUNDS, EMPTY, R2S, STARTUP, Profile
-from translate.rdfstreams import StreamTriple
 from translate.rsp import RangeWindow, RspQuery
 
 RunSource = Callable[[Profile, Sequence[int]], Iterable[ExpectedRun]]

@@ -13,18 +13,19 @@ from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
-from agreement.data import QueryData, query_data, read_rdf_stream, static_graphs
 from agreement.expected import ExpectedRun, boundary_tolerant, reports, with_boundaries
 from agreement.judge import Judgement, judge
 from agreement.recorded import read_relations
 from lars.errors import InputError
-from lars.readpolicy import ReadPolicy, ReadReport
+from ingest.eager import QueryData, query_data, read_rdf_stream, static_graphs
+from ingest.options import ReadOptions
+from ingest.policy import ReadReport
+from ingest.rdffiles import StreamTriple
 from lars.streams import Timeline
 from translate.api import parse_query
 from translate.durations import parse_duration, parse_unit, to_ticks
 from translate.profilefile import resolve_profile
 from translate.profiles import Profile
-from translate.rdfstreams import StreamTriple
 from translate.reports import compile_profile, report_reach
 from translate.rsp import RangeWindow, RspQuery
 
@@ -104,7 +105,7 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
     query = parse_query(text, str(query_path), engine, unit)
     period_ticks = to_ticks(parse_duration(period), unit_ms) if period else None
     recorded = read_relations(answers)
-    elements, line = read_rdf_stream(stream, stream_iri, ReadPolicy(), ReadReport(), (start, None))
+    elements, line = read_rdf_stream(stream, ReadOptions(stream_iri), ReadReport(), (start, None))
     last = max((e.time for e in elements), default=0)
     timeline = check_timeline(query, last, start, end)
     inside = [e for e in elements if timeline.start <= e.time <= timeline.end]

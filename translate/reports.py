@@ -74,7 +74,7 @@ from translate.rdf import STRIPLE, RdfTermEncoder
 from translate.rsp import RangeWindow, RspQuery, RspWindow
 from translate.profiles import Profile
 from translate.sparqltext import window_text
-from translate.strategies import TauResult, tau1, tau2
+from translate.streamrules import TauResult, tau1, tau2
 from translate.triggers import with_trigger
 from translate.variants import cq_variant, cs
 

@@ -35,7 +35,7 @@ from translate.rspwindows import check_reading, window_literals
 
 WindowReader = Callable[[RspWindow, Sequence[Atom]], tuple[Literal, ...]]
 """Body literals saying that each atom holds in a window: τ(ω) under a boundary reading
-(:func:`translate.windows.window_literals`), or an engine profile's scope
+(:func:`translate.rspwindows.window_literals`), or an engine profile's scope
 (:mod:`translate.reports`)."""
 
 

@@ -15,12 +15,13 @@ from pathlib import Path
 import pytest
 
 from agreement.cli import main
-from agreement.data import read_rdf_stream, static_graphs
 from agreement.expected import row_key
 from agreement.judge import judge
 from agreement.judgeio import RunCache, check_timeline
 from agreement.recorded import read_relations
-from lars.readpolicy import ReadPolicy, ReadReport
+from ingest.eager import read_rdf_stream, static_graphs
+from ingest.options import ReadOptions
+from ingest.policy import ReadReport
 from translate.api import parse_query
 from translate.profiles import profile
 
@@ -33,7 +34,7 @@ SLOW = pytest.mark.slow
 
 @lru_cache(maxsize=1)
 def stream():
-    elements, _ = read_rdf_stream(CSRBENCH / "stream", None, ReadPolicy(), ReadReport())
+    elements, _ = read_rdf_stream(CSRBENCH / "stream", ReadOptions(), ReadReport())
     return elements
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agreement.api import profile_pair
+from agreement.facade import profile_pair
 from agreement.cli import main
 from agreement.compare import AnswerSeries, compare
 from lars.errors import InputError

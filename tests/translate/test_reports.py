@@ -15,14 +15,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rdflib import URIRef
 
-from agreement.data import query_data
 from agreement.expected import reports
+from ingest.eager import query_data
+from ingest.rdffiles import StreamTriple
 from lars.errors import InputError, UnsupportedError
 from lars.errors import Position
 from lars.streams import Timeline
 from translate.api import parse_query, translate
 from translate.profiles import profile
-from translate.rdfstreams import StreamTriple
 from translate.reports import compile_profile, report_reach
 from tests.oracles import windowing
 

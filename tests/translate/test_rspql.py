@@ -11,15 +11,15 @@ from __future__ import annotations
 import pytest
 from rdflib import Graph, URIRef
 
-from agreement.data import query_data
 from agreement.expected import reports
 from lars.errors import ParseError, UnsupportedError
 from lars.errors import Position
 from lars.streams import Timeline
+from ingest.eager import query_data
+from ingest.rdffiles import StreamTriple
 from translate.api import parse_query
 from translate.engines import guess_engine
 from translate.profiles import profile
-from translate.rdfstreams import StreamTriple
 from translate.reports import compile_profile
 from translate.rsp import RangeWindow, TriplesWindow
 from translate.rspql import read_rspql

@@ -1,6 +1,6 @@
 """A recorded relation stream against the expected one, the first mismatch marked (notebooks).
 
-Takes plain data (time points and sizes of relations), as :mod:`agreement.plots` does;
+Takes plain data (time points and sizes of relations), as :mod:`agreement.notebook.plots` does;
 :func:`judgement_series` extracts it from a :class:`~agreement.judge.Judgement`.
 """
 
@@ -12,7 +12,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from agreement.judge import Judgement
-from agreement.plots import COLOURS, new_axes, row_axis, set_title, time_axis
+from agreement.notebook.plots import COLOURS, new_axes, row_axis, set_title, time_axis
 
 Series = Sequence[tuple[int, int]]
 """``(time point, number of bindings)`` per relation."""

@@ -1,6 +1,6 @@
 """The notebook plot of a recorded relation stream against the expected one."""
 
-from agreement.judgeplot import relations_plot
+from agreement.notebook.judgeplot import relations_plot
 
 
 def test_two_rows_sizes_and_the_mismatch_line():
