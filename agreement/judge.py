@@ -42,7 +42,7 @@ from rdflib import URIRef
 from agreement.compare import Row
 from agreement.expected import ExpectedRun, Report, admissible_t0, oracle_key, row_key
 from agreement.explain import hashable_text
-from agreement.recorded import RecordedRelation, RecordedStream
+from agreement.recorded import RecordedRelation, RecordedStream, reorder
 from ingest.rdffiles import StreamTriple
 from lars.errors import LarsError
 from translate.profiles import BOUNDS, EMPTY, R2S, STARTUP, Profile
@@ -201,15 +201,17 @@ class _Alignment:
 
     run: ExpectedRun
     matched: int
+    present: int
     failure: tuple[int, str, Report | None] | None
 
 
 def _align(run: ExpectedRun, recorded: Sequence[RecordedRelation], profile: Profile,
            strict: bool, unit_ms: int) -> _Alignment:
     by_time = {report.time: report for report in run.reports}
-    matched, failure = 0, None
+    matched, present, failure = 0, 0, None
     for index, relation in enumerate(recorded):
         expected = by_time.get(_tick(relation, profile, unit_ms))
+        present += expected is not None
         reason = "unexpected" if expected is None else compare_relation(
             expected, relation, profile, strict, unit_ms)
         if reason is None:
@@ -223,7 +225,7 @@ def _align(run: ExpectedRun, recorded: Sequence[RecordedRelation], profile: Prof
         if skipped:
             index = sum(1 for t in sorted(ticks) if t < skipped[0].time)
             failure = (index, "skipped", skipped[0])
-    return _Alignment(run, matched, failure)
+    return _Alignment(run, matched, present, failure)
 
 
 def scope_at(query: RspQuery, profile: Profile, t0: int, time: int) -> tuple[int, int] | None:
@@ -256,9 +258,10 @@ def _mismatch(runs: Sequence[ExpectedRun], recorded: Sequence[RecordedRelation],
               query: RspQuery, profile: Profile, elements: Sequence[StreamTriple], strict: bool,
               unit_ms: int) -> Mismatch | None:
     """The first mismatch of the run (t0) that agrees with the recording at the most time
-    points, each recorded relation read against the expected relation of its tick."""
+    points (then: that reports at the most of the recording's time points), each recorded
+    relation read against the expected relation of its tick."""
     alignments = [_align(run, recorded, profile, strict, unit_ms) for run in runs]
-    best = max(alignments, key=lambda a: a.matched, default=None)
+    best = max(alignments, key=lambda a: (a.matched, a.present), default=None)
     if best is None or best.failure is None:
         return None
     index, reason, expected = best.failure
@@ -298,6 +301,8 @@ def judge(query: RspQuery, profile: Profile, recorded: RecordedStream, runs: Run
         elements: the stream's triples, for explanations.
         suggest: try single-parameter changes of the profile (and merging) when incorrect.
     """
+    if recorded.relations:
+        recorded = reorder(recorded, tuple(v.name for v in query.variables))
     relations = merge_same_time(recorded.relations, profile, unit_ms) if merge else recorded.relations
     passing, start, tried = match(runs(profile, admissible_t0(query, profile)), relations, profile,
                                   strict, unit_ms)

@@ -70,6 +70,17 @@ class RecordedStream:
     relations: tuple[RecordedRelation, ...]
 
 
+def reorder(recorded: RecordedStream, variables: tuple[str, ...], where: str = "") -> RecordedStream:
+    """The same relations with columns in the order of ``variables`` (the same set of names)."""
+    if set(variables) != set(recorded.variables):
+        raise InputError(f"{where}the recorded variables {', '.join(recorded.variables)} are not "
+                         f"the query's {', '.join(variables)}")
+    index = [recorded.variables.index(name) for name in variables]
+    return RecordedStream(variables, tuple(
+        RecordedRelation(r.timestamp, tuple(tuple(row[i] for i in index) for row in r.rows))
+        for r in recorded.relations))
+
+
 def read_relations(path: str | Path) -> RecordedStream:
     """The relations recorded in a CSRBench answer file, one by one (nothing merged)."""
     document = load_json(path)

@@ -202,3 +202,12 @@ def test_cli_bad_input_exits_2(capsys, example):
 def test_cli_unknown_profile_exits_2(capsys, example):
     status, _, err = lars_check(capsys, example, [], "--profile", "cqles")
     assert status == 2 and "did you mean 'cqels'" in err
+
+
+def test_recorded_columns_are_read_in_the_querys_order():
+    from agreement.recorded import RecordedRelation, RecordedStream, reorder
+    from lars.errors import InputError
+    recorded = RecordedStream(("obs", "sensor"), (RecordedRelation(1000, (("o1", "s1"),)),))
+    assert reorder(recorded, ("sensor", "obs")).relations[0].rows == (("s1", "o1"),)
+    with pytest.raises(InputError, match="not the query's sensor, value"):
+        reorder(recorded, ("sensor", "value"))
