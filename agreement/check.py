@@ -74,8 +74,10 @@ def _half_open(pull: Profile) -> bool:
 
 def _profile_notes(pull: Profile, push: Profile) -> list[str]:
     reading = "[k·U, (k+1)·U)" if _half_open(pull) else "(k·U, (k+1)·U]"
+    any_t0 = [p.name for p in (pull, push) if p.t0 is None]
     return [f"profiles: {pull.name} (pulling side: its report at (k+1)·U against the other side's "
-            f"answers in {reading}) and {push.name}"]
+            f"answers in {reading}) and {push.name}"
+            + (f"; computed answers take t0 = 0 for {', '.join(any_t0)}" if any_t0 else "")]
 
 
 def check_profiles(query: RspQuery, elements: Sequence[StreamTriple], graphs: dict, period: int,
