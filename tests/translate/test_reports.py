@@ -147,3 +147,12 @@ def test_tuple_ticks_do_not_compile():
 def test_the_query_r2s_overrides_the_profile():
     q = replace(query(2, 2), r2s="istream")
     assert compile_profile(q, profile("rsp4j")).answer.predicate == "istream_1"
+
+
+@pytest.mark.parametrize("name", ["csparql", "sparqlstream", "cqels", "rsp4j"])
+@pytest.mark.parametrize("spelling", ["unicode", "ascii"])
+def test_compiled_programs_print_and_parse_back(name, spelling):
+    from lars.parser import parse_program
+    from lars.printer import print_program
+    program = compile_profile(query(4, 2), profile(name), t0=1, reach=7).program
+    assert parse_program(print_program(program, spelling)) == program
