@@ -16,11 +16,11 @@ from pathlib import Path
 from agreement.expected import ExpectedRun, boundary_tolerant, reports, with_boundaries
 from agreement.judge import Judgement, judge
 from agreement.recorded import read_relations
-from lars.errors import InputError
 from ingest.eager import QueryData, query_data, read_rdf_stream, static_graphs
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport
 from ingest.rdffiles import StreamTriple
+from lars.errors import InputError
 from lars.streams import Timeline
 from translate.api import parse_query
 from translate.durations import parse_duration, parse_unit, to_ticks

@@ -67,12 +67,18 @@ from lars.terms import BinaryOp, Number, Term, Variable
 from lars.windows import NOW, UNBOUNDED, TimeWindow
 from translate.api import AnswerSpec, Translation, compares_values, translate, verify
 from translate.names import (
-    LATER_REPORT, PREVIOUS_REPORT, REPORT, REPORT_AT, TRIGGER, internal_variable,
-    previous_predicate, stream_predicate,
+    LATER_REPORT,
+    PREVIOUS_REPORT,
+    REPORT,
+    REPORT_AT,
+    TRIGGER,
+    internal_variable,
+    previous_predicate,
+    stream_predicate,
 )
+from translate.profiles import Profile
 from translate.rdf import STRIPLE, RdfTermEncoder
 from translate.rsp import RangeWindow, RspQuery, RspWindow
-from translate.profiles import Profile
 from translate.sparqltext import window_text
 from translate.streamrules import TauResult, tau1, tau2
 from translate.triggers import with_trigger

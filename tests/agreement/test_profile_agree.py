@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from agreement.facade import profile_pair
 from agreement.cli import main
 from agreement.compare import AnswerSeries, compare
+from agreement.facade import profile_pair
 from lars.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]

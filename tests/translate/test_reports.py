@@ -18,13 +18,12 @@ from rdflib import URIRef
 from agreement.expected import reports
 from ingest.eager import query_data
 from ingest.rdffiles import StreamTriple
-from lars.errors import InputError, UnsupportedError
-from lars.errors import Position
+from lars.errors import InputError, Position, UnsupportedError
 from lars.streams import Timeline
+from tests.oracles import windowing
 from translate.api import parse_query, translate
 from translate.profiles import profile
 from translate.reports import compile_profile, report_reach
-from tests.oracles import windowing
 
 EX = "http://ex.org/"
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

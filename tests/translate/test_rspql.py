@@ -12,11 +12,10 @@ import pytest
 from rdflib import Graph, URIRef
 
 from agreement.expected import reports
-from lars.errors import ParseError, UnsupportedError
-from lars.errors import Position
-from lars.streams import Timeline
 from ingest.eager import query_data
 from ingest.rdffiles import StreamTriple
+from lars.errors import ParseError, Position, UnsupportedError
+from lars.streams import Timeline
 from translate.api import parse_query
 from translate.engines import guess_engine
 from translate.profiles import profile
