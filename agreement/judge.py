@@ -235,6 +235,8 @@ def scope_at(query: RspQuery, profile: Profile, t0: int, time: int) -> tuple[int
     if not windows:
         return None
     length, step = windows[0].length, windows[0].step
+    if profile.paper:  # τ(ω) = ⊞^{L,0,β}: the window ending at the pivot floor(t/β)·β
+        time = time // step * step
     if profile.paper or "content-change" not in profile.report:
         first = time - length + (profile.bounds == "left-open")
         last = time - (profile.bounds == "right-open")

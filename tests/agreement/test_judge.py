@@ -230,3 +230,16 @@ def test_recorded_columns_are_read_in_the_querys_order():
     assert reorder(recorded, ("sensor", "obs")).relations[0].rows == (("s1", "o1"),)
     with pytest.raises(InputError, match="not the query's sensor, value"):
         reorder(recorded, ("sensor", "value"))
+
+
+@pytest.mark.parametrize("name, length, step, t0, time, scope", [
+    pytest.param("csparql", 4, 4, 0, 20, (16, 19), id="window-close-right-open"),
+    pytest.param("cqels", 4, 4, 0, 26, (24, 26), id="content-change"),
+    pytest.param("cqels", 5, 1, 2, 4, (2, 4), id="content-change-before-t0-plus-L"),
+    pytest.param("paper-push", 10, 10, 0, 12, (0, 10), id="paper-pivot"),
+])
+def test_the_scope_shown_in_explanations(name, length, step, t0, time, scope):
+    from agreement.judge import scope_at
+    q = parse_query(f"SELECT ?s WHERE {{ STREAM <http://ex.org/s> [RANGE {length}s SLIDE {step}s] "
+                    "{ ?s <http://ex.org/p> ?o } }")
+    assert scope_at(q, profile(name), t0, time) == scope
