@@ -32,12 +32,14 @@ class Report:
     ``lower`` and ``upper``, when set, are the relations of the same evaluation with the input
     items stamped exactly at the window's two boundaries left out and taken in
     (:func:`boundary_tolerant`): a recording with jitter may hold anything between them.
+    ``counts``, when set, says how many times a bag engine gives each row (:mod:`agreement.bags`).
     """
 
     time: int
     rows: frozenset[Row]
     lower: frozenset[Row] | None = None
     upper: frozenset[Row] | None = None
+    counts: frozenset[tuple[Row, int]] | None = None
 
 
 def boundary_tolerant(profile: Profile) -> bool:
@@ -62,13 +64,15 @@ class ExpectedRun:
     """The relations a profile reports with windows starting at ``t0``.
 
     ``widened``, for :func:`boundary_tolerant` profiles, computes the same run with each report's
-    ``lower`` and ``upper`` set (two more LARS runs, so only on demand).
+    ``lower`` and ``upper`` set (two more LARS runs, so only on demand); ``counted``, for bag
+    profiles, the same run with ``counts`` set (one more run).
     """
 
     t0: int
     translation: Translation
     reports: tuple[Report, ...]
     widened: Callable[[], ExpectedRun] | None = field(default=None, compare=False, repr=False)
+    counted: Callable[[], ExpectedRun] | None = field(default=None, compare=False, repr=False)
 
 
 def value_key(value: object) -> Hashable:

@@ -17,9 +17,8 @@ queries (BGP, FILTER, UNION); each boundary item is not forced into exactly one 
 
 * ``strict`` compares whole bindings (RDF terms, numeric literals by value), the time labels
   (within the profile's jitter: expected label = report time × unit + the profile's label
-  offset) and, for profiles with set answers, refuses duplicate rows. Bag multiplicities are not
-  computed (the LARS answer is a set of atoms), so a bag profile's duplicates are accepted and
-  compared as a set.
+  offset) and duplicates: none for profiles with set answers; for bag profiles (Rstream, no
+  DISTINCT) each row as many times as SPARQL's bag semantics gives it (:mod:`agreement.bags`).
 * ``merge_same_time`` first merges consecutive recorded relations whose labels fall in the same
   tick (CQELS reports one relation per binding).
 
@@ -153,8 +152,11 @@ def compare_relation(expected: Report, recorded: RecordedRelation, profile: Prof
         label = expected.time * unit_ms + profile.label_ms
         if abs(recorded.timestamp - label) > profile.jitter_ms:
             return "label"
-        if profile.answers == "set" and max(Counter(map(row_key, recorded.rows)).values(),
-                                            default=1) > 1:
+        found = Counter(map(row_key, recorded.rows))
+        if expected.counts is not None:
+            if found != Counter({row_key(row): n for row, n in expected.counts}):
+                return "multiplicity"
+        elif profile.answers == "set" and max(found.values(), default=1) > 1:
             return "duplicates"
     return None
 
@@ -179,6 +181,8 @@ def match(runs: Iterable[ExpectedRun], recorded: Sequence[RecordedRelation], pro
     for run in runs:
         if not recorded:
             return run, 0, tried + [run]
+        if strict and run.counted is not None:
+            run = run.counted()
         start = _passes(run, recorded, profile, strict, unit_ms)
         fits = len(run.reports) >= len(recorded)
         if start is None and fits and not strict and run.widened is not None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
+from agreement.bags import multiplicities, unprojected
 from agreement.expected import ExpectedRun, boundary_tolerant, reports, with_boundaries
 from agreement.judge import Judgement, judge
 from agreement.recorded import read_relations
@@ -66,6 +67,17 @@ class RunCache:
         upper = self._run(replace(profile, bounds="closed"), t0).reports
         return replace(run, reports=with_boundaries(run.reports, lower, upper))
 
+    def _counted(self, profile: Profile, t0: int) -> ExpectedRun:
+        run = self._run(profile, t0)
+        full = unprojected(self.query)
+        translation = compile_profile(full, profile, t0, self.period, self.variant, self._reach)
+        names = translation.answer.select_order
+        select = tuple(v.name for v in self.query.variables)
+        found = {r.time: frozenset(multiplicities(r.rows, names, select).items())
+                 for r in reports(translation, self._data_for(translation))}
+        return replace(run, reports=tuple(replace(r, counts=found.get(r.time, frozenset()))
+                                          for r in run.reports))
+
     def __call__(self, profile: Profile, t0s: Sequence[int]) -> Iterator[ExpectedRun]:
         """The runs of ``profile`` for ``t0s``; for a :func:`boundary_tolerant` profile, each
         can be widened to carry the relations with both boundaries open and closed."""
@@ -73,6 +85,8 @@ class RunCache:
             run = self._run(profile, t0)
             if boundary_tolerant(profile):
                 run = replace(run, widened=partial(self._widened, profile, t0))
+            if profile.answers == "bag" and profile.r2s == "rstream" and not self.query.distinct:
+                run = replace(run, counted=partial(self._counted, profile, t0))
             yield run
 
 

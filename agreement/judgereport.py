@@ -11,6 +11,7 @@ REASONS = {
     "rows": "the bindings differ",
     "label": "the time label is off by more than the profile's jitter",
     "duplicates": "the relation repeats a binding, and the profile has set answers",
+    "multiplicity": "a binding is repeated another number of times than bag semantics gives",
     "unexpected": "no relation is expected at that time",
     "skipped": "an expected relation is missing from the recording",
 }

@@ -243,3 +243,23 @@ def test_the_scope_shown_in_explanations(name, length, step, t0, time, scope):
     q = parse_query(f"SELECT ?s WHERE {{ STREAM <http://ex.org/s> [RANGE {length}s SLIDE {step}s] "
                     "{ ?s <http://ex.org/p> ?o } }")
     assert scope_at(q, profile(name), t0, time) == scope
+
+
+@pytest.mark.parametrize("copies, status", [(2, 0), (1, 1), (3, 1)], ids=["twice", "once", "thrice"])
+def test_strict_bag_answers_repeat_a_row_once_per_solution(capsys, tmp_path, copies, status):
+    # ?s = a has two solutions (?o = o1, o2): C-SPARQL's bag gives it twice
+    (tmp_path / "q.rq").write_text(QUERY.replace(":o }", "?o }"))
+    (tmp_path / "s.nt").write_text("".join(
+        f"<http://ex.org/a> <http://ex.org/p> <http://ex.org/{o}> <http://ex.org/s> 1\n"
+        for o in ("o1", "o2")))
+    found, out, _ = lars_check(capsys, tmp_path, [(2000, ["a"] * copies)], "--profile", "csparql",
+                               "--strict", "--no-suggest")
+    assert found == status
+    if status:
+        assert "another number of times than bag semantics gives" in out
+
+
+@pytest.mark.slow
+def test_csparql_q7_repeats_rows_as_bag_semantics_says():
+    # 14 rows of C-SPARQL's Q7 answers are repeats; --strict counts them right
+    assert check("csparql", 7, strict=True).correct
