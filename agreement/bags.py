@@ -14,7 +14,7 @@ in-scope variable and every blank node of the pattern made a result variable.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import fields, replace, is_dataclass
+from dataclasses import fields, is_dataclass, replace
 
 from agreement.compare import Row
 from translate.rsp import BGP, BlankVar, RspQuery, StreamSpec, TriplePattern, Var
