@@ -13,16 +13,16 @@ from agreement.compare import AnswerSeries, compare
 from agreement.conditions import merged_triples, shared_patterns, snapshot_explanations, static_only
 from agreement.defaults import pulling_timeline
 from agreement.expected import reports
-from ingest.eager import QueryData, query_data
 from agreement.explain import shifted_answers
 from agreement.recorded import read_recorded
 from agreement.report import AgreementReport
+from ingest.eager import QueryData, query_data
+from ingest.rdffiles import StreamTriple
 from lars.errors import SolverError
 from lars.streams import Timeline
 from solver.strategies import evaluate, slices_of
 from translate.api import Translation, translate
 from translate.durations import unit_text
-from ingest.rdffiles import StreamTriple
 from translate.profiles import Profile
 from translate.reports import compile_profile, report_reach
 from translate.rsp import RspQuery
@@ -99,10 +99,9 @@ def check_profiles(query: RspQuery, elements: Sequence[StreamTriple], graphs: di
                              series[0].variables,
                              compare(series[0], series[1], period, span, _half_open(profiles[0])),
                              notes=_profile_notes(*profiles), csparql=series[0], cqels=series[1])
-    report.row_text = row_text
     for verdict in report.disagreeing:
         report.explanations[(verdict.start, verdict.end)] = shifted_answers(
-            verdict, series[0], series[1], period, row_text)
+            verdict, series[0], series[1], period, report.row_text)
     return report
 
 

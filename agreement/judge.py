@@ -40,7 +40,6 @@ from rdflib import URIRef
 
 from agreement.compare import Row
 from agreement.expected import ExpectedRun, Report, admissible_t0, oracle_key, row_key
-from agreement.explain import hashable_text
 from agreement.recorded import RecordedRelation, RecordedStream, reorder
 from ingest.rdffiles import StreamTriple
 from lars.errors import LarsError
@@ -349,6 +348,3 @@ def _accepted_with(query: RspQuery, profile: Profile, recorded: RecordedStream, 
             continue
     return accepted
 
-
-def row_text(row: Row) -> str:
-    return "(" + ", ".join(hashable_text(value) for value in row) + ")"

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from agreement.answers import term_text
 from agreement.compare import Row
 from agreement.expected import Report
-from agreement.explain import hashable_text
 from agreement.judge import Judgement, Mismatch
 
 REASONS = {
@@ -18,7 +18,7 @@ REASONS = {
 
 
 def _row(row: Row) -> str:
-    return "(" + ", ".join(hashable_text(value) for value in row) + ")"
+    return "(" + ", ".join(term_text(value) for value in row) + ")"
 
 
 def _comparison(judgement: Judgement) -> str:
@@ -72,7 +72,7 @@ def render_text(judgement: Judgement) -> str:
 
 
 def _rows_json(rows) -> list[list[str | None]]:
-    return sorted([hashable_text(v) if v is not None else None for v in row] for row in rows)
+    return sorted([term_text(v) if v is not None else None for v in row] for row in rows)
 
 
 def to_json(judgement: Judgement) -> dict:
