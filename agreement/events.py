@@ -1,0 +1,290 @@
+"""The façade for RSEP-QL event queries: translate, run, compare two profiles — one call each.
+
+The same calls serve notebooks and the ``lars`` command (:mod:`agreement.eventcommands`):
+
+* :func:`translate_event_query` — an event query → its LARS program under a profile
+  (``lars translate``);
+* :func:`run_events` — the events the query matches over an RDF stream, each with the evaluation
+  time that reported it and its interval ``[t1, t2]`` (``lars run``); ``.plot()`` draws them;
+* :func:`compare_events` — two profiles' answers at each evaluation time, and why they differ
+  (``lars agree``), in :mod:`agreement.eventcompare`.
+
+>>> view = run_events("examples/events/figure1.rq", stream="examples/events/figure1.nt",
+...                   profile="epsparql-recent", at="8,10")
+>>> [(e.time, e.start, e.end) for e in view.intervals()]
+[(8, 2, 6), (8, 4, 8)]
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from agreement.api import read_source
+from agreement.data import read_rdf_stream
+from agreement.views import escape, html_table
+from lars.errors import InputError
+from lars.printer import print_program
+from lars.readpolicy import ReadPolicy, ReadReport
+from solver.strategies import evaluate
+from translate.api import input_atoms
+from translate.durations import parse_duration, parse_unit, to_ticks
+from translate.eventprofiles import event_profile
+from translate.eventreader import is_event_query, read_event_query
+from translate.eventrules import Evaluation, EventTranslation, translate_events
+from translate.events import EventQuery, pattern_text
+from translate.rdfstreams import StreamTriple
+from translate.rsp import Var
+from translate.sparqltext import Names, term_text
+
+Source = str | os.PathLike
+
+
+def is_event_source(value: Source | None) -> bool:
+    """Whether ``value`` (text or a path) is an event query."""
+    if value is None:
+        return False
+    try:
+        text, _ = read_source(value)
+    except InputError:
+        return False
+    return is_event_query(text)
+
+
+def parse_times(at: str | None, unit: str) -> tuple[int, ...] | None:
+    """``"8,10"`` (ticks, or durations such as ``8s``) → ``(8, 10)``."""
+    if at is None:
+        return None
+    times = []
+    for part in at.split(","):
+        part = part.strip()
+        if part.lstrip("-").isdigit():
+            times.append(int(part))
+        else:
+            times.append(to_ticks(parse_duration(part), parse_unit(unit)))
+    return tuple(sorted(set(times)))
+
+
+def evaluation_of(at: str | None, mode: str | None, period: str | int | None,
+                  unit: str) -> Evaluation | None:
+    """The evaluation times the options ask for, or ``None`` for the profile's own."""
+    times = parse_times(at, unit)
+    if times is not None:
+        return Evaluation("at", times)
+    if mode in (None, "none"):
+        return None
+    if mode == "pull":
+        if period is None:
+            raise InputError("pull mode needs a period", hint="give --period")
+        ticks = period if isinstance(period, int) else (
+            int(period) if str(period).isdigit() else to_ticks(parse_duration(period), parse_unit(unit)))
+        return Evaluation("pull", period=ticks)
+    return Evaluation(mode)
+
+
+def event_translation(query: Source, *, profile: str = "rsep", at: str | None = None,
+                      mode: str | None = None, period: str | int | None = None, unit: str = "1s",
+                      all_variables: bool = False) -> tuple[EventTranslation, str]:
+    """Read and translate an event query; returns the translation and the source name."""
+    text, source = read_source(query)
+    parsed = read_event_query(text, source, unit)
+    if all_variables:
+        parsed = EventQuery(tuple(Var(n) for n in sorted({v.name for v in parsed.variables} | _names(parsed))),
+                            parsed.windows, parsed.pattern, parsed.engine, parsed.every,
+                            parsed.unit_ms, parsed.prefixes)
+    return translate_events(parsed, profile, evaluation_of(at, mode, period, unit)), source
+
+
+def _names(query: EventQuery) -> set[str]:
+    from translate.events import pattern_variables
+    return set(pattern_variables(query.pattern))
+
+
+# --- translate ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class EventProgramView:
+    """The LARS program of an event query, with the provenance comment of each rule."""
+
+    translation: EventTranslation
+    unit: str = "1s"
+
+    @property
+    def program(self):
+        return self.translation.program
+
+    def header(self) -> str:
+        t = self.translation
+        answer = f"{t.predicate}({', '.join('?' + v for v in t.variables)}, T1, T2)"
+        return (f"RSEP-QL MATCH {{ {pattern_text(t.query.pattern)} }}; profile {t.profile.name} "
+                f"({t.profile.description}); evaluated {t.evaluation.describe()}; unit {self.unit}; "
+                f"answers: {answer}")
+
+    def text(self, spelling: str = "unicode", comments: bool = True) -> str:
+        notes = self.translation.comment_map() if comments else None
+        return print_program(self.program, spelling, comments=notes)
+
+    def to_json(self) -> dict:
+        t = self.translation
+        return {"profile": t.profile.name, "evaluation": t.evaluation.describe(), "unit": self.unit,
+                "pattern": pattern_text(t.query.pattern), "answer_predicate": t.predicate,
+                "select": list(t.variables),
+                "rules": [{"unicode": print_program(type(t.program)((r,)), "unicode"),
+                           "ascii": print_program(type(t.program)((r,)), "ascii"), "comment": c}
+                          for r, c in zip(t.program.rules, t.comments)]}
+
+    def __str__(self) -> str:
+        return f"# {self.header()}\n{self.text()}"
+
+    def _repr_markdown_(self) -> str:
+        return f"**{self.header()}**\n\n```\n{self.text()}\n```\n"
+
+
+def translate_event_query(query: Source, *, profile: str = "rsep", at: str | None = None,
+                          mode: str | None = None, period: str | int | None = None,
+                          unit: str = "1s") -> EventProgramView:
+    """The LARS program of an event query (``lars translate``).
+
+    Args:
+        query: the query text or its path (event syntax, or C-SPARQL's ``timestamp()`` idiom).
+        profile: an event profile (``rsep``, ``epsparql-unrestricted``, ``epsparql-chronological``,
+            ``epsparql-recent``, ``csparql-seq``).
+        at: evaluation times, ``"8,10"``; or ``mode`` ``push``/``pull`` (with ``period``); by
+            default the profile's own.
+        unit: the length of one tick.
+
+    >>> view = translate_event_query("examples/events/figure1.rq", profile="epsparql-recent")
+    >>> view.header().split(";")[1]
+    ' profile epsparql-recent (EP-SPARQL, recent: W^λ + SEQ^r + P^r)'
+    """
+    translation, _ = event_translation(query, profile=profile, at=at, mode=mode, period=period,
+                                       unit=unit)
+    return EventProgramView(translation, unit)
+
+
+# --- run ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class MatchedEvent:
+    """An answer: reported at evaluation ``time``, the SELECT ``values`` (rdflib terms), and the
+    interval ``[start, end]`` of the input that justifies it."""
+
+    time: int
+    values: tuple
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class EventAnswers:
+    """The events an event query matched, by evaluation time (what :func:`run_events` returns)."""
+
+    events: tuple[MatchedEvent, ...]
+    variables: tuple[str, ...]
+    timeline: tuple[int, int]
+    unit: str
+    title: str
+    prefixes: tuple[tuple[str, str], ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    def intervals(self) -> list[MatchedEvent]:
+        """The events in order of evaluation time, then interval, then values."""
+        return sorted(self.events, key=lambda e: (e.time, e.start, e.end, tuple(map(str, e.values))))
+
+    def at(self, time: int) -> set[tuple]:
+        """``{(values, t1, t2)}`` reported at ``time``."""
+        return {(e.values, e.start, e.end) for e in self.events if e.time == time}
+
+    def label(self, event: MatchedEvent) -> str:
+        names = Names(self.prefixes)
+        return " ".join(f"?{v}={term_text(x, names)}" for v, x in zip(self.variables, event.values))
+
+    def rows(self) -> list[tuple[int, str, str]]:
+        return [(e.time, self.label(e), f"[{e.start},{e.end}]") for e in self.intervals()]
+
+    def text(self) -> str:
+        lines = [f"# {self.title}; timeline [{self.timeline[0]},{self.timeline[1]}]",
+                 f"{'time':>6}  interval  event"]
+        lines += [f"{time:>6}  {interval:<8}  {label}" for time, label, interval in self.rows()]
+        if not self.events:
+            lines.append("# no event matched")
+        return "\n".join(lines) + "\n"
+
+    def to_json(self) -> dict:
+        return {"title": self.title, "timeline": list(self.timeline), "variables": list(self.variables),
+                "events": [{"time": e.time, "start": e.start, "end": e.end,
+                            "values": [str(v) for v in e.values]} for e in self.intervals()]}
+
+    def to_pandas(self):
+        import pandas
+        return pandas.DataFrame([{"time": e.time, **{v: str(x) for v, x in zip(self.variables, e.values)},
+                                  "t1": e.start, "t2": e.end} for e in self.intervals()])
+
+    def plot(self, ax=None, title: str | None = None):
+        """The events as bars ``[t1, t2]`` on the timeline, one row per event, marked at the
+        evaluation time that reported them (:func:`agreement.notebook.eventplots.event_bars`)."""
+        from agreement.notebook.eventplots import event_bars
+        return event_bars([(self.label(e), e.time, e.start, e.end) for e in self.intervals()],
+                          self.timeline, self.unit, ax=ax, title=title or self.title)
+
+    def _repr_html_(self) -> str:
+        return f"<p>{escape(self.title)}</p>" + html_table(("time", "interval", "event"),
+                                                          [(t, i, l) for t, l, i in self.rows()])
+
+
+def read_events_stream(stream: Source, *, stream_iri: str | None = None,
+                       start: int | None = None, end: int | None = None, on_error: str = "stop",
+                       order: str = "strict") -> tuple[list[StreamTriple], tuple[int, int], ReadReport]:
+    report = ReadReport()
+    elements, line = read_rdf_stream(stream, stream_iri, ReadPolicy(on_error=on_error, order=order),
+                                     report, (start, end), spark="never")
+    return elements, (line.start, line.end), report
+
+
+def solve_events(translation: EventTranslation, elements: list[StreamTriple],
+                 timeline: tuple[int, int], strategy: str = "auto",
+                 extra: frozenset[str] = frozenset()) -> dict[int, frozenset]:
+    """The answer atoms (``match`` and the ``extra`` predicates) at each time point."""
+    from lars.streams import Timeline
+    encoder = translation.encoder()
+    contents = input_atoms(elements, encoder)
+    slices = iter(sorted(contents.items()))
+    found = {}
+    for answer in evaluate(translation.program, slices, Timeline(*timeline), frozenset(), strategy,
+                           shown=frozenset({translation.predicate}) | extra):
+        if len(answer.streams) != 1:
+            raise AssertionError(f"an event program has one answer stream, not {len(answer.streams)}")
+        found[answer.time] = frozenset(atom for atom, _ in answer.streams[0])
+    return found, encoder
+
+
+def answers_of(translation: EventTranslation, found, encoder, timeline, unit, title,
+               warnings=()) -> EventAnswers:
+    events = [MatchedEvent(time, tuple(encoder.decode(a) for a in atom.args[:-2]),
+                           atom.args[-2].value, atom.args[-1].value)
+              for time, atoms in found.items() for atom in atoms
+              if atom.predicate == translation.predicate]
+    return EventAnswers(tuple(events), translation.variables, timeline, unit, title,
+                        translation.query.prefixes, tuple(warnings))
+
+
+def run_events(query: Source, *, stream: Source, profile: str = "rsep", at: str | None = None,
+               mode: str | None = None, period: str | int | None = None, unit: str = "1s",
+               start: int | None = None, end: int | None = None, stream_iri: str | None = None,
+               on_error: str = "stop", order: str = "strict", strategy: str = "auto") -> EventAnswers:
+    """The events an event query matches over an RDF stream (``lars run``).
+
+    Args:
+        query, profile, at, mode, period, unit: as in :func:`translate_event_query`.
+        stream: a timestamped N-Triples file (or a folder of Turtle files named by timestamp).
+        start, end, stream_iri, on_error, order, strategy: as in :func:`agreement.api.run`.
+    """
+    translation, source = event_translation(query, profile=profile, at=at, mode=mode,
+                                            period=period, unit=unit)
+    elements, timeline, report = read_events_stream(stream, stream_iri=stream_iri, start=start,
+                                                    end=end, on_error=on_error, order=order)
+    found, encoder = solve_events(translation, elements, timeline, strategy)
+    title = (f"{Path(source).name if source != '<string>' else 'query'}: {translation.profile.name}, "
+             f"evaluated {translation.evaluation.describe()}")
+    return answers_of(translation, found, encoder, timeline, unit, title, report.summary())
