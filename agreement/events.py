@@ -27,13 +27,13 @@ from agreement.views import escape, html_table
 from lars.errors import InputError
 from lars.printer import print_program
 from lars.readpolicy import ReadPolicy, ReadReport
+from lars.streams import Timeline
 from solver.strategies import evaluate
 from translate.api import input_atoms
 from translate.durations import parse_duration, parse_unit, to_ticks
-from translate.eventprofiles import event_profile
 from translate.eventreader import is_event_query, read_event_query
 from translate.eventrules import Evaluation, EventTranslation, translate_events
-from translate.events import EventQuery, pattern_text
+from translate.events import EventQuery, pattern_text, pattern_variables
 from translate.rdfstreams import StreamTriple
 from translate.rsp import Var
 from translate.sparqltext import Names, term_text
@@ -90,15 +90,11 @@ def event_translation(query: Source, *, profile: str = "rsep", at: str | None = 
     text, source = read_source(query)
     parsed = read_event_query(text, source, unit)
     if all_variables:
-        parsed = EventQuery(tuple(Var(n) for n in sorted({v.name for v in parsed.variables} | _names(parsed))),
+        names = {v.name for v in parsed.variables} | pattern_variables(parsed.pattern)
+        parsed = EventQuery(tuple(Var(n) for n in sorted(names)),
                             parsed.windows, parsed.pattern, parsed.engine, parsed.every,
                             parsed.unit_ms, parsed.prefixes)
     return translate_events(parsed, profile, evaluation_of(at, mode, period, unit)), source
-
-
-def _names(query: EventQuery) -> set[str]:
-    from translate.events import pattern_variables
-    return set(pattern_variables(query.pattern))
 
 
 # --- translate ----------------------------------------------------------------------------------
@@ -217,14 +213,14 @@ class EventAnswers:
                             "values": [str(v) for v in e.values]} for e in self.intervals()]}
 
     def to_pandas(self):
-        import pandas
+        import pandas  # optional dependency, only for notebooks
         return pandas.DataFrame([{"time": e.time, **{v: str(x) for v, x in zip(self.variables, e.values)},
                                   "t1": e.start, "t2": e.end} for e in self.intervals()])
 
     def plot(self, ax=None, title: str | None = None):
         """The events as bars ``[t1, t2]`` on the timeline, one row per event, marked at the
         evaluation time that reported them (:func:`agreement.notebook.eventplots.event_bars`)."""
-        from agreement.notebook.eventplots import event_bars
+        from agreement.notebook.eventplots import event_bars  # matplotlib is optional
         return event_bars([(self.label(e), e.time, e.start, e.end) for e in self.intervals()],
                           self.timeline, self.unit, ax=ax, title=title or self.title)
 
@@ -246,7 +242,6 @@ def solve_events(translation: EventTranslation, elements: list[StreamTriple],
                  timeline: tuple[int, int], strategy: str = "auto",
                  extra: frozenset[str] = frozenset()) -> dict[int, frozenset]:
     """The answer atoms (``match`` and the ``extra`` predicates) at each time point."""
-    from lars.streams import Timeline
     encoder = translation.encoder()
     contents = input_atoms(elements, encoder)
     slices = iter(sorted(contents.items()))

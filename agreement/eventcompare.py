@@ -1,0 +1,183 @@
+"""Two event profiles on one query and one stream: where their answers differ, and why.
+
+Both profiles evaluate the same query; answers are compared at each evaluation time as whole
+event mappings (every variable of MATCH, not only the selected ones) with their intervals. For
+an event only one side reports, the other side's reasons are looked up in this order:
+
+1. it does not evaluate at that time (its evaluation times differ);
+2. it consumed input the event is made of at an earlier evaluation (``P^c``/``P^r``): the
+   ``consumed`` atoms of its program, matched against the event's triples;
+3. it reports only events completed after its previous evaluation, and it reported this one
+   then (or the event ended before);
+4. its selection policy chose other events: the events it reported at that time.
+
+>>> report = compare_events("examples/events/figure1.rq", stream="examples/events/figure1.nt",
+...                         profiles=("epsparql-unrestricted", "epsparql-chronological"), at="8,10")
+>>> report.agree, len(report.differences)
+(False, 2)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from agreement.events import (
+    EventAnswers, MatchedEvent, Source, answers_of, event_translation, read_events_stream,
+    solve_events,
+)
+from lars.errors import InputError
+from translate.eventrules import EventTranslation
+from translate.events import SELECTIONS, Basic
+from translate.rsp import Var
+from translate.sparqltext import Names, term_text
+
+EQUATIONS = dict(zip(SELECTIONS, ("(7)", "(9)", "(10)", "(11)")))
+SPELLING = dict(zip(SELECTIONS, ("SEQ", "SEQ^n", "SEQ^c", "SEQ^r")))
+
+
+@dataclass(frozen=True)
+class Difference:
+    """An event that ``side`` reported at ``time`` and the other profile did not, with reasons."""
+
+    time: int
+    side: str
+    event: MatchedEvent
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class EventComparison:
+    """The answers of two profiles and their differences (``lars agree`` on an event query)."""
+
+    profiles: tuple[str, str]
+    answers: tuple[EventAnswers, EventAnswers]
+    differences: tuple[Difference, ...]
+    title: str
+
+    @property
+    def agree(self) -> bool:
+        return not self.differences
+
+    def text(self) -> str:
+        a, b = self.profiles
+        verdict = "AGREE" if self.agree else "DISAGREE"
+        lines = [f"# {self.title}: {a} vs {b}: {verdict}"]
+        times = sorted({e.time for side in self.answers for e in side.events}
+                       | {d.time for d in self.differences})
+        for time in times:
+            here = [d for d in self.differences if d.time == time]
+            common = self.answers[0].at(time) & self.answers[1].at(time)
+            lines.append(f"time {time}: {len(common)} event(s) in common"
+                         + ("" if here else ", no difference"))
+            for d in here:
+                view = self.answers[0] if d.side == a else self.answers[1]
+                lines.append(f"  only {d.side:<24} {view.label(d.event)}  [{d.event.start},{d.event.end}]")
+                lines += [f"    why: {reason}" for reason in d.reasons]
+        return "\n".join(lines) + "\n"
+
+    def to_json(self) -> dict:
+        return {"profiles": list(self.profiles), "agree": self.agree,
+                "differences": [{"time": d.time, "only": d.side, "start": d.event.start,
+                                 "end": d.event.end, "values": [str(v) for v in d.event.values],
+                                 "why": list(d.reasons)} for d in self.differences]}
+
+
+def compare_events(query: Source, *, stream: Source, profiles: tuple[str, str],
+                   at: str | None = None, mode: str | None = None, period: str | int | None = None,
+                   unit: str = "1s", start: int | None = None, end: int | None = None,
+                   stream_iri: str | None = None, on_error: str = "stop",
+                   order: str = "strict") -> EventComparison:
+    """Compare two event profiles on ``query`` and ``stream`` (see the module doc).
+
+    Evaluation options (``at``, or ``mode`` and ``period``) apply to both; without them each
+    profile evaluates at its own times.
+    """
+    if len(profiles) != 2 or profiles[0] == profiles[1]:
+        raise InputError("give two different profiles to compare", hint="--profiles A B")
+    elements, timeline, _ = read_events_stream(stream, stream_iri=stream_iri, start=start, end=end,
+                                               on_error=on_error, order=order)
+    sides = []
+    for name in profiles:
+        translation, source = event_translation(query, profile=name, at=at, mode=mode,
+                                                period=period, unit=unit, all_variables=True)
+        found, encoder = solve_events(translation, elements, timeline,
+                                      extra=frozenset({"consumed", "eval_time"}))
+        sides.append((translation, found, encoder,
+                      answers_of(translation, found, encoder, timeline, unit, name)))
+    title = Path(source).name if source != "<string>" else "query"
+    differences = []
+    for k in (0, 1):
+        mine, other = sides[k], sides[1 - k]
+        for event in mine[3].intervals():
+            if (event.values, event.start, event.end) not in other[3].at(event.time):
+                differences.append(Difference(event.time, profiles[k], event,
+                                              tuple(reasons(event, other, elements))))
+    differences.sort(key=lambda d: (d.time, d.side != profiles[0], d.event.start, d.event.end))
+    return EventComparison(tuple(profiles), (sides[0][3], sides[1][3]), tuple(differences), title)
+
+
+def reasons(event: MatchedEvent, other, elements) -> list[str]:
+    """Why the ``other`` side (translation, answers by time, encoder, view) lacks ``event``."""
+    translation, found, encoder, view = other
+    name = translation.profile.name
+    names = Names(translation.query.prefixes)
+    times = sorted(a.args[0].value for a in found.get(event.time, ()) if a.predicate == "eval_time")
+    if event.time not in times:
+        return [f"{name} does not evaluate at {event.time} (it evaluates "
+                f"{translation.evaluation.describe()})"]
+    found_reasons = []
+    mapping = dict(zip(view.variables, event.values))
+    for window, triple, tick in items(translation, mapping, event, elements):
+        for atom in found.get(event.time, ()):
+            if atom.predicate != "consumed":
+                continue
+            w, s, p, o, t, at = atom.args
+            if (encoder.decode(w), tuple(encoder.decode(x) for x in (s, p, o)), t.value) == (
+                    window, triple, tick) and at.value < event.time:
+                text = " ".join(term_text(x, names) for x in triple)
+                found_reasons.append(f"{name} consumed {text} (at {tick}, window "
+                                     f"{term_text(window, names)}) when it evaluated at {at.value}")
+    previous = [t for t in times if t < event.time]
+    if translation.profile.report == "new" and previous and event.end <= previous[-1]:
+        earlier = [t for t in previous if (event.values, event.start, event.end) in view.at(t)]
+        found_reasons.append(f"{name} reports only events completed after its previous evaluation "
+                             f"at {previous[-1]}" + (f"; it reported this one at {earlier[0]}"
+                                                     if earlier else ""))
+    selection = translation.profile.selection
+    if not found_reasons and selection is not None:
+        chosen = sorted(view.at(event.time), key=lambda e: (e[1], e[2]))
+        shown = ", ".join(f"[{a},{b}] " + " ".join(term_text(x, names) for x in values)
+                          for values, a, b in chosen) or "nothing"
+        found_reasons.append(f"{name} reads SEQ as {SPELLING[selection]} (equation "
+                             f"{EQUATIONS[selection]}) and selected {shown} at {event.time}")
+    return found_reasons or [f"{name} found no such event (no single cause identified)"]
+
+
+def items(translation: EventTranslation, mapping: dict, event: MatchedEvent, elements):
+    """The input items ``(window, triple, time)`` the event can be made of: each basic pattern's
+    triples under the event's mapping, in the stream. Basic patterns come in time order (SEQ's
+    left operand ends before its right one starts), so the first is at ``t1``, the last at
+    ``t2`` and the others within ``[t1, t2]``."""
+    present = {(e.triple, e.stream, e.time) for e in elements}
+    found = list(basics(translation.query.pattern))
+    for k, basic in enumerate(found):
+        spec = translation.query.window(basic.window)
+        ticks = ([event.start] if k == 0 else [event.end] if k == len(found) - 1
+                 else range(event.start, event.end + 1))
+        for tp in basic.pattern.triples:
+            triple = tuple(mapping.get(x.name) if isinstance(x, Var) else x for x in tp.terms())
+            for tick in ticks:
+                if (triple, spec.stream, tick) in present:
+                    yield basic.window, triple, tick
+
+
+def basics(pattern):
+    if isinstance(pattern, Basic):
+        yield pattern
+    else:
+        for child in (getattr(pattern, "operand", None), getattr(pattern, "left", None),
+                      getattr(pattern, "right", None)):
+            if child is not None:
+                yield from basics(child)
+
