@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from agreement.cli.check import add_check_parser
 from agreement.cli.commands import command_agree, command_run, command_translate
+from agreement.cli.events import add_event_options
 from agreement.cli.witness import add_parser as add_witness_parser
 from ingest.lazy import SPARK_CHOICES, SPARK_THRESHOLD_BYTES, THRESHOLD_VARIABLE
 from lars.errors import LarsError
@@ -129,6 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     translate.add_argument("--syntax", choices=("unicode", "ascii", "asp", "json"), default="unicode",
                            help="the paper's notation, ASCII LARS, the ASP encoding, or JSON")
     add_profile_options(translate)
+    add_event_options(translate)
     translate.set_defaults(handler=command_translate)
 
     run = commands.add_parser("run", help="compute the answer stream of a LARS program or a query",
@@ -155,6 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="write IRIs in full on the terminal too")
     run.add_argument("--all-points", action="store_true",
                      help="also list time points without answers (a query's answers)")
+    add_event_options(run)
     run.add_argument("--output", metavar="FILE",
                      help="write the answers to FILE ('-': stdout) as --output-format, one time "
                           "point at a time, instead of printing --format")
@@ -200,6 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="all witnesses of every explanation (default: the first few)")
     agree.add_argument("--no-prefixes", action="store_true",
                        help="write IRIs in full on the terminal too")
+    add_event_options(agree, compare=True)
     agree.set_defaults(handler=command_agree)
     add_witness_parser(commands)
     add_check_parser(commands)

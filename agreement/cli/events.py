@@ -1,0 +1,83 @@
+"""``lars translate``, ``run`` and ``agree`` for RSEP-QL event queries.
+
+:mod:`agreement.cli.commands` hands a query over when :func:`agreement.events.is_event_source` says it
+is an event query (``EVENT ON``, ``MATCH {`` or ``timestamp(``); these functions map the options
+onto the façade (:mod:`agreement.events`, :mod:`agreement.eventcompare`) and print. The options
+they add are declared by :func:`add_event_options`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TextIO
+
+from agreement.eventcompare import compare_events
+from agreement.events import run_events, translate_event_query
+from lars.errors import InputError
+from translate.eventprofiles import EVENT_PROFILES
+
+
+def add_event_options(parser: argparse.ArgumentParser, compare: bool = False) -> None:
+    """``--profile`` (or ``--profiles A B`` for ``agree``) and ``--at`` for event queries."""
+    names = ", ".join(EVENT_PROFILES)
+    if compare:
+        parser.add_argument("--profiles", nargs=2, metavar=("A", "B"),
+                            help=f"event queries: the two profiles to compare ({names})")
+    else:
+        parser.add_argument("--profile", default="rsep",
+                            help=f"event queries: the engine profile ({names}; default %(default)s)")
+    parser.add_argument("--at", metavar="T1,T2,...",
+                        help="event queries: the evaluation times (ticks, or durations such as 8s)")
+
+
+def _evaluation(args: argparse.Namespace) -> dict:
+    mode = getattr(args, "mode", None)
+    if mode in (None, "none") and args.period is not None and args.at is None:
+        mode = "pull"
+    return {"at": args.at, "mode": mode, "period": args.period, "unit": args.unit}
+
+
+def command_translate_events(args: argparse.Namespace, out: TextIO) -> int:
+    if args.syntax == "asp":
+        raise InputError("--syntax asp is not available for event queries",
+                         hint="use unicode, ascii or json")
+    view = translate_event_query(args.query, profile=args.profile, **_evaluation(args))
+    if args.syntax == "json":
+        out.write(json.dumps(view.to_json(), indent=1, ensure_ascii=False) + "\n")
+    else:
+        out.write(f"# {view.header()}\n{view.text(args.syntax)}\n")
+    return 0
+
+
+def command_run_events(args: argparse.Namespace, out: TextIO) -> int:
+    if args.stream is None:
+        raise InputError("an event query needs a stream", hint="give --stream FILE")
+    answers = run_events(args.program, stream=args.stream, profile=args.profile,
+                         start=args.start, end=args.end, stream_iri=args.stream_iri,
+                         on_error=args.on_error, order=args.order, strategy=args.strategy,
+                         **_evaluation(args))
+    if args.format == "json":
+        out.write(json.dumps(answers.to_json(), indent=1, ensure_ascii=False) + "\n")
+    else:
+        out.write(answers.text())
+    for line in answers.warnings:
+        print(line, file=sys.stderr)
+    return 0
+
+
+def command_agree_events(args: argparse.Namespace, out: TextIO) -> int:
+    if not args.profiles:
+        raise InputError("comparing an event query needs two profiles",
+                         hint="--profiles epsparql-chronological epsparql-recent")
+    if args.stream is None:
+        raise InputError("an event query needs a stream", hint="give --stream FILE")
+    report = compare_events(args.query, stream=args.stream, profiles=tuple(args.profiles),
+                            start=args.start, end=args.end, stream_iri=args.stream_iri,
+                            on_error=args.on_error, order=args.order, **_evaluation(args))
+    if args.format == "json":
+        out.write(json.dumps(report.to_json(), indent=1, ensure_ascii=False) + "\n")
+    else:
+        out.write(report.text())
+    return 0 if report.agree else 1
