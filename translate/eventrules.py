@@ -71,6 +71,7 @@ from translate.events import (
 from translate.names import internal_variable, lars_variable
 from translate.rdf import STRIPLE, RdfTermEncoder
 from translate.rsp import RangeWindow, Var
+from translate.sparqltext import Names, term_text
 
 ANSWER = "match"
 E, H, L, T = (internal_variable(s) for s in ("E", "H", "L", "T"))
@@ -274,7 +275,8 @@ class _Rules:
         if self.consume:
             body += [lit(Atom("gone", (self.encoder.encode(basic.window),) + a.args[:3] + (T, E)),
                          negated=True) for a in atoms]
-        self.add(self.ev(node, T, T), body, f"node {node.index}: EVENT ON <{basic.window}> "
+        name = term_text(basic.window, Names(self.query.prefixes))
+        self.add(self.ev(node, T, T), body, f"node {node.index}: EVENT ON {name} "
                  f"({basic.label}), equation (4)")
         if self.consume:
             used = Atom(f"used_{node.index}", tuple(var(v) for v in node.variables) + (T, T, E))
