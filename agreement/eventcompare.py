@@ -102,7 +102,7 @@ def compare_events(query: Source, *, stream: Source, profiles: tuple[str, str],
         translation, source = event_translation(query, profile=name, at=at, mode=mode,
                                                 period=period, unit=unit, all_variables=True)
         found, encoder = solve_events(translation, elements, timeline,
-                                      extra=frozenset({"consumed", "eval_time"}))
+                                      extra=frozenset({"consumed"}))
         sides.append((translation, found, encoder,
                       answers_of(translation, found, encoder, timeline, unit, name)))
     title = Path(source).name if source != "<string>" else "query"
@@ -111,18 +111,29 @@ def compare_events(query: Source, *, stream: Source, profiles: tuple[str, str],
         mine, other = sides[k], sides[1 - k]
         for event in mine[3].intervals():
             if (event.values, event.start, event.end) not in other[3].at(event.time):
-                differences.append(Difference(event.time, profiles[k], event,
-                                              tuple(reasons(event, other, elements))))
+                differences.append(Difference(event.time, profiles[k], event, tuple(
+                    reasons(event, other, elements, evaluation_times(other[0], elements, timeline)))))
     differences.sort(key=lambda d: (d.time, d.side != profiles[0], d.event.start, d.event.end))
     return EventComparison(tuple(profiles), (sides[0][3], sides[1][3]), tuple(differences), title)
 
 
-def reasons(event: MatchedEvent, other, elements) -> list[str]:
+def evaluation_times(translation: EventTranslation, elements, timeline: tuple[int, int]) -> list[int]:
+    """``ET`` of a translation on the timeline."""
+    evaluation = translation.evaluation
+    if evaluation.kind == "at":
+        return [t for t in evaluation.times if timeline[0] <= t <= timeline[1]]
+    if evaluation.kind == "pull":
+        first = -(-timeline[0] // evaluation.period) * evaluation.period
+        return list(range(first, timeline[1] + 1, evaluation.period))
+    streams = {w.stream for w in translation.query.windows}
+    return sorted({e.time for e in elements if e.stream in streams})
+
+
+def reasons(event: MatchedEvent, other, elements, times: list[int]) -> list[str]:
     """Why the ``other`` side (translation, answers by time, encoder, view) lacks ``event``."""
     translation, found, encoder, view = other
     name = translation.profile.name
     names = Names(translation.query.prefixes)
-    times = sorted(a.args[0].value for a in found.get(event.time, ()) if a.predicate == "eval_time")
     if event.time not in times:
         return [f"{name} does not evaluate at {event.time} (it evaluates "
                 f"{translation.evaluation.describe()})"]

@@ -409,24 +409,34 @@ def evaluation_rules(rules: _Rules, evaluation: Evaluation, history: bool) -> No
                                   Atom("eval_time", (E,))], "the current time is an evaluation time")
 
 
-def answer_rules(rules: _Rules, root: Node, report: str) -> None:
-    """``match(V̄sel, T1, T2)`` at the current evaluation time (equation 8, times kept)."""
+def answer_rules(rules: _Rules, root: Node, report: str, evaluation: Evaluation) -> None:
+    """``match(V̄sel, T1, T2)`` at the current evaluation time (equation 8, times kept).
+
+    ``report="new"`` keeps the events completed after the previous evaluation time ``P``:
+    for given times, ``prev_eval(E, P)`` facts; for pull, ``P = E − U``; for push, the events
+    with ``T2 = E`` (``T2`` is the time of an input item of the query's streams and ``P`` the
+    latest such time before ``E``, so ``T2 > P`` iff ``T2 = E``).
+    """
     query = rules.query
     head = Atom(ANSWER, tuple(var(v.name) for v in query.variables) + (T1, T2))
     body = [rules.ev(root, T1, T2), Atom("now", (E,))]
     if report == "all":
         rules.add(head, body, "answers: every event at the evaluation time")
-        return
-    rules.add(Atom("later_eval", (S1,)), [Atom("eval_time", (S1,)), Atom("eval_time", (S2,)),
-                                          Atom("now", (E,)), cmp("<", S1, S2), cmp("<", S2, E)],
-              "an evaluation time between S1 and now")
-    rules.add(Atom("prev_eval", (S1,)), [Atom("eval_time", (S1,)), Atom("now", (E,)),
-                                         cmp("<", S1, E), lit(Atom("later_eval", (S1,)), True)],
-              "the previous evaluation time")
-    rules.add(Atom("has_prev", ()), [Atom("prev_eval", (S1,))], "there was an earlier evaluation")
-    rules.add(head, body + [Atom("prev_eval", (S1,)), cmp(">", T2, S1)],
-              "answers: events completed since the previous evaluation")
-    rules.add(head, body + [lit(Atom("has_prev", ()), True)], "answers: at the first evaluation, all")
+    elif evaluation.kind == "push":
+        rules.add(head, body + [cmp("=", T2, E)],
+                  "answers: events completed now (after the previous input, the previous evaluation)")
+    elif evaluation.kind == "pull":
+        rules.add(head, body + [cmp(">", T2, BinaryOp("-", E, Number(evaluation.period)))],
+                  "answers: events completed since the previous evaluation, E - U")
+    else:
+        times = evaluation.times
+        for before, after in zip(times, times[1:]):
+            rules.add(Atom("prev_eval", (Number(after), Number(before))), [],
+                      "the previous evaluation time")
+        rules.add(Atom("first_eval", (Number(times[0]),)), [], "the first evaluation time")
+        rules.add(head, body + [Atom("prev_eval", (E, S1)), cmp(">", T2, S1)],
+                  "answers: events completed since the previous evaluation")
+        rules.add(head, body + [Atom("first_eval", (E,))], "answers: at the first evaluation, all")
 
 
 def consumption_rules(rules: _Rules, root: Node) -> None:
@@ -466,10 +476,10 @@ def translate_events(query: EventQuery, profile: str | EventProfile = "rsep",
     rules = _Rules(prepared, profile.consume, encoder)
     root = build(pattern)
     rules.node(root)
-    evaluation_rules(rules, evaluation, profile.consume or profile.report == "new")
+    evaluation_rules(rules, evaluation, profile.consume)
     if profile.consume:
         consumption_rules(rules, root)
-    answer_rules(rules, root, profile.report)
+    answer_rules(rules, root, profile.report, evaluation)
     return EventTranslation(Program(tuple(rules.rules)), tuple(rules.comments), prepared, profile,
                             evaluation, tuple(v.name for v in query.variables), encoder.terms())
 

@@ -59,15 +59,31 @@ FIGURE_LIKE = [((iri("a"), P, iri("b")), 1, STREAMS[0]), ((iri("b"), Q, iri("c")
                ((iri("b"), Q, iri("c")), 4, STREAMS[0])]
 
 
+evaluations = st.one_of(
+    st.sets(st.integers(0, END), max_size=3).map(lambda s: Evaluation("at", tuple(sorted(s | {END})))),
+    st.just(Evaluation("push")),
+    st.builds(lambda u: Evaluation("pull", period=u), st.integers(1, 3)))
+
+
+def times_of(evaluation: Evaluation, query: EventQuery, stream) -> set[int]:
+    """``ET`` on the timeline ``[0, END]``, computed apart from the translation."""
+    if evaluation.kind == "at":
+        return set(evaluation.times)
+    if evaluation.kind == "pull":
+        return set(range(0, END + 1, evaluation.period))
+    streams = {w.stream for w in query.windows}
+    return {t for _, t, s in stream if s in streams}
+
+
 @settings(max_examples=60)
-@given(queries(), elements, st.sets(st.integers(0, END), max_size=3).map(lambda s: s | {END}), st.booleans(),
-       st.sampled_from(("all", "new")))
+@given(queries(), elements, evaluations, st.booleans(), st.sampled_from(("all", "new")))
 @example(EventQuery((X, Y, Z), (NamedWindow(W1, STREAMS[0], AllWindow()),
                                 NamedWindow(W2, STREAMS[0], RangeWindow(3, 1))),
                     Seq(Basic(W1, BGPS[0]), Basic(W2, BGPS[1]), "recent")),
-         FIGURE_LIKE, {3, 4}, True, "new")
-def test_translation_agrees_with_the_equations(query, stream, times, consume, report):
+         FIGURE_LIKE, Evaluation("at", (3, 4)), True, "new")
+def test_translation_agrees_with_the_equations(query, stream, evaluation, consume, report):
     profile = EventProfile("random", None, consume, report, "given", "")
-    translation = translate_events(query, profile, Evaluation("at", tuple(sorted(times))))
+    translation = translate_events(query, profile, evaluation)
+    times = times_of(evaluation, query, stream)
     expected = answers(query, [(tr, s, t) for tr, t, s in stream], times, consume, report)
     assert solve(translation, stream, END) == {t: rows for t, rows in expected.items() if rows}
