@@ -271,7 +271,7 @@ class _Rules:
         for atom in atoms:
             body.append(WindowAtom(window, At(T), atom))
         body += self.window_conditions(spec.window)
-        body.append(Atom("eval_time", (E,)) if self.consume else Atom("now", (E,)))
+        body += [Atom("eval_time", (E,)), Atom("active")] if self.consume else [Atom("now", (E,))]
         if self.consume:
             body += [lit(Atom("gone", (self.encoder.encode(basic.window),) + a.args[:3] + (T, E)),
                          negated=True) for a in atoms]
@@ -316,11 +316,17 @@ class _Rules:
         self.choice(node, "late", T2, cmp("<", T2, S1), "(6)")
 
     def choice(self, node: Node, helper: str, at: Variable, beaten: Comparison, eq: str) -> None:
+        """FIRST or LAST: the events of the child that no event of the child precedes (follows)
+        in the same context. For FIRST over a child without context the bound ``H`` cannot
+        matter (an event preceding one that ends by ``H`` ends by ``H`` too), so the test is
+        made once per substitution, not once per bound."""
         [child] = node.children
-        group = tuple(var(v) for v in (node.context or ())) + ((H,) if node.materialized else ())
+        per_bound = node.materialized and (helper == "late" or child.materialized)
+        group = tuple(var(v) for v in (node.context or ())) + ((H,) if per_bound else ())
         times = Atom(f"times_{node.index}", group + (T1, T2, E))
-        self.add(times, self.own(node) + self.within(child, node, T1, T2),
-                 f"node {node.index}: the times of the events of node {child.index}")
+        source = (self.own(node) + self.within(child, node, T1, T2)) if per_bound else \
+            [self.ev(child, T1, T2)]
+        self.add(times, source, f"node {node.index}: the times of the events of node {child.index}")
         other = Atom(times.predicate, group + (S1, S2, E))
         flag = Atom(f"{helper}_{node.index}", group + (at, E))
         self.add(flag, [times, other, beaten], f"node {node.index}: an event of node "
@@ -407,6 +413,9 @@ def evaluation_rules(rules: _Rules, evaluation: Evaluation, history: bool) -> No
                                                 Number(0))], comment)
     rules.add(Atom("now", (E,)), [WindowAtom(NOW, At(E), Atom(TRUE_PREDICATE)),
                                   Atom("eval_time", (E,))], "the current time is an evaluation time")
+    if history:
+        rules.add(Atom("active"), [Atom("now", (E,))],
+                  "only at an evaluation time is the history of evaluations re-derived")
 
 
 def answer_rules(rules: _Rules, root: Node, report: str, evaluation: Evaluation) -> None:
