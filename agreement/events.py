@@ -21,7 +21,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from agreement.api import read_source
+from agreement.api import is_query, read_source
 from agreement.data import read_rdf_stream
 from agreement.views import escape, html_table
 from lars.errors import InputError
@@ -42,14 +42,18 @@ Source = str | os.PathLike
 
 
 def is_event_source(value: Source | None) -> bool:
-    """Whether ``value`` (text or a path) is an event query."""
+    """Whether ``value`` (text or a path) is a query (not a LARS program) in the event syntax.
+
+    >>> is_event_source("timestamp(X) :- p(X).")
+    False
+    """
     if value is None:
         return False
     try:
-        text, _ = read_source(value)
+        text, source = read_source(value)
     except InputError:
         return False
-    return is_event_query(text)
+    return is_query(source, text) and is_event_query(text)
 
 
 def parse_times(at: str | None, unit: str) -> tuple[int, ...] | None:

@@ -55,8 +55,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from rdflib import URIRef
-
 from lars.atoms import TRUE_PREDICATE, Atom, Comparison
 from lars.errors import InputError
 from lars.formulas import At, WindowAtom
@@ -65,7 +63,7 @@ from lars.terms import BinaryOp, Number, Term, Variable
 from lars.windows import NOW, UNBOUNDED, TimeWindow
 from translate.eventprofiles import EventProfile, event_profile
 from translate.events import (
-    Basic, EventPattern, EventQuery, First, LandmarkWindow, Last, Seq, pattern_text,
+    Basic, EventPattern, EventQuery, First, LandmarkWindow, Last, pattern_text,
     pattern_variables, with_selection,
 )
 from translate.names import internal_variable, lars_variable
@@ -181,12 +179,6 @@ def build(pattern: EventPattern, index: int = 1, context: tuple[str, ...] | None
     choose = {"unrestricted": "all", "chronological": "first", "recent": "last"}[pattern.selection]
     selective = choose != "all" or left.selective or right.selective
     return Node("seq", index, (left, right), variables, selective, context, origin, choose=choose)
-
-
-def walk(node: Node):
-    yield node
-    for child in node.children:
-        yield from walk(child)
 
 
 # --- rules ---------------------------------------------------------------------------------------
@@ -305,9 +297,6 @@ class _Rules:
                 found += [cmp("<=", T, pivot),
                           cmp(">", T, BinaryOp("-", pivot, Number(window.length)))]
         return found
-
-    def key(self, node: Node, names) -> tuple:
-        return tuple(var(v) for v in (node.context or ())) if names is None else names
 
     def node_first(self, node: Node) -> None:
         self.choice(node, "early", T1, cmp("<", S2, T1), "(5)")
@@ -496,7 +485,3 @@ def translate_events(query: EventQuery, profile: str | EventProfile = "rsep",
 def _step(query: EventQuery) -> int:
     steps = [w.window.step for w in query.windows if isinstance(w.window, RangeWindow)]
     return min(steps, default=1)
-
-
-def stream_iris(translation: EventTranslation) -> tuple[URIRef, ...]:
-    return tuple(sorted({w.stream for w in translation.query.windows}))

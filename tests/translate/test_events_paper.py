@@ -14,9 +14,10 @@ import pytest
 
 from tests.oracles.events import answers
 from tests.translate.eventdata import EVENTS, FIGURE_1, S, iri, short, solve
+from translate.eventprofiles import EventProfile
 from translate.eventreader import read_event_query
 from translate.eventrules import Evaluation, translate_events
-from translate.events import Seq, pattern_text, with_selection
+from translate.events import EventQuery, Seq, pattern_text, with_selection
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "events"
 QUERY = read_event_query((EXAMPLES / "figure1.rq").read_text(), "figure1.rq")
@@ -76,7 +77,7 @@ def test_csparql_seq_profile_pulls_every_window_step():
     pytest.param("unrestricted", events("e1", "e2", "e3"), id="SEQ-example-8"),
 ])
 def test_example_10_selection_operators_at_8(selection, expected):
-    query = QUERY.__class__(QUERY.variables, QUERY.windows, with_selection(QUERY.pattern, selection))
+    query = EventQuery(QUERY.variables, QUERY.windows, with_selection(QUERY.pattern, selection))
     assert run(query, "rsep", Evaluation("at", (8,))) == {8: expected}
 
 
@@ -88,8 +89,7 @@ def test_example_9_match_drops_the_times():
 def test_consumption_is_what_empties_recent_at_10():
     """Without ``P^r``, SEQ^r at 10 pairs the new ``b1 q c1`` with ``a1 p b1`` (e4); consuming
     ``a1 p b1`` at 8 (Example 11) is what removes it."""
-    query = QUERY.__class__(QUERY.variables, QUERY.windows, with_selection(QUERY.pattern, "recent"))
-    from translate.eventprofiles import EventProfile
+    query = EventQuery(QUERY.variables, QUERY.windows, with_selection(QUERY.pattern, "recent"))
     no_consumption = EventProfile("recent-pu", None, False, "new", "given", "")
     assert run(query, no_consumption)[10] == events("e4")
     assert 10 not in run(query, "epsparql-recent")
@@ -109,7 +109,6 @@ def test_every_evaluation_agrees_with_the_oracle_on_figure_1():
         pattern = with_selection(QUERY.pattern, selection)
         for consume in (False, True):
             expected = answers(QUERY, stream, range(0, 11), consume, "new", pattern)
-            from translate.eventprofiles import EventProfile
             profile = EventProfile("x", selection, consume, "new", "given", "")
             found = solve(translate_events(QUERY, profile, Evaluation("at", tuple(range(11)))),
                           FIGURE_1, 10)
