@@ -8,6 +8,8 @@ here so a notebook writes ``from agreement import run, check``:
 * :func:`check` — do C-SPARQL and CQELS agree, interval by pulling interval (``lars agree``);
 * :func:`analyze_query` — the paper's sufficient conditions, from the query alone;
 * :func:`search_witness` — the smallest stream on which they disagree (``lars witness``).
+* :func:`translate_event_query`, :func:`run_events`, :func:`compare_events` — RSEP-QL event
+  queries under engine profiles (``docs/events.md``).
 
 The comparison itself (SPEC section 9): :mod:`~agreement.compare` (verdicts per interval),
 :mod:`~agreement.explain` and :mod:`~agreement.conditions` (which condition failed, with
@@ -23,9 +25,10 @@ nothing imports this one.
 """
 
 from agreement.facade import (
-    analyze_query, check, check_variants, prepare_run, run, search_witness, translate_query,
-    translate_variants,
+    analyze_query, check, check_variants, compare_events, prepare_run, run, run_events,
+    search_witness, translate_event_query, translate_query, translate_variants,
 )
 
-__all__ = ["analyze_query", "check", "check_variants", "prepare_run", "run", "search_witness",
-           "translate_query", "translate_variants"]
+__all__ = ["analyze_query", "check", "check_variants", "compare_events", "prepare_run", "run",
+           "run_events", "search_witness", "translate_event_query", "translate_query",
+           "translate_variants"]

@@ -11,8 +11,8 @@ an event only one side reports, the other side's reasons are looked up in this o
    then (or the event ended before);
 4. its selection policy chose other events: the events it reported at that time.
 
->>> report = compare_events("examples/events/figure1.rq", stream="examples/events/figure1.nt",
-...                         profiles=("epsparql-unrestricted", "epsparql-chronological"), at="8,10")
+>>> report = compare_two_profiles("examples/events/figure1.rq", stream="examples/events/figure1.nt",
+...                               profiles=("epsparql-unrestricted", "epsparql-chronological"), at="8,10")
 >>> report.agree, len(report.differences)
 (False, 2)
 """
@@ -83,7 +83,7 @@ class EventComparison:
                                  "why": list(d.reasons)} for d in self.differences]}
 
 
-def compare_events(query: Source, *, stream: Source, profiles: tuple[str, str],
+def compare_two_profiles(query: Source, *, stream: Source, profiles: tuple[str, str],
                    at: str | None = None, mode: str | None = None, period: str | int | None = None,
                    unit: str = "1s", start: int | None = None, end: int | None = None,
                    stream_iri: str | None = None, on_error: str = "stop",

@@ -1,17 +1,13 @@
-"""The façade for RSEP-QL event queries: translate, run, compare two profiles — one call each.
+"""Event queries (RSEP-QL) end to end: read, translate under a profile, solve, collect events.
 
-The same calls serve notebooks and the ``lars`` command (:mod:`agreement.eventcommands`):
+The façade (:mod:`agreement.facade`: ``translate_event_query``, ``run_events``,
+``compare_events``) calls these; :mod:`agreement.eventcompare` compares two profiles and
+:mod:`agreement.notebook.eventviews` adds the notebook views (pandas, plots) to
+:class:`EventAnswers`.
 
-* :func:`translate_event_query` — an event query → its LARS program under a profile
-  (``lars translate``);
-* :func:`run_events` — the events the query matches over an RDF stream, each with the evaluation
-  time that reported it and its interval ``[t1, t2]`` (``lars run``); ``.plot()`` draws them;
-* :func:`compare_events` — two profiles' answers at each evaluation time, and why they differ
-  (``lars agree``), in :mod:`agreement.eventcompare`.
-
->>> view = run_events("examples/events/figure1.rq", stream="examples/events/figure1.nt",
-...                   profile="epsparql-recent", at="8,10")
->>> [(e.time, e.start, e.end) for e in view.intervals()]
+>>> answers = compute_events("examples/events/figure1.rq", stream="examples/events/figure1.nt",
+...                          profile="epsparql-recent", at="8,10")
+>>> [(e.time, e.start, e.end) for e in answers.intervals()]
 [(8, 2, 6), (8, 4, 8)]
 """
 
@@ -21,12 +17,13 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from agreement.api import is_query, read_source
-from agreement.data import read_rdf_stream
-from agreement.views import escape, html_table
+from agreement.sources import is_query, read_source
+from ingest.eager import read_rdf_stream
+from ingest.options import ReadOptions
+from ingest.policy import ReadReport
+from ingest.rdffiles import StreamTriple
 from lars.errors import InputError
 from lars.printer import print_program
-from lars.readpolicy import ReadPolicy, ReadReport
 from lars.streams import Timeline
 from solver.strategies import evaluate
 from translate.api import input_atoms
@@ -34,7 +31,6 @@ from translate.durations import parse_duration, parse_unit, to_ticks
 from translate.eventreader import is_event_query, read_event_query
 from translate.eventrules import Evaluation, EventTranslation, translate_events
 from translate.events import EventQuery, pattern_text, pattern_variables
-from translate.rdfstreams import StreamTriple
 from translate.rsp import Var
 from translate.sparqltext import Names, term_text
 
@@ -141,7 +137,7 @@ class EventProgramView:
         return f"**{self.header()}**\n\n```\n{self.text()}\n```\n"
 
 
-def translate_event_query(query: Source, *, profile: str = "rsep", at: str | None = None,
+def event_program(query: Source, *, profile: str = "rsep", at: str | None = None,
                           mode: str | None = None, period: str | int | None = None,
                           unit: str = "1s") -> EventProgramView:
     """The LARS program of an event query (``lars translate``).
@@ -154,7 +150,7 @@ def translate_event_query(query: Source, *, profile: str = "rsep", at: str | Non
             default the profile's own.
         unit: the length of one tick.
 
-    >>> view = translate_event_query("examples/events/figure1.rq", profile="epsparql-recent")
+    >>> view = event_program("examples/events/figure1.rq", profile="epsparql-recent")
     >>> view.header().split(";")[1]
     ' profile epsparql-recent (EP-SPARQL, recent: W^λ + SEQ^r + P^r)'
     """
@@ -178,7 +174,7 @@ class MatchedEvent:
 
 @dataclass(frozen=True)
 class EventAnswers:
-    """The events an event query matched, by evaluation time (what :func:`run_events` returns)."""
+    """The events an event query matched, by evaluation time (what :func:`compute_events` returns)."""
 
     events: tuple[MatchedEvent, ...]
     variables: tuple[str, ...]
@@ -216,29 +212,13 @@ class EventAnswers:
                 "events": [{"time": e.time, "start": e.start, "end": e.end,
                             "values": [str(v) for v in e.values]} for e in self.intervals()]}
 
-    def to_pandas(self):
-        import pandas  # optional dependency, only for notebooks
-        return pandas.DataFrame([{"time": e.time, **{v: str(x) for v, x in zip(self.variables, e.values)},
-                                  "t1": e.start, "t2": e.end} for e in self.intervals()])
-
-    def plot(self, ax=None, title: str | None = None):
-        """The events as bars ``[t1, t2]`` on the timeline, one row per event, marked at the
-        evaluation time that reported them (:func:`agreement.notebook.eventplots.event_bars`)."""
-        from agreement.notebook.eventplots import event_bars  # matplotlib is optional
-        return event_bars([(self.label(e), e.time, e.start, e.end) for e in self.intervals()],
-                          self.timeline, self.unit, ax=ax, title=title or self.title)
-
-    def _repr_html_(self) -> str:
-        return f"<p>{escape(self.title)}</p>" + html_table(("time", "interval", "event"),
-                                                          [(t, i, l) for t, l, i in self.rows()])
-
 
 def read_events_stream(stream: Source, *, stream_iri: str | None = None,
                        start: int | None = None, end: int | None = None, on_error: str = "stop",
                        order: str = "strict") -> tuple[list[StreamTriple], tuple[int, int], ReadReport]:
     report = ReadReport()
-    elements, line = read_rdf_stream(stream, stream_iri, ReadPolicy(on_error=on_error, order=order),
-                                     report, (start, end), spark="never")
+    options = ReadOptions(stream_iri=stream_iri, on_error=on_error, order=order, spark="never")
+    elements, line = read_rdf_stream(stream, options, report, (start, end))
     return elements, (line.start, line.end), report
 
 
@@ -268,11 +248,12 @@ def answers_of(translation: EventTranslation, found, encoder, timeline, unit, ti
                         translation.query.prefixes, tuple(warnings))
 
 
-def run_events(query: Source, *, stream: Source, profile: str = "rsep", at: str | None = None,
+def compute_events(query: Source, *, stream: Source, profile: str = "rsep", at: str | None = None,
                mode: str | None = None, period: str | int | None = None, unit: str = "1s",
                start: int | None = None, end: int | None = None, stream_iri: str | None = None,
                on_error: str = "stop", order: str = "strict", strategy: str = "auto") -> EventAnswers:
-    """The events an event query matches over an RDF stream (``lars run``).
+    """The events an event query matches over an RDF stream (``lars run``; the façade's
+    ``run_events`` wraps the result in a notebook view).
 
     Args:
         query, profile, at, mode, period, unit: as in :func:`translate_event_query`.

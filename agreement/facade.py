@@ -10,6 +10,8 @@ Jupyter, turns into a pandas DataFrame and plots (:mod:`agreement.notebook.plots
 * :func:`check` — do C-SPARQL and CQELS agree, computed from a query and a stream or from answers
   recorded from the engines (``lars agree``);
 * :func:`search_witness` — the smallest stream on which they disagree (``lars witness``).
+* :func:`translate_event_query`, :func:`run_events`, :func:`compare_events` — the same three for
+  RSEP-QL event queries under an engine profile (:mod:`agreement.events`, ``docs/events.md``).
 
 Queries, programs, background facts and LARS atom streams are given as text or as a path (a
 :class:`~pathlib.Path`, or a one-line string naming a file); RDF streams, static data and
@@ -38,7 +40,10 @@ from agreement.defaults import (
     default_period, derive_cqels, derived_text, name_streams, named_slices, pulling_timeline,
     stream_options,
 )
+from agreement.eventcompare import EventComparison, compare_two_profiles
+from agreement.events import EventProgramView, compute_events, event_program
 from agreement.notebook.checkview import AgreementView
+from agreement.notebook.eventviews import EventAnswersView
 from agreement.notebook.views import AnswerStreamView, ProgramView
 from agreement.runplan import RunPlan
 from agreement.witness import PAPER_PAIR, SearchResult, Witness, find_witness
@@ -435,3 +440,29 @@ def search_witness(query: Source, *, period: str | int, unit: str = "1s", static
     bounds = Bounds(max_triples, span, constants, max_ground, own_streams, earliest, time_limit)
     return find_witness(parsed, static_graphs(list(static), parsed), ticks, bounds, other, variant,
                         window_bounds, profiles, on_progress)
+
+
+# --- event queries --------------------------------------------------------------------------------
+
+def translate_event_query(query: Source, **options: Any) -> EventProgramView:
+    """The LARS program of an RSEP-QL event query under a profile (``lars translate``); options
+    as :func:`agreement.events.event_program` (``profile``, ``at``, ``mode``, ``period``, ``unit``)."""
+    return event_program(query, **options)
+
+
+def run_events(query: Source, **options: Any) -> EventAnswersView:
+    """The events an event query matches over a stream, each with its interval ``[t1, t2]``
+    (``lars run``); options as :func:`agreement.events.compute_events`.
+
+    >>> view = run_events("examples/events/figure1.rq", stream="examples/events/figure1.nt",
+    ...                   profile="epsparql-chronological", at="8,10")
+    >>> [(e.time, e.start, e.end) for e in view.intervals()]
+    [(8, 2, 6), (8, 4, 6)]
+    """
+    return EventAnswersView.of(compute_events(query, **options))
+
+
+def compare_events(query: Source, **options: Any) -> EventComparison:
+    """Two event profiles on one query and stream, and why their answers differ (``lars agree``);
+    options as :func:`agreement.eventcompare.compare_two_profiles`."""
+    return compare_two_profiles(query, **options)

@@ -2,7 +2,7 @@
 
 :mod:`agreement.cli.commands` hands a query over when :func:`agreement.events.is_event_source` says it
 is an event query (``EVENT ON``, ``MATCH {`` or ``timestamp(``); these functions map the options
-onto the façade (:mod:`agreement.events`, :mod:`agreement.eventcompare`) and print. The options
+onto the façade (:mod:`agreement.facade`) and print. The options
 they add are declared by :func:`add_event_options`.
 """
 
@@ -13,8 +13,7 @@ import json
 import sys
 from typing import TextIO
 
-from agreement.eventcompare import compare_events
-from agreement.events import run_events, translate_event_query
+from agreement.facade import compare_events, run_events, translate_event_query
 from lars.errors import InputError
 from translate.eventprofiles import EVENT_PROFILES
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agreement.eventcompare import compare_events
-from agreement.events import run_events, translate_event_query
+from agreement import compare_events, run_events, translate_event_query
 
 EVENTS = Path(__file__).resolve().parents[2] / "examples" / "events"
 QUERY, STREAM = EVENTS / "figure1.rq", EVENTS / "figure1.nt"
