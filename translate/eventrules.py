@@ -18,6 +18,7 @@ time ``E``, ``V̄`` the node's variables in lexicographic order. Times are obtai
   has a match of ``μ2(E1)`` before it (``cand_i``, ``beaten_i``, ``sel_i``), joined with
   ``FIRST μ2(E1)`` (``LAST μ2(E1)``).
 
+The policies are first rewritten into a few node kinds (:mod:`translate.eventtree`).
 Below a selection, the substitution ``μ2(E1)`` and the window bound ``t3−1`` change which events
 are first or last, so such a node is evaluated per *context*: ``ctx_i(K̄, H, E)`` lists the
 values of the substituted variables ``K̄`` and the bound ``H`` it is needed for (demand atoms
@@ -62,10 +63,8 @@ from lars.rules import Literal, Program, Rule
 from lars.terms import BinaryOp, Number, Term, Variable
 from lars.windows import NOW, UNBOUNDED, TimeWindow
 from translate.eventprofiles import EventProfile, event_profile
-from translate.events import (
-    Basic, EventPattern, EventQuery, First, LandmarkWindow, Last, pattern_text,
-    pattern_variables, with_selection,
-)
+from translate.events import EventQuery, LandmarkWindow, with_selection
+from translate.eventtree import Node, build
 from translate.names import internal_variable, lars_variable
 from translate.rdf import STRIPLE, RdfTermEncoder
 from translate.rsp import RangeWindow, Var
@@ -125,60 +124,6 @@ class EventTranslation:
 
     def comment_map(self) -> dict[int, str]:
         return dict(enumerate(self.comments))
-
-
-# --- the normalised pattern tree ------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Node:
-    """A node of the pattern as translated: ``basic``, ``first``, ``last``, ``seq`` (``choose``
-    ``all``, ``first`` or ``last``) or ``before`` (the join of ``SEQ^n``).
-
-    ``context`` is ``None`` where no substitution or bound applies, else the substituted
-    variables; ``materialized`` nodes are evaluated per context (``ctx_i``)."""
-
-    kind: str
-    index: int
-    children: tuple[Node, ...]
-    variables: tuple[str, ...]
-    selective: bool
-    context: tuple[str, ...] | None
-    origin: str
-    basic: Basic | None = None
-    choose: str = "all"
-
-    @property
-    def materialized(self) -> bool:
-        return self.selective and self.context is not None
-
-
-def _restrict(context: tuple[str, ...] | None, names: frozenset[str]) -> tuple[str, ...] | None:
-    return None if context is None else tuple(sorted(set(context) & names))
-
-
-def build(pattern: EventPattern, index: int = 1, context: tuple[str, ...] | None = None) -> Node:
-    """The translated tree of ``pattern`` (SEQ^n, SEQ^c, SEQ^r rewritten as in the module doc)."""
-    names = pattern_variables(pattern)
-    variables = tuple(sorted(names))
-    origin = pattern_text(pattern)
-    if isinstance(pattern, Basic):
-        return Node("basic", index, (), variables, False, context, origin, pattern)
-    if isinstance(pattern, (First, Last)):
-        child = build(pattern.operand, 2 * index, _restrict(context, pattern_variables(pattern.operand)))
-        return Node(type(pattern).__name__.lower(), index, (child,), variables, True, context, origin)
-    left_names, right_names = pattern_variables(pattern.left), pattern_variables(pattern.right)
-    if pattern.selection == "naive":
-        left = build(Last(pattern.left), 2 * index, _restrict(context, left_names))
-        right = build(Last(pattern.right), 2 * index + 1, _restrict(context, right_names))
-        return Node("before", index, (left, right), variables, True, context, origin)
-    shared = left_names & right_names
-    inner = {"unrestricted": pattern.left, "chronological": First(pattern.left),
-             "recent": Last(pattern.left)}[pattern.selection]
-    left = build(inner, 2 * index, tuple(sorted((set(context or ()) | shared) & left_names)))
-    right = build(pattern.right, 2 * index + 1, _restrict(context, right_names))
-    choose = {"unrestricted": "all", "chronological": "first", "recent": "last"}[pattern.selection]
-    selective = choose != "all" or left.selective or right.selective
-    return Node("seq", index, (left, right), variables, selective, context, origin, choose=choose)
 
 
 # --- rules ---------------------------------------------------------------------------------------
