@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rdflib import URIRef
 
 from lars.errors import InputError, ParseError, UnsupportedError
 from translate.eventreader import is_event_query, read_event_query
-from translate.events import AllWindow, First, LandmarkWindow, Last, Seq, pattern_text
+from translate.events import (
+    SELECTIONS, AllWindow, First, LandmarkWindow, Last, Seq, pattern_text, with_selection,
+)
 from translate.rsp import RangeWindow
 
 HEAD = """PREFIX : <http://ex.org/>
@@ -119,3 +123,26 @@ def test_timestamp_idiom_refusals(change, message):
     with pytest.raises((UnsupportedError, ParseError)) as caught:
         read_event_query(CSPARQL.replace(*change))
     assert message in str(caught.value)
+
+
+def render(pattern) -> str:
+    """A MATCH clause for ``pattern`` whose basic patterns are A and B."""
+    return HEAD + f"WHERE {{ MATCH {{ {pattern_text(pattern)} }} }}"
+
+
+LEAVES = read("A SEQ B").pattern
+patterns = st.recursive(st.sampled_from((LEAVES.left, LEAVES.right)), lambda inner: st.one_of(
+    st.builds(First, inner), st.builds(Last, inner),
+    st.builds(Seq, inner, inner, st.sampled_from(SELECTIONS))), max_leaves=5)
+
+
+@settings(max_examples=100)
+@given(patterns)
+def test_printed_patterns_read_back_to_the_same_pattern(pattern):
+    """``read(print(E)) == E`` on random nestings of FIRST, LAST and the four SEQ."""
+    assert read_event_query(render(pattern)).pattern == pattern
+
+
+def test_profiles_rewrite_only_plain_seq():
+    pattern = read("(A SEQ^n B) SEQ FIRST (B SEQ A)").pattern
+    assert pattern_text(with_selection(pattern, "recent")) == "A SEQ^n B SEQ^r FIRST (B SEQ^r A)"

@@ -119,3 +119,16 @@ def test_the_csparql_reader_makes_seq_n_over_one_window():
     assert pattern_text(CSPARQL.pattern) == "E1 SEQ^n E2"
     assert isinstance(CSPARQL.pattern, Seq) and CSPARQL.windows[0].stream == S
     assert CSPARQL.pattern.left.pattern.triples[0].predicate == iri("p")
+
+
+@pytest.mark.parametrize("strategy", ["reference", "incremental"])
+@pytest.mark.parametrize("profile", ["epsparql-unrestricted", "epsparql-recent", "csparql-seq"])
+def test_every_strategy_gives_the_same_answers(profile, strategy):
+    translation = translate_events(QUERY, profile, AT_8_10)
+    assert solve(translation, FIGURE_1, 10, strategy) == solve(translation, FIGURE_1, 10)
+
+
+@pytest.mark.parametrize("profile", ["epsparql-unrestricted", "csparql-seq", "rsep"])
+def test_programs_without_consumption_are_stratified_and_solved_bottom_up(profile):
+    translation = translate_events(QUERY, profile, AT_8_10)
+    assert solve(translation, FIGURE_1, 10, "stratified") == solve(translation, FIGURE_1, 10, "reference")
