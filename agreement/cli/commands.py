@@ -21,7 +21,9 @@ from agreement.answers import (
     solutions,
 )
 from agreement.runplan import RowOf, RunPlan
-from agreement.cli.events import command_agree_events, command_run_events, command_translate_events
+from agreement.cli.events import (
+    command_agree_events, command_run_events, command_translate_events, refuse_event_options,
+)
 from agreement.events import is_event_source
 from lars.errors import InputError
 from solver.answers import TimePointAnswer
@@ -54,6 +56,7 @@ def command_translate(args: argparse.Namespace, out: TextIO) -> int:
     """``lars translate QUERY``: print the LARS program of a C-SPARQL or CQELS query."""
     if is_event_source(args.query):
         return command_translate_events(args, out)
+    refuse_event_options(args)
     views = translate_variants(Path(args.query), mode=args.mode, period=args.period,
                                profile=args.profile, t0=args.t0, **query_options(args))
     if args.syntax == "json":
@@ -75,6 +78,7 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
     """
     if is_event_source(args.program):
         return command_run_events(args, out)
+    refuse_event_options(args)
     plan = prepare_run(Path(args.program), background=args.background and Path(args.background),
                        mode=args.mode, period=args.period, max_facts=args.max_facts,
                        strategy=args.strategy, partitions=args.partitions,
@@ -161,6 +165,7 @@ def command_agree(args: argparse.Namespace, out: TextIO) -> int:
     """``lars agree``: do C-SPARQL and CQELS agree? 0 if they do, 1 if not."""
     if is_event_source(args.cqels or args.query):
         return command_agree_events(args, out)
+    refuse_event_options(args)
     if args.analyze:
         return command_analyze(args, out)
     query = args.cqels or args.query

@@ -15,7 +15,14 @@ from typing import TextIO
 
 from agreement.facade import compare_events, run_events, translate_event_query
 from lars.errors import InputError
+from solver.reference import Limits
 from translate.eventprofiles import EVENT_PROFILES
+
+NOT_FOR_EVENTS = {"engine": None, "variant": "brave", "window_bounds": "closed", "static": [],
+                  "spark": "auto", "master": "local[*]", "background": None, "output": None,
+                  "partitions": 0, "max_facts": Limits().max_facts, "csparql": None,
+                  "recorded_csparql": None, "recorded_cqels": None, "analyze": False}
+"""Options of the RSP commands that event queries do not take, with their defaults."""
 
 
 def add_event_options(parser: argparse.ArgumentParser, compare: bool = False) -> None:
@@ -31,6 +38,25 @@ def add_event_options(parser: argparse.ArgumentParser, compare: bool = False) ->
                         help="event queries: the evaluation times (ticks, or durations such as 8s)")
 
 
+def refuse_other_options(args: argparse.Namespace) -> None:
+    """An event query given an option it does not take is an error, not a silent no-op."""
+    for name, default in NOT_FOR_EVENTS.items():
+        if getattr(args, name, default) != default:
+            flag = "--" + name.replace("_", "-")
+            raise InputError(f"{flag} does not apply to event queries",
+                             hint="see docs/events.md for the options they take")
+
+
+def refuse_event_options(args: argparse.Namespace) -> None:
+    """``--profile``, ``--profiles`` and ``--at`` given for a query that is not an event query."""
+    for flag, value, default in (("--profile", getattr(args, "profile", "rsep"), "rsep"),
+                                 ("--profiles", getattr(args, "profiles", None), None),
+                                 ("--at", getattr(args, "at", None), None)):
+        if value != default:
+            raise InputError(f"{flag} applies to event queries (EVENT ON … MATCH) only",
+                             hint="use --mode and --period for C-SPARQL and CQELS queries")
+
+
 def _evaluation(args: argparse.Namespace) -> dict:
     mode = getattr(args, "mode", None)
     if mode in (None, "none") and args.period is not None and args.at is None:
@@ -39,6 +65,7 @@ def _evaluation(args: argparse.Namespace) -> dict:
 
 
 def command_translate_events(args: argparse.Namespace, out: TextIO) -> int:
+    refuse_other_options(args)
     if args.syntax == "asp":
         raise InputError("--syntax asp is not available for event queries",
                          hint="use unicode, ascii or json")
@@ -51,6 +78,7 @@ def command_translate_events(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def command_run_events(args: argparse.Namespace, out: TextIO) -> int:
+    refuse_other_options(args)
     if args.stream is None:
         raise InputError("an event query needs a stream", hint="give --stream FILE")
     answers = run_events(args.program, stream=args.stream, profile=args.profile,
@@ -67,6 +95,7 @@ def command_run_events(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def command_agree_events(args: argparse.Namespace, out: TextIO) -> int:
+    refuse_other_options(args)
     if not args.profiles:
         raise InputError("comparing an event query needs two profiles",
                          hint="--profiles epsparql-chronological epsparql-recent")

@@ -76,6 +76,12 @@ def test_agree_exits_0_when_profiles_agree(capsys):
     pytest.param(["agree", QUERY, "--stream", STREAM], "needs two profiles", id="agree-no-profiles"),
     pytest.param(["translate", QUERY, "--syntax", "asp"], "not available for event queries",
                  id="no-asp"),
+    pytest.param(["run", QUERY, "--stream", STREAM, "--at", "8", "--output", "x.jsonl"],
+                 "--output does not apply to event queries", id="output-refused"),
+    pytest.param(["translate", QUERY, "--window-bounds", "left-open"],
+                 "--window-bounds does not apply to event queries", id="window-bounds-refused"),
+    pytest.param(["translate", str(EVENTS.parents[0] / "coupons" / "rdf" / "cqels.rq"), "--at", "8"],
+                 "--at applies to event queries", id="at-for-cqels"),
 ])
 def test_errors_exit_2_with_one_line(capsys, argv, message):
     status, out, err = run(capsys, *argv)
