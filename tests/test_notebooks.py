@@ -23,7 +23,7 @@ TIMEOUT = 600
 
 def test_there_are_notebooks():
     assert [p.name for p in PATHS] == ["01_running_example.ipynb", "02_csrbench.ipynb",
-                                       "03_write_your_own_lars.ipynb"]
+                                       "03_write_your_own_lars.ipynb", "04_event_patterns.ipynb"]
 
 
 @pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
