@@ -8,7 +8,8 @@
 | ``epsparql-recent`` | ``SEQ^r`` (11) | ``P^r`` | new events | push |
 | ``csparql-seq`` | ``SEQ^n`` (9) | ``P^u`` | every event at each evaluation | pull, every window step |
 
-"SEQ read as" rewrites every plain ``SEQ`` of the query (EP-SPARQL's setting is a start-up
+Profiles do not change the query's windows (write ``[LND t0]`` for EP-SPARQL's landmark,
+``[RANGE α STEP β]`` for C-SPARQL's sliding window, as in Table 1). "SEQ read as" rewrites every plain ``SEQ`` of the query (EP-SPARQL's setting is a start-up
 parameter, not part of the query); ``SEQ^n``/``SEQ^c``/``SEQ^r`` written in the query stay.
 "New events" are those whose last input (``t2``) came after the previous evaluation: EP-SPARQL
 outputs an event as soon as it is detected, once (paper §2: unrestricted returns ``e4`` only at 10).
