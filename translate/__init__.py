@@ -10,7 +10,9 @@ The façade names one function per stage; everything else lives in the modules b
 
 Read first: :mod:`translate.api` (the façade), then :mod:`translate.rsp` (the query model),
 :mod:`translate.tau` (τ), :mod:`translate.streamrules` (τ1, τ2), :mod:`translate.rspwindows`
-(τ(ω)) and :mod:`translate.triggers` (℘ push and pull).
+(τ(ω)) and :mod:`translate.triggers` (℘ push and pull). RSEP-QL event queries (paper 001,
+``docs/events.md``): :mod:`translate.events` (model), :mod:`translate.eventreader`,
+:mod:`translate.eventtree` and :mod:`translate.eventrules` (→ LARS), :mod:`translate.eventprofiles`.
 
 Imports: :mod:`lars` only (rdflib for SPARQL parsing and RDF terms); never ``ingest``,
 ``solver`` or ``agreement``.
