@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from agreement.sources import is_query, read_source
+from agreement.sources import is_query, period_ticks, read_source
 from ingest.eager import read_rdf_stream
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport
@@ -77,9 +77,7 @@ def evaluation_of(at: str | None, mode: str | None, period: str | int | None,
     if mode == "pull":
         if period is None:
             raise InputError("pull mode needs a period", hint="give --period")
-        ticks = period if isinstance(period, int) else (
-            int(period) if str(period).isdigit() else to_ticks(parse_duration(period), parse_unit(unit)))
-        return Evaluation("pull", period=ticks)
+        return Evaluation("pull", period=period_ticks(period, unit))
     return Evaluation(mode)
 
 
