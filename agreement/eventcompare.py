@@ -79,7 +79,7 @@ class EventComparison:
     def to_json(self) -> dict:
         return {"profiles": list(self.profiles), "agree": self.agree,
                 "differences": [{"time": d.time, "only": d.side, "start": d.event.start,
-                                 "end": d.event.end, "values": [str(v) for v in d.event.values],
+                                 "end": d.event.end, "values": [v.n3() for v in d.event.values],
                                  "why": list(d.reasons)} for d in self.differences]}
 
 

@@ -208,7 +208,7 @@ class EventAnswers:
     def to_json(self) -> dict:
         return {"title": self.title, "timeline": list(self.timeline), "variables": list(self.variables),
                 "events": [{"time": e.time, "start": e.start, "end": e.end,
-                            "values": [str(v) for v in e.values]} for e in self.intervals()]}
+                            "values": [v.n3() for v in e.values]} for e in self.intervals()]}
 
 
 def read_events_stream(stream: Source, *, stream_iri: str | None = None,
