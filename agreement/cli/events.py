@@ -21,8 +21,12 @@ from translate.eventprofiles import EVENT_PROFILES
 NOT_FOR_EVENTS = {"engine": None, "variant": "brave", "window_bounds": "closed", "static": [],
                   "spark": "auto", "master": "local[*]", "background": None, "output": None,
                   "partitions": 0, "max_facts": Limits().max_facts, "csparql": None,
-                  "recorded_csparql": None, "recorded_cqels": None, "analyze": False}
+                  "recorded_csparql": None, "recorded_cqels": None, "analyze": False,
+                  "no_prefixes": False, "all_points": False, "verbose": False}
 """Options of the RSP commands that event queries do not take, with their defaults."""
+RUN_FORMATS = ("table", "intervals", "json")
+"""``lars run --format`` for event queries: ``table`` and ``intervals`` both list the events
+with their intervals."""
 
 
 def add_event_options(parser: argparse.ArgumentParser, compare: bool = False) -> None:
@@ -79,6 +83,9 @@ def command_translate_events(args: argparse.Namespace, out: TextIO) -> int:
 
 def command_run_events(args: argparse.Namespace, out: TextIO) -> int:
     refuse_other_options(args)
+    if args.format not in RUN_FORMATS:
+        raise InputError(f"--format {args.format} is not available for event queries",
+                         hint="use " + ", ".join(RUN_FORMATS))
     if args.stream is None:
         raise InputError("an event query needs a stream", hint="give --stream FILE")
     answers = run_events(args.program, stream=args.stream, profile=args.profile,
