@@ -94,7 +94,7 @@ def compare_two_profiles(query: Source, *, stream: Source, profiles: tuple[str, 
     profile evaluates at its own times.
     """
     if len(profiles) != 2 or profiles[0] == profiles[1]:
-        raise InputError("give two different profiles to compare", hint="--profiles A B")
+        raise InputError("give two different profiles to compare", hint="--profiles A,B")
     elements, timeline, _ = read_events_stream(stream, stream_iri=stream_iri, start=start, end=end,
                                                on_error=on_error, order=order)
     sides = []

@@ -203,7 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="all witnesses of every explanation (default: the first few)")
     agree.add_argument("--no-prefixes", action="store_true",
                        help="write IRIs in full on the terminal too")
-    add_event_options(agree, compare=True)
+    add_event_options(agree)
     agree.set_defaults(handler=command_agree)
     add_witness_parser(commands)
     add_check_parser(commands)

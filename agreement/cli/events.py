@@ -2,8 +2,10 @@
 
 :mod:`agreement.cli.commands` hands a query over when :func:`agreement.events.is_event_source` says it
 is an event query (``EVENT ON``, ``MATCH {`` or ``timestamp(``); these functions map the options
-onto the façade (:mod:`agreement.facade`) and print. The options
-they add are declared by :func:`add_event_options`.
+onto the façade (:mod:`agreement.facade`) and print. They share ``--profile`` (translate,
+run) and ``--profiles A,B`` (agree) with the engine profiles of C-SPARQL and CQELS queries; an
+event query takes the event profiles of :mod:`translate.eventprofiles` there. ``--at`` is
+their own (:func:`add_event_options`).
 """
 
 from __future__ import annotations
@@ -22,24 +24,32 @@ NOT_FOR_EVENTS = {"engine": None, "variant": "brave", "window_bounds": "closed",
                   "spark": "auto", "master": "local[*]", "background": None, "output": None,
                   "partitions": 0, "max_facts": Limits().max_facts, "csparql": None,
                   "recorded_csparql": None, "recorded_cqels": None, "analyze": False,
-                  "no_prefixes": False, "all_points": False, "verbose": False}
+                  "no_prefixes": False, "all_points": False, "verbose": False, "t0": None}
 """Options of the RSP commands that event queries do not take, with their defaults."""
 RUN_FORMATS = ("table", "intervals", "json")
 """``lars run --format`` for event queries: ``table`` and ``intervals`` both list the events
 with their intervals."""
 
 
-def add_event_options(parser: argparse.ArgumentParser, compare: bool = False) -> None:
-    """``--profile`` (or ``--profiles A B`` for ``agree``) and ``--at`` for event queries."""
-    names = ", ".join(EVENT_PROFILES)
-    if compare:
-        parser.add_argument("--profiles", nargs=2, metavar=("A", "B"),
-                            help=f"event queries: the two profiles to compare ({names})")
-    else:
-        parser.add_argument("--profile", default="rsep",
-                            help=f"event queries: the engine profile ({names}; default %(default)s)")
+def add_event_options(parser: argparse.ArgumentParser) -> None:
+    """``--at``: the evaluation times of an event query."""
     parser.add_argument("--at", metavar="T1,T2,...",
-                        help="event queries: the evaluation times (ticks, or durations such as 8s)")
+                        help="event queries: the evaluation times (ticks, or durations such as "
+                             "8s); event profiles for --profile(s): " + ", ".join(EVENT_PROFILES))
+
+
+def event_profile_name(args: argparse.Namespace) -> str:
+    """``--profile`` for an event query (default ``rsep``)."""
+    return args.profile or "rsep"
+
+
+def profile_pair(args: argparse.Namespace) -> tuple[str, str]:
+    """``--profiles A,B`` for comparing an event query."""
+    names = tuple(n.strip() for n in (args.profiles or "").split(",") if n.strip())
+    if len(names) != 2:
+        raise InputError("comparing an event query needs two profiles",
+                         hint="--profiles epsparql-chronological,epsparql-recent")
+    return names
 
 
 def refuse_other_options(args: argparse.Namespace) -> None:
@@ -52,13 +62,10 @@ def refuse_other_options(args: argparse.Namespace) -> None:
 
 
 def refuse_event_options(args: argparse.Namespace) -> None:
-    """``--profile``, ``--profiles`` and ``--at`` given for a query that is not an event query."""
-    for flag, value, default in (("--profile", getattr(args, "profile", "rsep"), "rsep"),
-                                 ("--profiles", getattr(args, "profiles", None), None),
-                                 ("--at", getattr(args, "at", None), None)):
-        if value != default:
-            raise InputError(f"{flag} applies to event queries (EVENT ON … MATCH) only",
-                             hint="use --mode and --period for C-SPARQL and CQELS queries")
+    """``--at`` given for a query that is not an event query."""
+    if getattr(args, "at", None) is not None:
+        raise InputError("--at applies to event queries (EVENT ON … MATCH) only",
+                         hint="use --mode and --period for C-SPARQL and CQELS queries")
 
 
 def _evaluation(args: argparse.Namespace) -> dict:
@@ -73,7 +80,7 @@ def command_translate_events(args: argparse.Namespace, out: TextIO) -> int:
     if args.syntax == "asp":
         raise InputError("--syntax asp is not available for event queries",
                          hint="use unicode, ascii or json")
-    view = translate_event_query(args.query, profile=args.profile, **_evaluation(args))
+    view = translate_event_query(args.query, profile=event_profile_name(args), **_evaluation(args))
     if args.syntax == "json":
         out.write(json.dumps(view.to_json(), indent=1, ensure_ascii=False) + "\n")
     else:
@@ -88,7 +95,7 @@ def command_run_events(args: argparse.Namespace, out: TextIO) -> int:
                          hint="use " + ", ".join(RUN_FORMATS))
     if args.stream is None:
         raise InputError("an event query needs a stream", hint="give --stream FILE")
-    answers = run_events(args.program, stream=args.stream, profile=args.profile,
+    answers = run_events(args.program, stream=args.stream, profile=event_profile_name(args),
                          start=args.start, end=args.end, stream_iri=args.stream_iri,
                          on_error=args.on_error, order=args.order, strategy=args.strategy,
                          **_evaluation(args))
@@ -103,12 +110,10 @@ def command_run_events(args: argparse.Namespace, out: TextIO) -> int:
 
 def command_agree_events(args: argparse.Namespace, out: TextIO) -> int:
     refuse_other_options(args)
-    if not args.profiles:
-        raise InputError("comparing an event query needs two profiles",
-                         hint="--profiles epsparql-chronological epsparql-recent")
+    profiles = profile_pair(args)
     if args.stream is None:
         raise InputError("an event query needs a stream", hint="give --stream FILE")
-    report = compare_events(args.query, stream=args.stream, profiles=tuple(args.profiles),
+    report = compare_events(args.query, stream=args.stream, profiles=profiles,
                             start=args.start, end=args.end, stream_iri=args.stream_iri,
                             on_error=args.on_error, order=args.order, **_evaluation(args))
     if args.format == "json":

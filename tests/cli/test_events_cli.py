@@ -55,7 +55,7 @@ def test_run_json(capsys):
 
 def test_agree_exits_1_and_explains(capsys):
     status, out, _ = run(capsys, "agree", QUERY, "--stream", STREAM, "--profiles",
-                         "epsparql-unrestricted", "epsparql-recent", "--at", "8,10")
+                         "epsparql-unrestricted,epsparql-recent", "--at", "8,10")
     assert status == 1 and "DISAGREE" in out.splitlines()[0]
     assert "why: epsparql-recent consumed :a1 :p :b1 (at 2, window :w1) when it evaluated at 8" in out
 
@@ -63,7 +63,7 @@ def test_agree_exits_1_and_explains(capsys):
 def test_agree_exits_0_when_profiles_agree(capsys):
     """Evaluated whenever input arrives, both settings find e1 and e2 at 6 and consume all."""
     status, out, _ = run(capsys, "agree", QUERY, "--stream", STREAM, "--profiles",
-                         "epsparql-chronological", "epsparql-recent", "--at", "2,4,6,8,10")
+                         "epsparql-chronological,epsparql-recent", "--at", "2,4,6,8,10")
     assert status == 0 and "AGREE" in out
 
 
@@ -82,6 +82,8 @@ def test_agree_exits_0_when_profiles_agree(capsys):
                  "--window-bounds does not apply to event queries", id="window-bounds-refused"),
     pytest.param(["translate", str(EVENTS.parents[0] / "coupons" / "rdf" / "cqels.rq"), "--at", "8"],
                  "--at applies to event queries", id="at-for-cqels"),
+    pytest.param(["translate", QUERY, "--t0", "3"], "--t0 does not apply to event queries",
+                 id="t0-refused"),
 ])
 def test_errors_exit_2_with_one_line(capsys, argv, message):
     status, out, err = run(capsys, *argv)
