@@ -133,3 +133,17 @@ def test_import_solver_does_not_load_spark() -> None:
     output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             cwd=ROOT, check=True).stdout
     assert output.strip() == "[]"
+
+
+def test_the_clingo_child_starts_without_loading_the_engine() -> None:
+    """``solver``'s façade is lazy: the child process module runs as ``__main__`` without having
+    been imported first (runpy warns then) and without the engine's modules."""
+    code = ("import sys, solver.incremental.clingoprocess; "
+            "print(sorted(m for m in sys.modules if m.startswith('solver')))")
+    output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=ROOT, check=True).stdout
+    assert output.strip() == "['solver', 'solver.incremental', 'solver.incremental.clingoprocess']"
+    child = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-m",
+                            "solver.incremental.clingoprocess"], stdin=subprocess.DEVNULL,
+                           capture_output=True, text=True, cwd=ROOT)
+    assert (child.returncode, child.stderr) == (0, "")
