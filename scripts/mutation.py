@@ -45,7 +45,8 @@ PACKAGES = ("lars", "translate", "solver", "ingest", "agreement", "tests", "exam
 TARGETS = {
     "lars/windows.py": ["tests/lars/test_windows.py", "tests/solver/test_examples.py",
                         "tests/solver/test_semantic_corners.py"],
-    "lars/analysis.py": ["tests/lars/test_analysis.py", "tests/solver/test_strategies.py"],
+    "lars/analysis.py": ["tests/lars/test_analysis.py", "tests/solver/test_strategies.py",
+                         "tests/translate/test_triggers.py"],
     "translate/rspwindows.py": ["tests/translate/test_windows.py", "tests/translate/test_tau.py"],
     "translate/filters.py": ["tests/translate/test_filter_boundaries.py", "tests/translate/test_tau.py",
                              "tests/translate/test_prop2.py"],
@@ -53,6 +54,7 @@ TARGETS = {
     "translate/tau.py": ["tests/translate/test_tau.py", "tests/translate/test_prop2.py"],
     "solver/encode.py": ["tests/solver/test_examples.py", "tests/solver/test_semantic_corners.py"],
     "solver/incremental/joins.py": ["tests/solver/incremental/test_joins.py",
+                                    "tests/solver/incremental/test_relations.py",
                                     "tests/solver/test_semantic_corners.py"],
     "agreement/compare.py": ["tests/agreement/test_computed.py", "tests/agreement/test_recorded.py"],
 }
