@@ -15,6 +15,7 @@ from lars.errors import InputError
     pytest.param(5, (4, 10), [5, 10], id="start-just-before-a-pull"),
     pytest.param(5, (-7, 5), [5], id="negative-start"),
     pytest.param(5, (0, 4), [], id="shorter-than-a-period"),
+    pytest.param(1, (0, 3), [1, 2, 3], id="period-of-one-tick"),
 ])
 def test_pull_times(period, timeline, expected):
     assert pull_times(period, timeline) == expected
