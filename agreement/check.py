@@ -13,6 +13,7 @@ from agreement.compare import AnswerSeries, compare
 from agreement.conditions import merged_triples, shared_patterns, snapshot_explanations, static_only
 from agreement.defaults import pulling_timeline
 from agreement.expected import reports
+from ingest.limits import check_timeline_length, max_time_points as max_time_points_in_force
 from agreement.explain import shifted_answers
 from agreement.recorded import read_recorded
 from agreement.report import AgreementReport
@@ -34,7 +35,8 @@ RECORDED_NOTE = ("time points are floor(timestamp / unit); CQELS answers at wall
 
 def check_recorded(csparql_file: str | Path, cqels_file: str | Path, period: int, unit_ms: int,
                    timeline: tuple[int | None, int | None] = (None, None),
-                   profiles: tuple[Profile, Profile] | None = None) -> AgreementReport:
+                   profiles: tuple[Profile, Profile] | None = None,
+                   max_time_points: int | None = None) -> AgreementReport:
     """Compare answers recorded from C-SPARQL and CQELS (CSRBench JSON files).
 
     Args:
@@ -45,6 +47,10 @@ def check_recorded(csparql_file: str | Path, cqels_file: str | Path, period: int
         profiles: the engines' profiles (pulling side first): labels are mapped back to report
             times with each profile's label offset, and the pulling intervals follow the pulling
             side's window bounds (SPEC section 12). ``None``: the paper's reading.
+        max_time_points: the longest timeline accepted (:mod:`ingest.limits`).
+
+    Raises:
+        LimitError: the timeline is longer.
     """
     pull, push = profiles or (None, None)
     csparql = read_recorded(csparql_file, unit_ms, pull.label_ms if pull else 0)
@@ -57,6 +63,7 @@ def check_recorded(csparql_file: str | Path, cqels_file: str | Path, period: int
         period, end_given=timeline[1] is not None, last_input=max(times, default=None),
         what="the recorded answers end")
     span = (line.start, line.end)
+    check_timeline_length(*span, max_time_points_in_force(max_time_points))
     verdicts = compare(csparql, cqels, period, span, half_open=pull is not None and _half_open(pull))
     notes = [RECORDED_NOTE, *([extended] if extended else [])] + (
         _profile_notes(pull, push) if profiles else [])

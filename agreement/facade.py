@@ -56,7 +56,7 @@ from ingest.lazy import QueryInput, choose_timeline, stream_reader
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport, within_timeline
 from lars.analysis import is_stratified
-from lars.errors import InputError
+from lars.errors import InputError, LarsError, Position, placed
 from lars.parser import parse_facts, parse_program
 from lars.streams import Stream, Timeline
 from solver.formats import RunInfo
@@ -102,22 +102,25 @@ def translations(text: str, source: str, *, engine: str | None, variant: str, mo
     """The translations of query ``text`` the options ask for (several for ``variant="all"``);
     with ``profile``, the program of that engine profile (:mod:`translate.reports`) instead of
     ``mode`` and ``window_bounds``."""
-    parsed = parse_query(text, source, engine, unit)
-    engine = engine or parsed.engine
-    variants = [variant]
-    if engine in ("cqels", "rspql") and variant == "all":
-        variants = list(variant_ids(len(parsed.streams)))
-    ticks = period_ticks(period, unit)
-    if ticks is None and mode == "pull":
-        ticks = default_period(parsed)
-    if profile is not None:
-        chosen = resolve_profile(profile)
-        start = t0 if t0 is not None else (chosen.t0 or 0)
-        return [ProgramView(compile_profile(parsed, chosen, start, ticks, "brave" if v == "all" else v),
-                            unit) for v in variants]
-    return [ProgramView(translate(parsed, engine, variant="brave" if v == "all" else v, mode=mode,
-                                  period_ticks=ticks, window_bounds=window_bounds, bags=bags), unit)
-            for v in variants]
+    try:
+        parsed = parse_query(text, source, engine, unit)
+        engine = engine or parsed.engine
+        variants = [variant]
+        if engine in ("cqels", "rspql") and variant == "all":
+            variants = list(variant_ids(len(parsed.streams)))
+        ticks = period_ticks(period, unit)
+        if ticks is None and mode == "pull":
+            ticks = default_period(parsed)
+        if profile is not None:
+            chosen = resolve_profile(profile)
+            start = t0 if t0 is not None else (chosen.t0 or 0)
+            return [ProgramView(compile_profile(parsed, chosen, start, ticks, "brave" if v == "all" else v),
+                                unit) for v in variants]
+        return [ProgramView(translate(parsed, engine, variant="brave" if v == "all" else v, mode=mode,
+                                      period_ticks=ticks, window_bounds=window_bounds, bags=bags), unit)
+                for v in variants]
+    except LarsError as error:  # too deep, or a constant clingo cannot hold: name the query's file
+        raise placed(error, Position(source)) from None
 
 
 def translate_query(query: Source, **options: Any) -> ProgramView:
@@ -156,7 +159,7 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
                 max_facts: int = DEFAULT_MAX_FACTS, spark: str = "auto",
                 master: str = "local[*]", strategy: str = "auto", partitions: int = 0,
                 bags: bool = False, profile: str | None = None,
-                t0: int | None = None) -> RunPlan:
+                t0: int | None = None, max_time_points: int | None = None) -> RunPlan:
     """Read and translate what :func:`run` is given (its arguments are documented there),
     without solving; ``bags`` answers a query with SPARQL's multisets (:mod:`translate.bags`).
 
@@ -176,7 +179,7 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
         program = parse_program(text, source)
         facts = frozenset(parse_facts(*read_source(background))) if background is not None else frozenset()
         atoms = read_atom_stream(stream, reading.policy, report) if stream is not None else Stream(Timeline(0, 0))
-        line = choose_timeline(atoms.timeline.start, atoms.timeline.end, start, end)
+        line = choose_timeline(atoms.timeline.start, atoms.timeline.end, start, end, max_time_points)
         items = atoms.items
         return RunPlan(program, line, facts,
                        lambda: within_timeline(iter(items), line.start, line.end, report, "atom"),
@@ -192,7 +195,7 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
     read, first, last = stream_reader(stream, reading, report)
     read = named_slices(read, sole, report)
     encoder = t.encoder()
-    data = QueryInput(choose_timeline(first, last, start, end),
+    data = QueryInput(choose_timeline(first, last, start, end, max_time_points),
                       query_background(t.query, static_graphs(list(static), t.query), encoder),
                       encoder, read, report)
     line = (data.timeline.start, data.timeline.end)
@@ -226,6 +229,8 @@ def run(program_or_query: Source, **options: Any) -> AnswerStreamView:
         stream_iri: for a query, the stream IRI of triples whose line names none.
         on_error, order: ``stop``/``skip`` bad stream lines; ``strict``/``sort`` timestamps.
         max_facts: refuse a time point that would ground more input facts.
+        max_time_points: refuse a longer timeline (default: ``LARS_MAX_TIME_POINTS`` or ten
+            million, :mod:`ingest.limits`).
         strategy: how to solve (``auto``, ``reference``, ``incremental``, ``stratified``; see
             :mod:`solver.strategies`; all give the same answers).
         spark, master: read an RDF stream with Spark on ``master``: ``always``, ``never``, or
@@ -284,7 +289,8 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
                    recorded_csparql: str | os.PathLike | None = None,
                    recorded_cqels: str | os.PathLike | None = None, stream_iri: str | None = None,
                    on_error: str = "stop", order: str = "strict", spark: str = "auto",
-                   master: str = "local[*]", profiles: str | None = None) -> list[AgreementView]:
+                   master: str = "local[*]", profiles: str | None = None,
+                   max_time_points: int | None = None) -> list[AgreementView]:
     """:func:`check`, with one view per CQELS variant of ``cq(Q)`` when ``variant="all"``.
 
     Args:
@@ -305,6 +311,7 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
             triples that name no stream are read as on the query's stream when it reads one.
         profiles: ``"PULL,PUSH"``, engine profiles of the two sides (the pulling side first,
             SPEC section 12); default: the paper's ``paper-pull,paper-push``.
+        max_time_points: refuse a longer timeline, as in :func:`run`.
     """
     ticks = period_ticks(period, unit)
     pair = profile_pair(profiles)
@@ -314,7 +321,7 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
         if ticks is None:
             raise InputError("give the pulling period with --period (e.g. --period 10s)")
         report = check_recorded(recorded_csparql, recorded_cqels, ticks, parse_unit(unit), (start, end),
-                                pair)
+                                pair, max_time_points)
         return [AgreementView(report, report.csparql, report.cqels.reordered(report.csparql.variables),
                               title=f"{Path(recorded_csparql).name} vs {Path(recorded_cqels).name}")]
     if query is None:
@@ -334,7 +341,7 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
     report, notes = ReadReport(), []
     options, sole = stream_options(other or given, stream,
                                    ReadOptions(stream_iri, on_error, order, spark, master), notes)
-    elements, line = read_rdf_stream(stream, options, report, (start, end))
+    elements, line = read_rdf_stream(stream, options, report, (start, end), max_time_points)
     elements = name_streams(elements, sole, notes)
     line, extended = pulling_timeline(line, ticks, end_given=end is not None,
                                       last_input=max((e.time for e in elements), default=None))

@@ -25,6 +25,7 @@ from rdflib.term import Node
 
 from agreement.compare import AnswerSeries, Row
 from lars.errors import InputError, ParseError, Position
+from lars.terms import is_iri_text
 
 
 def term_of(value: object, where: str) -> Node:
@@ -32,7 +33,12 @@ def term_of(value: object, where: str) -> Node:
     if not isinstance(value, dict) or "type" not in value or "value" not in value:
         raise InputError(f"{where}: a binding must be an object with 'type' and 'value'")
     kind, text = value["type"], value["value"]
+    if not isinstance(text, str):
+        raise InputError(f"{where}: a binding's value must be a string, not {text!r}")
     if kind == "uri":
+        if not text or not is_iri_text(text):
+            raise InputError(f"{where}: {text!r} is not an IRI (it holds white space, '<', '>' or "
+                             "control characters)")
         return URIRef(text)
     if kind == "bnode":
         return BNode(text)

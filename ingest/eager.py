@@ -30,12 +30,13 @@ from translate.rsp import RspQuery
 
 
 def read_rdf_stream(path: str | os.PathLike | None, options: ReadOptions, report: ReadReport,
-                    timeline: tuple[int | None, int | None] = (None, None)
-                    ) -> tuple[list[StreamTriple], Timeline]:
+                    timeline: tuple[int | None, int | None] = (None, None),
+                    max_time_points: int | None = None) -> tuple[list[StreamTriple], Timeline]:
     """All triples of a stream file or folder inside the timeline (``--from``/``--to``, else the
-    default one, :func:`ingest.lazy.choose_timeline`), and that timeline."""
+    default one, :func:`ingest.lazy.choose_timeline`, at most ``max_time_points`` long), and that
+    timeline."""
     read, first, last = stream_reader(path, options, report)
-    line = choose_timeline(first, last, *timeline)
+    line = choose_timeline(first, last, *timeline, max_time_points)
     inside = within_timeline(read(), line.start, line.end, report, "triple")
     return [element for _, elements in inside for element in elements], line
 

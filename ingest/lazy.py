@@ -9,11 +9,14 @@ remembers literals to refuse colliding ones; IRIs and blank nodes need no memory
 The default timeline is ``[min(0, first), last]`` over the time points with triples. Its ends
 are found without reading the stream through (:func:`edge_time_point`): the first and last
 well-formed line of a timestamped N-Triples file (read from its end), the first and last Turtle
-file with triples of a folder. Under ``order="strict"`` accepted lines ascend, so the last
-well-formed line has the last time point; only when that line went back in time and was
-skipped (``on_error="skip"``) does the stream stop earlier, and then reading stops there with a
-warning (:func:`ingest.policy.within_timeline`). Under ``order="sort"`` the stream is read
-once to sort it, so its slices are kept and the ends taken from them.
+file with triples of a folder. The timeline ends at the largest time point, never merely the
+last line's: under ``order="strict"`` and ``on_error="stop"`` accepted lines ascend, so the last
+well-formed line has the largest time point unless some line goes back in time; reading checks
+it (:func:`ending_at`), and a time point after it makes the reader read on to the line that goes
+back, which is refused with its file and line. Under ``on_error="skip"`` such a line would be
+skipped, so the stream is read once more beforehand to find its largest time point; under
+``order="sort"`` the stream is read once to sort it, so its slices are kept and the ends taken
+from them. The timeline's length is bounded (:mod:`ingest.limits`).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from rdflib import URIRef
 
 from lars.atoms import Atom
 from lars.errors import InputError, LarsError, Position
+from ingest.limits import check_timeline_length, max_time_points
 from ingest.policy import (
     ReadPolicy, ReadReport, decode_line, read_lines, read_text, within_timeline,
 )
@@ -187,12 +191,42 @@ class QueryInput:
             yield t, input_atoms(elements, self.encoder).get(t, [])
 
 
+def ending_at(read: Callable[[], Iterator[RdfSlice]], last: int | None) -> Iterator[RdfSlice]:
+    """The slices of ``read()``, checked to end at ``last``, the time point of the stream's last
+    well-formed line (under ``on_error="stop"`` and ``order="strict"``).
+
+    A slice after ``last`` means some later line goes back in time: the rest of the stream is
+    read so that the strict order check refuses that line with its file and line number.
+
+    Raises:
+        InputError: the line that goes back in time.
+    """
+    slices = read()
+    try:
+        for t, elements in slices:
+            if last is not None and t > last:
+                for _ in slices:
+                    pass
+                raise InputError(f"time point {t} comes before the stream's last line, which has "
+                                 f"{last}: the stream goes back in time")
+            yield t, elements
+    finally:
+        close = getattr(slices, "close", None)
+        if close is not None:
+            close()
+
+
 def stream_reader(path: str | os.PathLike | None, options: ReadOptions, report: ReadReport
                   ) -> tuple[Callable[[], Iterator[RdfSlice]], int | None, int | None]:
-    """A function reading the stream's slices, and the first and last time points with triples.
+    """A function reading the stream's slices, and the first and largest time points with triples.
 
     Under ``order="sort"`` (or for a stream only Spark can open, ``scheme://…``) the slices are
-    read once here and kept; otherwise nothing is read but the stream's two ends.
+    read once here and kept; under ``on_error="skip"`` the stream is read once here for its ends
+    only; otherwise nothing is read but the stream's two ends (see the module docstring).
+
+    Raises:
+        InputError: under the default policy, a last line before the first goes back in time:
+            the line that does is refused here.
     """
     if path is None:
         return (lambda: iter(())), None, None
@@ -202,17 +236,41 @@ def stream_reader(path: str | os.PathLike | None, options: ReadOptions, report: 
         kept = list(read())
         return (lambda: iter(kept)), (kept[0][0] if kept else None), (kept[-1][0] if kept else None)
     uses_spark(path, options.spark, options.master)  # an unknown --spark choice is refused first
-    return read, edge_time_point(path, iri, last=False), edge_time_point(path, iri, last=True)
+    if not options.policy.quiet:
+        times = [t for t, _ in rdf_slices(path, options, ReadReport())]
+        return read, (times[0] if times else None), (times[-1] if times else None)
+    first, last = edge_time_point(path, iri, last=False), edge_time_point(path, iri, last=True)
+    checked = partial(ending_at, read, last)
+    if first is not None and last is not None and last < first:
+        for _ in checked():
+            pass
+    return checked, first, last
 
 
-def choose_timeline(first: int | None, last: int | None, start: int | None, end: int | None) -> Timeline:
+def choose_timeline(first: int | None, last: int | None, start: int | None, end: int | None,
+                    limit: int | None = None) -> Timeline:
     """``start``/``end`` when given; else from 0 (or the first time point, if earlier) to the last.
 
+    Args:
+        first, last: the stream's first and largest time points (``None``: no input).
+        start, end: ``--from`` and ``--to``, when given.
+        limit: the most time points the timeline may have (``None``: :func:`ingest.limits.max_time_points`).
+
     Raises:
-        InputError: ``start`` is after ``end``.
+        InputError: the timeline would be empty, saying which option or input makes it so.
+        LimitError: it would be longer than ``limit``.
     """
     line = Timeline(min(0, first if first is not None else 0) if start is None else start,
                     (last if last is not None else 0) if end is None else end)
     if line.start > line.end:
-        raise InputError(f"empty timeline [{line.start},{line.end}]: --from is after --to")
+        if start is not None and end is not None:
+            raise InputError(f"empty timeline [{line.start},{line.end}]: --from is after --to")
+        if start is not None:
+            raise InputError(f"--from {start} is after the last time point with input, {line.end}",
+                             hint="give --to as well")
+        if end is not None:
+            raise InputError(f"--to {end} is before the first time point of the timeline, {line.start}",
+                             hint="give --from as well")
+        raise InputError(f"the input's last time point {line.end} is before its first {line.start}")
+    check_timeline_length(line.start, line.end, max_time_points(limit))
     return line

@@ -194,14 +194,17 @@ def handle(error: LarsError, policy: ReadPolicy, report: ReadReport) -> None:
 
 
 def decode_line(raw: bytes | str, source: str, number: int) -> str:
-    """``raw`` as text; a line that is not UTF-8 is a :class:`ParseError` at its first bad byte."""
+    """``raw`` as text; a line that is not UTF-8 is a :class:`ParseError` at its first bad byte.
+    A byte-order mark at the start of line 1 (of the file) is dropped."""
     if isinstance(raw, str):
-        return raw
+        return raw.removeprefix("\ufeff") if number == 1 else raw
     try:
-        return raw.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         column = len(raw[:exc.start].decode("utf-8")) + 1
-        raise ParseError("the line is not UTF-8 text", Position(source, number, column)) from None
+        raise ParseError(f"the line is not UTF-8 text (byte 0x{raw[exc.start]:02x})",
+                         Position(source, number, column)) from None
+    return text.removeprefix("\ufeff") if number == 1 else text
 
 
 def parse_lines(lines: Iterable[bytes | str], source: str, parser: LineParser, policy: ReadPolicy,
@@ -297,19 +300,36 @@ def read_lines(path: str | Path) -> Iterator[bytes]:
 
 
 def read_text(path: str | Path) -> str:
-    """A whole UTF-8 file as text (for formats read a file at a time, such as Turtle).
+    """A whole UTF-8 file as text (for formats read a file at a time, such as Turtle); a
+    byte-order mark at its start is dropped.
 
     Raises:
         InputError: the file cannot be opened.
-        ParseError: the file is not UTF-8 text.
+        ParseError: the file is not UTF-8 text, at the line and column of its first bad byte.
     """
     try:
-        with open(path, encoding="utf-8") as file:
-            return file.read()
+        with open(path, "rb") as file:
+            data = file.read()
     except OSError as exc:
         raise InputError(f"cannot read the file: {exc.strerror or exc}", Position(str(path))) from None
-    except UnicodeDecodeError:
-        raise ParseError("the file is not UTF-8 text", Position(str(path))) from None
+    return decode_text(data, str(path))
+
+
+def decode_text(data: bytes, source: str) -> str:
+    """``data`` as UTF-8 text without a leading byte-order mark.
+
+    >>> decode_text("ok\\n caf\u00e9".encode("latin-1"), "q.rq")
+    Traceback (most recent call last):
+    lars.errors.ParseError: q.rq:2:5: error: the file is not UTF-8 text (byte 0xe9)
+    """
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        start = data.rfind(b"\n", 0, exc.start) + 1
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = len(data[start:exc.start].decode("utf-8", errors="replace")) + 1
+        raise ParseError(f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x})",
+                         Position(source, line, column)) from None
 
 
 def group_by_time(entries: Iterable[Entry]) -> list[tuple[int, tuple[Any, ...]]]:

@@ -73,3 +73,15 @@ class LimitError(InputError):
 
 class SolverError(LarsError):
     """clingo refused something we generated (a bug on our side or a limit of clingo)."""
+
+
+def placed(error: LarsError, position: Position | None) -> LarsError:
+    """``error``, or the same error at ``position`` when it has no position of its own (a caller
+    that knows the file adds it to an error raised where only the value was known).
+
+    >>> str(placed(InputError("bad number"), Position("q.rq")))
+    'q.rq: error: bad number'
+    """
+    if error.position is not None or position is None:
+        return error
+    return type(error)(error.message, position, error.hint)

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from lars.atoms import COMPARISON_OPERATORS, Atom, Comparison
+from lars.deep import deep
 from lars.errors import ParseError, Position
 from lars.formulas import At, AtAtom, Box, Diamond, Modality, TimeTerm, WindowAtom
 from lars.lexer import (
@@ -292,6 +293,7 @@ class _Parser:
         return make(self.advance())
 
 
+@deep
 def parse_program(text: str, source: str = "<string>") -> Program:
     """The program in ``text``: rules, each ending with ``.``; ``#`` comments are skipped.
 

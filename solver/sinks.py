@@ -31,7 +31,9 @@ from __future__ import annotations
 import csv
 import difflib
 import json
+import os
 import sys
+import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -171,24 +173,51 @@ def check_format(format: str) -> None:
 
 @contextmanager
 def opened_output(target: str | Path, binary: bool) -> Iterator[IO]:
-    """The file to write (``-``: stdout, left open), as text or bytes."""
+    """The file to write (``-``: stdout, left open), as text or bytes.
+
+    A file is written atomically: into a temporary file in the same folder, renamed onto
+    ``target`` only when the block ends normally. If it raises (a bad line, Ctrl-C), the
+    temporary file is removed, ``target`` is left as it was, and the exception carries a note
+    saying so (the command line prints it).
+    """
     if str(target) == "-":
         yield sys.stdout.buffer if binary else sys.stdout
         return
+    target = Path(target)
     try:
-        file = open(target, "wb") if binary else open(target, "w", encoding="utf-8", newline="")
+        descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+                                                 suffix=".part")
     except OSError as exc:
         raise InputError(f"cannot write the file: {exc.strerror or exc}", Position(str(target))) from None
-    with file:
-        yield file
+    try:
+        with (os.fdopen(descriptor, "wb") if binary
+              else os.fdopen(descriptor, "w", encoding="utf-8", newline="")) as file:
+            yield file
+        os.chmod(temporary, _file_mode(target))
+        os.replace(temporary, target)
+    except BaseException as exc:
+        Path(temporary).unlink(missing_ok=True)
+        kept = "left as it was" if target.exists() else "not written"
+        exc.add_note(f"{target}: {kept}")
+        raise
+
+
+def _file_mode(target: Path) -> int:
+    """The permissions for a new ``target``: those of the file it replaces, else the umask's."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 @contextmanager
 def open_sink(target: str | Path, format: str, *, row_group_size: int = ROW_GROUP_SIZE) -> Iterator[Sink]:
     """A sink writing ``format`` to the file ``target`` (``-``: stdout), closed on exit.
 
-    The sink is closed even when the block raises (Ctrl-C in a long run), so what was written
-    stays readable: a Parquet file gets its last row group and its footer.
+    The file is replaced atomically when the block ends: if it raises (Ctrl-C in a long run, a
+    bad stream line), nothing is written and an existing ``target`` is left as it was.
 
     Args:
         target: a path, or ``-`` for stdout.

@@ -21,7 +21,7 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from lars.analysis import check_safety
-from lars.atoms import TRUE_PREDICATE, Atom, Comparison
+from lars.atoms import COMPARISON_OPERATORS, TRUE_PREDICATE, Atom, Comparison
 from lars.formulas import BOX, DIAMOND, At, AtAtom, WindowAtom
 from lars.rules import Literal, Program, Rule
 from lars.streams import Stream, Timeline
@@ -160,15 +160,18 @@ def extended_atoms(variables=(), time_variable: bool = True,
 
 @lru_cache(maxsize=None)
 def comparisons(bound: frozenset[str]) -> st.SearchStrategy[Comparison]:
-    """A built-in over the bound variables: ``X != a``, ``T % 2 = 0``, ``T >= 1``, ``X = Y``…"""
+    """A built-in over the bound variables: ``X != a``, ``T % 2 = 0``, ``T >= 1``, ``X = Y``…
+
+    Every operator of :data:`lars.atoms.COMPARISON_OPERATORS` is drawn (issue 18: ``<=`` read
+    as ``<`` went unnoticed while only ``!=, =, <, >=`` were)."""
     options = []
     data = sorted(name for name in bound if name in ("X", "Y"))
     times = sorted(name for name in bound if name in ("T", "U"))
     for name in data:
         options.append(st.builds(lambda op, value, n=name: Comparison(op, Variable(n), value),
-                                 st.sampled_from(("!=", "=", "<", ">=")), constants()))
+                                 st.sampled_from(COMPARISON_OPERATORS), constants()))
     if len(data) == 2:
-        options.append(st.sampled_from(("=", "!=")).map(
+        options.append(st.sampled_from(COMPARISON_OPERATORS).map(
             lambda op: Comparison(op, Variable("X"), Variable("Y"))))
     for name in times:
         variable = Variable(name)
@@ -176,7 +179,7 @@ def comparisons(bound: frozenset[str]) -> st.SearchStrategy[Comparison]:
             lambda k, v=variable: Comparison("=", BinaryOp("%", v, Number(k)), Number(0)),
             st.integers(2, 3)))
         options.append(st.builds(lambda op, k, v=variable: Comparison(op, v, Number(k)),
-                                 st.sampled_from((">=", "<", "!=")), st.integers(0, 4)))
+                                 st.sampled_from(COMPARISON_OPERATORS), st.integers(0, 4)))
     return st.one_of(*options) if options else st.nothing()
 
 

@@ -27,7 +27,8 @@ from rdflib.term import Identifier
 
 from lars.analysis import Signature, check_safety, is_stratified
 from lars.atoms import Atom, Comparison
-from lars.errors import InputError
+from lars.deep import deep
+from lars.errors import InputError, LarsError, placed
 from lars.rules import Program
 from lars.streams import Stream, Timeline
 from lars.terms import Constant
@@ -166,9 +167,14 @@ class Translation:
         return modify(projected, (), self.query.limit, self.query.offset)
 
 
+@deep
 def parse_query(text: str, source: str = "<string>", engine: str | None = None,
                 unit: str = "1s") -> RspQuery:
-    """Read a C-SPARQL, CQELS or plain SPARQL query (``engine=None`` guesses from the syntax)."""
+    """Read a C-SPARQL, CQELS or plain SPARQL query (``engine=None`` guesses from the syntax).
+
+    Runs on a thread with a large stack (:mod:`lars.deep`): rdflib's parser recurses per group.
+    """
+    text = text.removeprefix("\ufeff")  # a byte-order mark, as editors on Windows write it
     profile = engine_profile(engine or guess_engine(text))
     return profile.read(text, source, parse_unit(unit))
 
@@ -177,6 +183,7 @@ def compares_values(pattern) -> bool:
     return any(isinstance(e, Compare) for c in conditions(pattern) for e in subexpressions(c))
 
 
+@deep
 def translate(query: RspQuery, engine: str | None = None, variant: str = "brave",
               mode: str = "none", period_ticks: int | None = None,
               window_bounds: str = "closed", bags: bool = False) -> Translation:
@@ -278,15 +285,24 @@ def input_atoms(elements: Iterable, encoder: RdfTermEncoder,
                 stream: URIRef | None = None) -> dict[int, list[Atom]]:
     """``{t: striple atoms}`` from ``(triple, t, stream)`` tuples or objects with ``triple``,
     ``time`` and ``stream`` attributes; ``stream`` is used where an element names none."""
+    current = None
+
     def normalise(element):
+        nonlocal current
+        current = element
         if isinstance(element, tuple):
             triple, time, name = element
         else:
             triple, time, name = element.triple, element.time, element.stream
         if name is None and stream is None:
-            raise InputError(f"no stream IRI for the triple at time {time}")
+            raise InputError(f"no stream IRI for the triple at time {time}",
+                             getattr(element, "position", None),
+                             hint="name it on the line, before the timestamp, or give --stream-iri")
         return triple, time, name if name is not None else stream
-    return stream_contents((normalise(e) for e in elements), encoder)
+    try:
+        return stream_contents((normalise(e) for e in elements), encoder)
+    except LarsError as error:  # e.g. a number clingo cannot hold: say where the triple was read
+        raise placed(error, getattr(current, "position", None)) from None
 
 
 def lars_stream(contents: Mapping[int, Iterable[Atom]], timeline: Timeline | None = None) -> Stream:

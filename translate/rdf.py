@@ -35,6 +35,7 @@ lars.errors.InputError: error: the RDF terms "83.0"^^<http://www.w3.org/2001/XML
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 from collections.abc import Iterable
@@ -78,6 +79,23 @@ BOUNDARIES = frozenset({NULL, _IRI_LOW, _BLANK_LOW, _BLANK_HIGH, _STRING_LOW, _O
 
 Conjunction = tuple[Comparison, ...]
 DNF = list[Conjunction]
+
+
+class _QuietTermWarnings(logging.Filter):
+    """Drops two warnings rdflib logs while it builds terms, which would print stray lines (one
+    with a traceback) before ours: "does not look like a valid URI" (the readers refuse such an
+    IRI themselves, naming the file: :func:`ingest.rdffiles.check_iris`, :func:`to_constant`)
+    and "Failed to convert Literal lexical form" (an ill-typed literal such as
+    ``"x"^^xsd:integer`` is a valid RDF term; it is kept by its lexical form)."""
+
+    QUIET = ("does not look like a valid URI", "Failed to convert Literal lexical form")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return not any(text in message for text in self.QUIET)
+
+
+logging.getLogger("rdflib.term").addFilter(_QuietTermWarnings())
 
 
 def _c(op: str, left: Term, right: Term) -> Comparison:

@@ -19,15 +19,31 @@ import re
 from pathlib import Path
 
 import rdflib.plugins.sparql
+import rdflib.plugins.sparql.algebra as rdflib_algebra
 from pyparsing import ParseBaseException
 from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.sparql import Query
 
-from lars.errors import ParseError, UnsupportedError
+from lars.errors import ParseError, Position, UnsupportedError
 from translate.scanner import Rewrite, SourceText, Token, tokenize
 
 rdflib.plugins.sparql.SPARQL_LOAD_GRAPHS = False  # SPEC 11: never fetch FROM IRIs
+
+LARGE_BGP = 256
+"""Above this many triple patterns, a basic graph pattern keeps the order it was written in."""
+_reorder_triples = rdflib_algebra.reorderTriples
+
+
+def _reorder_unless_large(triples):
+    """rdflib's join ordering of a BGP's triple patterns, which takes time quadratic in their
+    number (40 s for 1000 patterns): kept for ordinary queries, whose translations it shapes,
+    and skipped for large ones. The order changes no answer: a BGP is a conjunction."""
+    triples = list(triples)
+    return _reorder_triples(triples) if len(triples) <= LARGE_BGP else triples
+
+
+rdflib_algebra.reorderTriples = _reorder_unless_large
 
 _FRIENDLY = {
     "SelectQuery": "the rest of the SELECT query",
@@ -156,12 +172,12 @@ def file_base(name: str) -> str | None:
 def _translation_error(error: Exception, source: SourceText) -> ParseError:
     match = re.search(r"Unknown namespace prefix : (\S*)", str(error))
     if match:
-        prefix = match.group(1)
+        prefix = "" if match.group(1) == "None" else match.group(1)  # rdflib's name for ':'
         position = None
         for token in tokenize(source.text):
             if token.kind == "pname" and token.text.split(":")[0] == prefix:
                 position = source.position(token.start)
                 break
-        return ParseError(f"unknown prefix '{prefix}:'", position,
+        return ParseError(f"unknown prefix '{prefix}:'", position or Position(source.source),
                           hint=f"declare it with PREFIX {prefix}: <...>")
-    return ParseError(f"SPARQL error: {error}", None)
+    return ParseError(f"SPARQL error: {error}", Position(source.source))

@@ -2,7 +2,8 @@
 
 This is the only module that reads ``sys.argv`` and exits; :mod:`agreement.cli.commands` does the
 work. Exit status (like ``diff``): 0 success (for ``agree``: they agree), 1 ``agree`` found a
-disagreement (``witness``: found a witness), 2 any error. An error about the user's input is one line on stderr
+disagreement (``witness``: found a witness), 2 any error, 130 interrupted
+(Ctrl-C; one line on stderr). An error about the user's input is one line on stderr
 (``file:line:col: error: message``); anything else is an internal error, shown with its
 traceback only under ``--debug``.
 """
@@ -18,7 +19,9 @@ from agreement.cli.check import add_check_parser
 from agreement.cli.commands import command_agree, command_run, command_translate
 from agreement.cli.events import add_event_options
 from agreement.cli.witness import add_parser as add_witness_parser
+from ingest.limits import DEFAULT_MAX_TIME_POINTS, MAX_TIME_POINTS_VARIABLE
 from ingest.lazy import SPARK_CHOICES, SPARK_THRESHOLD_BYTES, THRESHOLD_VARIABLE
+from lars.deep import TOO_DEEP
 from lars.errors import LarsError
 from ingest.policy import ON_ERROR, ORDER
 from solver.reference import Limits
@@ -107,6 +110,9 @@ def add_data_options(parser: argparse.ArgumentParser) -> None:
                              "cluster --master; and scheme://... paths)")
     parser.add_argument("--master", default="local[*]",
                         help="Spark master URL; local[*] is embedded and needs only Java")
+    parser.add_argument("--max-time-points", type=int, metavar="N",
+                        help="refuse a timeline of more than N time points (default: "
+                             f"${MAX_TIME_POINTS_VARIABLE}, else {DEFAULT_MAX_TIME_POINTS:,})")
 
 
 RUN_FORMATS = ("table", "json", "csv", "intervals", "atoms")
@@ -210,19 +216,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def notes(error: BaseException) -> list[str]:
+    """The notes added to ``error`` on its way up (e.g. that an output file was left as it was)."""
+    return [f"note: {note}" for note in getattr(error, "__notes__", ())]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``lars`` console command."""
     args = build_parser().parse_args(argv)
+    if sys.stdout is None:  # started with stdout closed (``lars run ... >&-``)
+        print("error: standard output is closed", file=sys.stderr)
+        return 2
     try:
         return args.handler(args, sys.stdout)
     except LarsError as error:
-        print(str(error), file=sys.stderr)
+        print(str(error), *notes(error), sep="\n", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 2
+    except KeyboardInterrupt as interrupt:
+        print("interrupted", *(f"({note})" for note in getattr(interrupt, "__notes__", ())),
+              file=sys.stderr)
+        return 130
     except BrokenPipeError:
         return 0
+    except RecursionError:  # a structure deeper than Python's stack, past the parsers (lars.deep)
+        print(f"error: {TOO_DEEP}", file=sys.stderr)
+        return 2
     except Exception as error:  # noqa: BLE001 - the last line of defence of the CLI
         if args.debug:
             traceback.print_exc()

@@ -49,7 +49,7 @@ def data_options(args: argparse.Namespace) -> dict:
     """The options every stream-reading command shares, as the façade's keyword arguments."""
     return {"stream": args.stream, "stream_iri": args.stream_iri, "static": args.static,
             "start": args.start, "end": args.end, "on_error": args.on_error, "order": args.order,
-            "spark": args.spark, "master": args.master}
+            "spark": args.spark, "master": args.master, "max_time_points": args.max_time_points}
 
 
 def command_translate(args: argparse.Namespace, out: TextIO) -> int:

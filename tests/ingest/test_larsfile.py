@@ -108,7 +108,7 @@ def test_line_not_utf8(tmp_path):
     path.write_bytes(b'3: p(1)\n4: q("\xe9t\xe9")\n')
     with pytest.raises(ParseError) as caught:
         read_stream(path)
-    assert str(caught.value) == f"{path}:2:7: error: the line is not UTF-8 text"
+    assert str(caught.value) == f"{path}:2:7: error: the line is not UTF-8 text (byte 0xe9)"
 
 
 # --- the reading policy ------------------------------------------------------------------

@@ -114,18 +114,40 @@ def test_each_pass_reads_the_stream_again_and_counts_its_triples():
     assert first.input_counts == second.input_counts == counts and len(counts) == 13
 
 
-def test_a_skipped_backwards_last_line_stops_reading_with_a_warning(tmp_path):
+def test_a_skipped_backwards_last_line_does_not_cut_the_timeline(tmp_path):
+    """Issue 18: the timeline ends at the largest time point, not at the last line's."""
     path = write(tmp_path, LINE.format(i=1, t=1) + LINE.format(i=2, t=8) + LINE.format(i=3, t=4))
     query = tmp_path / "q.rq"
     query.write_text("SELECT ?s WHERE { STREAM <http://ex.org/str> [RANGE 2s SLIDE 1s] { ?s ?p ?o } }")
     plan = prepare_run(query, stream=path, on_error="skip")
-    assert plan.timeline == Timeline(0, 4)  # from the file's last well-formed line
-    assert [a.time for a in plan.answers()] == [0, 1, 2, 3, 4]
+    assert plan.timeline == Timeline(0, 8)
+    assert [a.time for a in plan.answers()] == list(range(9))
     assert plan.warnings == (
         "warning: skipped 1 bad record:",
-        f"  {path}:3: error: timestamp 4 goes back in time (line 2 had 8)",
-        "warning: stopped reading at time point 8, after the timeline [0,4]; the rest of the stream "
-        "was not read")
+        f"  {path}:3: error: timestamp 4 goes back in time (line 2 had 8)")
+
+
+@pytest.mark.parametrize("times, line", [
+    pytest.param((3, 15, 18, 12), 4, id="last-line-back"),
+    pytest.param((3, 18, -5), 3, id="last-line-negative"),
+    pytest.param((3, 15, 18, 19, 2, 19), 5, id="middle-line-back-last-line-largest"),
+])
+def test_a_backwards_line_is_refused_wherever_it_is(tmp_path, times, line):
+    path = write(tmp_path, "".join(LINE.format(i=i, t=t) for i, t in enumerate(times)))
+    query = tmp_path / "q.rq"
+    query.write_text("SELECT ?s WHERE { STREAM <http://ex.org/str> [RANGE 2s] { ?s ?p ?o } }")
+    with pytest.raises(InputError, match=f"^{path}:{line}: error: timestamp .* goes back in time"):
+        list(prepare_run(query, stream=path).answers())
+
+
+@pytest.mark.parametrize("first, last, start, end, message", [
+    (None, 5, 7, None, "--from 7 is after the last time point with input, 5"),
+    (0, 5, None, -3, "--to -3 is before the first time point of the timeline, 0"),
+    (0, 5, 4, 2, r"empty timeline \[4,2\]: --from is after --to"),
+])
+def test_an_empty_timeline_names_the_option_that_makes_it(first, last, start, end, message):
+    with pytest.raises(InputError, match=message):
+        choose_timeline(first, last, start, end)
 
 
 @pytest.mark.parametrize("spark, master, path, size, expected", [

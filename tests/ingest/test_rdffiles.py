@@ -162,7 +162,7 @@ def test_read_ntriples_missing_file(tmp_path):
 def test_read_ntriples_line_not_utf8(tmp_path):
     path = tmp_path / "s.nt"
     path.write_bytes(f"{TRIPLE} 1\n<{EX}\xe9> <{EX}p> <{EX}o> 2\n".encode("latin-1"))
-    with pytest.raises(ParseError, match=rf"^{path}:2:16: error: the line is not UTF-8 text$"):
+    with pytest.raises(ParseError, match=rf"^{path}:2:16: error: the line is not UTF-8 text \(byte 0xe9\)$"):
         list(read_timestamped_ntriples(path))
 
 

@@ -144,14 +144,39 @@ def test_dash_writes_parquet_to_stdout(capsysbinary):
     assert from_rows(table.to_pylist()) == ANSWERS
 
 
-def test_an_interrupted_parquet_run_keeps_what_was_written(tmp_path):
-    needs("parquet")
-    path = tmp_path / "a.parquet"
-    with pytest.raises(KeyboardInterrupt):
-        with open_sink(path, "parquet") as sink:
+@pytest.mark.parametrize("format", FORMATS)
+def test_an_interrupted_run_leaves_the_old_file_as_it_was(tmp_path, format):
+    needs(format)
+    path = tmp_path / f"a.{format}"
+    path.write_bytes(b"old answers")
+    with pytest.raises(KeyboardInterrupt) as raised:
+        with open_sink(path, format) as sink:
             sink.write_all(ANSWERS[:2])
             raise KeyboardInterrupt
-    assert read_back(path, "parquet") == ANSWERS[:2]
+    assert path.read_bytes() == b"old answers"
+    assert list(tmp_path.iterdir()) == [path]
+    assert raised.value.__notes__ == [f"{path}: left as it was"]
+
+
+def test_a_failed_run_writes_no_new_file(tmp_path):
+    path = tmp_path / "a.csv"
+    with pytest.raises(InputError) as raised:
+        with open_sink(path, "csv") as sink:
+            sink.write_all(ANSWERS[:2])
+            raise InputError("bad line")
+    assert list(tmp_path.iterdir()) == []
+    assert raised.value.__notes__ == [f"{path}: not written"]
+
+
+def test_a_finished_run_replaces_the_file_keeping_its_permissions(tmp_path):
+    path = tmp_path / "a.csv"
+    path.write_text("old")
+    path.chmod(0o640)
+    with open_sink(path, "csv") as sink:
+        sink.write_all(ANSWERS)
+    assert read_back(path, "csv") == ANSWERS
+    assert path.stat().st_mode & 0o777 == 0o640
+    assert list(tmp_path.iterdir()) == [path]
 
 
 # --- laziness ----------------------------------------------------------------------------------
@@ -165,14 +190,15 @@ def test_a_long_answer_stream_is_written_as_it_comes(tmp_path, format):
     consumed, first_growth = [0], []
 
     def answers(empty_size: int):
+        [written] = tmp_path.glob(f".long.{format}.*.part")  # the file renamed onto path at the end
         for t in range(total):
-            if not first_growth and os.path.getsize(path) > empty_size:
+            if not first_growth and os.path.getsize(written) > empty_size:
                 first_growth.append(consumed[0])
             consumed[0] += 1
             yield TimePointAnswer(t, (frozenset({(Atom("p", (Number(t),)), t)}),))
 
     with open_sink(path, format) as sink:
-        assert sink.write_all(answers(os.path.getsize(path))) == total
+        assert sink.write_all(answers(0)) == total
     assert first_growth and first_growth[0] <= 10_001
     assert rows_in(path, format) == total
 

@@ -205,6 +205,10 @@ def _data(turtle: str) -> Dataset:
 @example(  # a filter over a variable unbound in some solutions
     case=_case("{ ?x ex:p ?y } OPTIONAL { ?y ex:q ?z } FILTER (!bound(?z) || ?z != ex:c)"),
     data=_data("@prefix ex: <http://ex.org/> . ex:a ex:p ex:b . ex:b ex:q ex:c . ex:c ex:p ex:a ."))
+@example(  # an OPTIONAL's filter over a right variable that may be unbound (issue 18: mutation)
+    case=_case("{ ?x ex:p ?y } OPTIONAL { ?y ex:q ?a OPTIONAL { ?a ex:r ?z } FILTER (!bound(?z)) }"),
+    data=_data("@prefix ex: <http://ex.org/> . ex:a ex:p ex:b . ex:b ex:q ex:c . ex:b ex:q ex:d . "
+               "ex:d ex:r ex:e ."))
 @example(  # ?g inside GRAPH ?g meets the graph name only at the GRAPH node, after the OPTIONAL
     case=_case("GRAPH ?g { { ?z ex:p ?x } OPTIONAL { ?x ex:p ?g } }"),
     data=_data("@prefix ex: <http://ex.org/> . ex:g2 { ex:b ex:p ex:a . ex:a ex:p ex:c . }"))
