@@ -38,7 +38,7 @@ from lars.streams import Stream, Timeline
 from solver.encode import encode_program
 from solver.reference import Limits, Problem
 from solver.answers import TimePointAnswer, canonical
-from solver.incremental.engine import Engine
+from solver.incremental.engine import Engine, shifted
 
 Slice = tuple[int, Iterable[Atom]]
 STRATEGIES = ("auto", "reference", "incremental", "stratified")
@@ -133,11 +133,24 @@ def projected(answer: TimePointAnswer, shown: frozenset[str]) -> TimePointAnswer
 
 
 def run(engine: Engine, slices: Iterator[tuple[int, list[Atom]]], timeline: Timeline) -> Iterator[TimePointAnswer]:
-    """Step the engine through every time point, taking each slice at its time."""
+    """Step the engine through the time points, taking each slice at its time; where no input
+    comes for a while and the engine says nothing moves (:meth:`Engine.quiet_until`), the
+    answers in between are the last one shifted, without stepping."""
     pending = next(slices, None)
-    for t in timeline:
+    t = timeline.start
+    while t <= timeline.end:
         atoms: list[Atom] = []
         if pending is not None and pending[0] == t:
             atoms = pending[1]
             pending = next(slices, None)
-        yield engine.step(t, atoms)
+        answer = engine.step(t, atoms)
+        yield answer
+        t += 1
+        quiet = min(timeline.end, pending[0] - 1 if pending is not None else timeline.end)
+        if quiet > t:
+            quiet = engine.quiet_until(t - 1, quiet)
+            engine.skipped += max(0, quiet - t + 1)
+            empty = all(not stream for stream in answer.streams)
+            while t <= quiet:
+                yield TimePointAnswer(t, answer.streams) if empty else shifted(answer, t)
+                t += 1

@@ -239,14 +239,25 @@ class RdfTermEncoder:
             (xsd:boolean, xsd:dateTime); set it when the query has FILTER comparisons.
     """
 
+    RECENT = 1 << 14
+    """Terms whose constants are kept for reuse (a stream repeats its predicates, classes and
+    values at every time point; fresh individuals are dropped when the memo is cleared)."""
+
     def __init__(self, compares_values: bool = False):
         self.compares_values = compares_values
         self._terms: dict[Constant, Identifier] = {}
+        self._recent: dict[Identifier, Constant] = {}
 
     def encode(self, term: Identifier) -> Constant:
         """The constant of ``term``; an :class:`InputError` on a collision."""
+        constant = self._recent.get(term)  # rdflib terms are equal only if of the same kind
+        if constant is not None:
+            return constant
         constant = to_constant(term, self.compares_values)
+        if len(self._recent) >= self.RECENT:
+            self._recent.clear()
         if isinstance(constant, Iri):
+            self._recent[term] = constant
             return constant
         known = self._terms.setdefault(constant, term)
         if known != term or type(known) is not type(term):
@@ -254,6 +265,7 @@ class RdfTermEncoder:
                 f"the RDF terms {known.n3()} and {term.n3()} would both be the constant "
                 f"{_show(constant)} (SPARQL matches triples by term equality, so this data "
                 "cannot be encoded exactly)")
+        self._recent[term] = constant
         return constant
 
     def decode(self, constant: Constant) -> Identifier | None:

@@ -26,7 +26,7 @@ from lars.streams import Timeline
 from lars.terms import Variable
 from lars.windows import TimeWindow, TupleWindow, time_window_range
 from solver.incremental.joins import literal_columns, time_variable
-from solver.incremental.relations import Pattern, number
+from solver.incremental.relations import Pattern, Tuple, keys_of, number
 from solver.incremental.tuplestate import TupleBuffer, TupleState
 from solver.incremental.windowstate import (AtConstantState, AtVariableState, BoxState, DiamondState, DomainTracker,
                                 empty_window_tuples)
@@ -184,29 +184,48 @@ class InputHistory:
                     yield atom, time
 
 
+KeyedPairs = list[tuple[Tuple, int]]
+"""Atoms of one predicate as the keys of their arguments, with their time points."""
+
+
+def keyed_pairs(signature: Signature, lo: int, hi: int, t: int, derived: dict[Signature, dict],
+                history: InputHistory) -> KeyedPairs:
+    """The input (up to ``t``) and derived atoms of ``signature`` at ``[lo, hi]``, keyed once for
+    every body atom that reads them (:meth:`~solver.incremental.relations.Pattern.match_keys`)."""
+    pairs = [(keys_of(a), time) for a, time in history.pairs(signature, lo, min(hi, t))]
+    pairs += [(keys_of(a), time) for time, atoms in derived.get(signature, {}).items()
+              if lo <= time <= hi for a in atoms]
+    return pairs
+
+
 def derived_relation(atom: BodyAtom, t: int, timeline: Timeline, derived: dict[Signature, dict],
                      history: InputHistory, background: Iterable[Atom],
-                     domain: DomainTracker | None) -> set:
+                     domain: DomainTracker | None, keyed: dict | None = None) -> set:
     """The relation of a non-fed body atom at ``t``: what :mod:`solver.encode`'s rules give for it
-    when ``__h`` holds the input and the atoms derived so far (``derived[sig][time]``)."""
+    when ``__h`` holds the input and the atoms derived so far (``derived[sig][time]``).
+
+    ``keyed`` memoizes :func:`keyed_pairs` by range for the body atoms over this predicate (the
+    caller drops it when the predicate grows)."""
     lo, hi = atom.range(t, timeline)
     pattern = atom.pattern()
     signature = atom.atom.signature
-    pairs = list(history.pairs(signature, lo, min(hi, t)))
-    pairs += [(a, time) for time, atoms in derived.get(signature, {}).items() if lo <= time <= hi
-              for a in atoms]
+    memo = {} if keyed is None else keyed
+    pairs = memo.get(("keyed", lo, hi))
+    if pairs is None:
+        pairs = memo["keyed", lo, hi] = keyed_pairs(signature, lo, hi, t, derived, history)
+    match = pattern.match_keys
     own_background = [a for a in background if a.signature == signature]
     if atom.modality == DIAMOND:
-        found = {pattern.match(a) for a, _ in pairs}
+        found = {match(keys) for keys, _ in pairs}
         if lo <= hi:
             found.update(pattern.matches(own_background))
     elif atom.modality == AT:
         found = set()
         if lo <= atom.at <= hi:
-            found = {pattern.match(a) for a, time in pairs if time == atom.at}
+            found = {match(keys) for keys, time in pairs if time == atom.at}
             found.update(pattern.matches(own_background))
     elif atom.modality == AT_VARIABLE:
-        found = {pattern.match(a, time) for a, time in pairs}
+        found = {match(keys, time) for keys, time in pairs}
         for time in range(lo, hi + 1):
             found.update(pattern.matches(own_background, time))
     else:
@@ -215,8 +234,8 @@ def derived_relation(atom: BodyAtom, t: int, timeline: Timeline, derived: dict[S
             found.update(empty_window_tuples(atom.columns, domain))
         else:
             times: dict = {}
-            for a, time in pairs:
-                times.setdefault(pattern.match(a), set()).add(time)
+            for keys, time in pairs:
+                times.setdefault(match(keys), set()).add(time)
             found.update(values for values, points in times.items() if len(points) == hi - lo + 1)
     found.discard(None)
     return found

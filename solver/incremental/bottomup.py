@@ -81,7 +81,8 @@ class PythonResidual:
         by_key = cache.setdefault(atom.atom.signature, {})
         if atom.key() not in by_key:
             by_key[atom.key()] = Table(derived_relation(
-                atom, t, engine.timeline, derived, engine.history, engine.background, engine.domain))
+                atom, t, engine.timeline, derived, engine.history, engine.background, engine.domain,
+                by_key))
         return by_key[atom.key()]
 
     def evaluate(self, r: int, t: int, derived: Derived, cache: dict) -> list[Pair | None]:

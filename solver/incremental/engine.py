@@ -195,6 +195,32 @@ class Engine:
             self.previous = (t, fingerprint, answer)
         return answer
 
+    def quiet_until(self, t: int, end: int) -> int:
+        """The last time point in ``[t, end]`` whose answer, if no input arrives after ``t``, is
+        the answer at ``t`` shifted (``t`` when unsure); the caller then need not step through
+        the points in between, so a long stretch without input costs a few binary searches
+        over the window ranges, not one step per point.
+
+        It holds when :meth:`step` could skip every point in between: no fed relation changes
+        (each state's :meth:`~solver.incremental.windowstate.TimeState.stable_until`) and the
+        :meth:`fingerprint` stays the same relative to the time point, which needs sliding
+        windows (step 1) fully inside the timeline for the residual's body atoms and no input
+        of derived predicates around.
+        """
+        if not self.skips or self.previous is None or self.previous[0] != t or self.history.by_time:
+            return t
+        for atom in self.residual_atoms:
+            if atom.scope == "time":
+                window = atom.window
+                if window.step != 1 or window.length is None or t - window.length < self.timeline.start:
+                    return t
+                end = min(end, self.timeline.end - window.ahead)
+        for state in self.states:
+            end = state.stable_until(t, end)
+            if end <= t:
+                return t
+        return end
+
     def fingerprint(self, t: int) -> tuple:
         """What the answer at ``t`` reads besides the fed relations, relative to ``t``: the ranges
         of the residual's body atoms and the input of derived predicates within them."""
@@ -239,8 +265,9 @@ class Engine:
 
 
 def shifted(answer: TimePointAnswer, t: int) -> TimePointAnswer:
-    """The answer at ``t - 1`` moved to ``t`` (every pair one time point later)."""
-    streams = [frozenset((atom, time + 1) for atom, time in stream) for stream in answer.streams]
+    """An earlier answer moved to ``t`` (every pair ``t - answer.time`` time points later)."""
+    by = t - answer.time
+    streams = [frozenset((atom, time + by) for atom, time in stream) for stream in answer.streams]
     return TimePointAnswer(t, tuple(streams) if len(streams) <= 1 else canonical(streams))
 
 

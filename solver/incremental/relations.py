@@ -49,16 +49,23 @@ def key_of(constant: Constant) -> Key:
     return ('"' if kind is String else "<") + constant.value
 
 
+_CONSTANTS: dict[str, Constant] = {}
+
+
 def key_constant(key: Key) -> Constant:
-    """The constant of a key (inverse of :func:`key_of`)."""
+    """The constant of a key (inverse of :func:`key_of`), shared while it is recent: a head
+    that copies stream atoms (C-SPARQL's ``triple``) rebuilds the same constants at every
+    pull, and an ``Iri`` checks its text when made."""
     if type(key) is int:
         return number(key)
-    mark = key[:1]
-    if mark == '"':
-        return String(key[1:])
-    if mark == "<":
-        return Iri(key[1:])
-    return Name(key)
+    found = _CONSTANTS.get(key)
+    if found is None:
+        if len(_CONSTANTS) > 1 << 14:
+            _CONSTANTS.clear()
+        mark = key[:1]
+        found = _CONSTANTS[key] = (String(key[1:]) if mark == '"' else Iri(key[1:]) if mark == "<"
+                                   else Name(key))
+    return found
 
 
 class Pattern:
@@ -79,6 +86,25 @@ class Pattern:
         names = [name for name, _ in self.slots if name is not None]
         self.identity = (time_variable is None and len(names) == len(atom.args)
                          and tuple(names) == columns)
+        first: dict[str, int] = {}
+        self.constant_keys = [(i, constant) for i, (name, constant) in enumerate(self.slots)
+                              if name is None]
+        self.repeats = [(i, first.setdefault(name, i)) for i, (name, _) in enumerate(self.slots)
+                        if name is not None and first.setdefault(name, i) != i]
+        self.picks = [first.get(name, -1) for name in columns]  # -1: the time variable
+
+    def match_keys(self, keys: Tuple, time: int | None = None) -> Tuple | None:
+        """:meth:`match` for an atom given by the keys of its arguments (``keys_of(atom)``):
+        several body atoms over one derived predicate key its atoms once."""
+        if self.identity:
+            return keys
+        for i, constant in self.constant_keys:
+            if keys[i] != constant:
+                return None
+        for i, j in self.repeats:
+            if keys[i] != keys[j]:
+                return None
+        return tuple([keys[i] if i >= 0 else time for i in self.picks])
 
     def match(self, atom: Atom, time: int | None = None) -> Tuple | None:
         """The column keys if ``atom`` (at ``time``, for ``@_T``) matches, else ``None``."""
@@ -106,6 +132,11 @@ class Pattern:
             return [tuple([key_of(arg) for arg in atom.args]) for atom in atoms]
         found = (self.match(atom, time) for atom in atoms)
         return [values for values in found if values is not None]
+
+
+def keys_of(atom: Atom) -> Tuple:
+    """The keys of an atom's arguments."""
+    return tuple([key_of(arg) for arg in atom.args])
 
 
 class Counted:

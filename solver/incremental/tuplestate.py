@@ -82,6 +82,11 @@ class TupleState:
         for values in self.pattern.matches([a for _, a in dropped if a.signature == signature]):
             self.relation.remove(values)
 
+    def stable_until(self, t: int, end: int) -> int:
+        """``◇`` counts input atoms only, which do not move without input; the others read
+        ``t`` (see :meth:`solver.incremental.windowstate.TimeState.stable_until`)."""
+        return end if self.modality == "diamond" else t
+
     def advance(self, t: int) -> Delta:
         if self.modality == "diamond":
             return self.relation.delta()

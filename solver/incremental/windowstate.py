@@ -27,6 +27,19 @@ from lars.terms import Constant
 from solver.incremental.relations import NO_CHANGE, Computed, Counted, Delta, Pattern, RangeFunction, Tuple, key_of
 
 
+def last_true(t: int, end: int, holds) -> int:
+    """The last ``s`` in ``[t, end]`` with ``holds(s)``, for ``holds`` true at ``t`` and true
+    then false as ``s`` grows (a binary search: ``O(log(end - t))`` calls)."""
+    lo, hi = t, end
+    while lo < hi:
+        middle = (lo + hi + 1) // 2
+        if holds(middle):
+            lo = middle
+        else:
+            hi = middle - 1
+    return lo
+
+
 # --- time windows (and plain atoms, [t,t], and @ outside windows, the whole timeline) ---------
 
 class TimeState:
@@ -52,6 +65,26 @@ class TimeState:
     def entering(self, top: int) -> Iterable[tuple[int, list[Atom]]]:
         while self.pending and self.pending[0][0] <= top:
             yield self.pending.popleft()
+
+    def stable_until(self, t: int, end: int) -> int:
+        """The last time point in ``[t, end]`` up to which the relation stays what :meth:`advance`
+        gave at ``t``, if no input arrives after ``t`` (``t`` when unsure). The engine jumps
+        over the time points in between (:meth:`solver.incremental.engine.Engine.quiet_until`)."""
+        return t
+
+    def _no_entry_until(self, t: int, end: int) -> int:
+        """The last time point before input taken in but not yet in the window enters it."""
+        if not self.pending:
+            return end
+        waiting = self.pending[0][0]
+        return last_true(t, end, lambda s: min(self.range_of(s)[1], s) < waiting)
+
+    def _no_exit_until(self, t: int, end: int, inside: deque) -> int:
+        """The last time point before the oldest slice inside the window leaves it."""
+        if not inside or self.unbounded:
+            return end
+        oldest = inside[0][0]
+        return last_true(t, end, lambda s: self.range_of(s)[0] <= oldest)
 
 
 class SlidingState(TimeState):
@@ -111,6 +144,11 @@ class DiamondState(SlidingState):
                 relation.add(values)
         return relation.delta()
 
+    def stable_until(self, t: int, end: int) -> int:
+        if not self.background_on:
+            return t
+        return min(self._no_entry_until(t, end), self._no_exit_until(t, end, self.inside))
+
 
 class AtVariableState(SlidingState):
     """``⊞@_T a``: the pairs ``(T, a)`` with ``a`` at ``T`` in the window; background at every ``T``.
@@ -131,6 +169,12 @@ class AtVariableState(SlidingState):
         if self.background:
             self._cover_background(lo, hi)
         return self.relation.delta()
+
+    def stable_until(self, t: int, end: int) -> int:
+        if self.background:  # background pairs cover every point of the window: they move with it
+            now = self.range_of(t)
+            return last_true(t, end, lambda s: self.range_of(s) == now)
+        return min(self._no_entry_until(t, end), self._no_exit_until(t, end, self.inside))
 
     def _cover_background(self, lo: int, hi: int) -> None:
         """Move the background pairs from the previous ``[lo, hi]`` to this one (both ends only grow)."""
@@ -215,6 +259,15 @@ class BoxState(TimeState):
         elif hi <= t and self.runs_time == hi:
             new.update(values for values, start in self.runs.items() if start <= lo)
         return self.relation.replace(new)
+
+    def stable_until(self, t: int, end: int) -> int:
+        lo, hi = self.range_of(t)
+        if lo > hi:
+            return t
+        entry = self._no_entry_until(t, end)
+        if self.runs_time is None or hi > self.runs_time:  # only the background, from now on
+            return entry
+        return min(entry, last_true(t, end, lambda s: self.range_of(s) == (lo, hi)))
 
 
 def empty_window_tuples(columns: tuple[str, ...], domain: DomainTracker | None) -> Iterable[Tuple]:

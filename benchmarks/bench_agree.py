@@ -1,0 +1,115 @@
+"""``lars agree`` against the independent per-window rdflib checker, and its memory as streams grow.
+
+For CSRBench Q1 (CQELS query, C-SPARQL query for its side, period ``U = 10 s``) on the bundled
+CSRBench stream and on the stream replayed to each ``--sizes`` triples
+(``replay_csrbench.py``), it runs, each in a fresh process:
+
+* ``lars agree … --format json`` (the command's own code path);
+* ``window_oracle.py`` (rdflib on every window snapshot, sharing no code with the solver);
+* with ``--memory``, ``lars run`` of both query forms, for the peak memory ``lars agree`` is
+  measured against;
+
+and prints per stream: the CPU seconds (user + system, the operating system's accounting of
+the finished child) of ``lars agree`` and of the oracle, their ratio, whether the verdicts are
+identical (per interval: agree or not, the answers only CQELS gave, those only C-SPARQL gave)
+and the peak resident memory of ``lars agree`` and of ``lars run``. Run:
+
+    .venv/bin/python benchmarks/bench_agree.py --sizes 100000 1000000
+    .venv/bin/python benchmarks/bench_agree.py --sizes 1000000 10000000 --memory --no-oracle
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from replay_csrbench import stream_file
+
+HERE = Path(__file__).parent
+ROOT = HERE.parent
+QUERIES = ROOT / "examples" / "csrbench" / "queries"
+BUNDLED = ROOT / "examples" / "csrbench" / "stream"
+CLI = "import sys; from agreement.cli import main; sys.exit(main())"
+
+
+def measured(argv: list[str], output: Path) -> tuple[float, int, int]:
+    """Run ``argv`` with stdout to ``output``: CPU seconds, peak MB, exit status."""
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with open(output, "w") as out:
+        child = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL, env=environment)
+        _, status, usage = os.wait4(child.pid, 0)
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024, os.waitstatus_to_exitcode(status)
+
+
+def lars(*args: str) -> list[str]:
+    return [sys.executable, "-c", CLI, *args]
+
+
+def agree_verdicts(document: dict) -> dict:
+    return {(i["start"], i["end"]): (i["agree"], sorted(a["answer"] for a in i["only_cqels"]),
+                                     sorted(a["answer"] for a in i["only_csparql"]))
+            for i in document["intervals"]}
+
+
+def oracle_verdicts(lines: list[str]) -> dict:
+    found = [json.loads(line) for line in lines if line.strip()]
+    return {(v["start"], v["end"]): (v["agree"], v["only_cqels"], v["only_csparql"]) for v in found}
+
+
+def measure(stream: Path, oracle: bool, memory: bool, folder: Path) -> dict:
+    cqels, csparql = QUERIES / "q1-cqels.rq", QUERIES / "q1-csparql.rq"
+    report = folder / "agree.json"
+    figures: dict = {}
+    figures["agree_cpu_s"], figures["agree_mb"], status = measured(
+        lars("agree", str(cqels), "--csparql", str(csparql), "--stream", str(stream), "--period", "10s",
+             "--format", "json"), report)
+    if status not in (0, 1):
+        raise SystemExit(f"lars agree exited with {status}")
+    ours = agree_verdicts(json.loads(report.read_text()))
+    figures["intervals"] = len(ours)
+    figures["disagreeing"] = sum(not v[0] for v in ours.values())
+    if oracle:
+        lines = folder / "oracle.jsonl"
+        figures["oracle_cpu_s"], figures["oracle_mb"], _ = measured(
+            [sys.executable, str(HERE / "window_oracle.py"), str(cqels), str(stream), "--csparql",
+             str(csparql), "--period", "10"], lines)
+        figures["ratio"] = figures["oracle_cpu_s"] / figures["agree_cpu_s"]
+        figures["identical"] = oracle_verdicts(lines.read_text().splitlines()) == ours
+    if memory:
+        for form, query in (("cqels", cqels), ("csparql", csparql)):
+            _, figures[f"run_{form}_mb"], _ = measured(
+                lars("run", str(query), "--stream", str(stream), "--quiet", "--output",
+                     str(folder / "answers.jsonl"), "--output-format", "jsonl"), folder / "out.txt")
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[100000, 1000000],
+                        help="replayed stream sizes in triples (the bundled stream is always first)")
+    parser.add_argument("--no-bundled", action="store_true", help="leave out the bundled stream")
+    parser.add_argument("--no-oracle", action="store_true", help="only lars agree (memory runs)")
+    parser.add_argument("--memory", action="store_true", help="also lars run's peak memory")
+    parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "lars-bench")
+    args = parser.parse_args(argv)
+    streams = ([] if args.no_bundled else [("bundled (15,188)", BUNDLED)]) + [
+        (f"{size:,}", stream_file(size, args.workdir)) for size in args.sizes]
+    columns = ["triples", "intervals", "disagreeing", "agree_cpu_s", "oracle_cpu_s", "ratio",
+               "identical", "agree_mb", "run_cqels_mb", "run_csparql_mb"]
+    print(" | ".join(columns))
+    for name, stream in streams:
+        with tempfile.TemporaryDirectory() as folder:
+            figures = measure(stream, not args.no_oracle, args.memory, Path(folder))
+        figures["triples"] = name
+        print(" | ".join(f"{figures[c]:.2f}" if isinstance(figures.get(c), float) else str(figures.get(c, "–"))
+                         for c in columns), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
