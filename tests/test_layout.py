@@ -34,7 +34,7 @@ SUB_ROOM_ENTRIES = {
     # sub-room → the modules outside it that may import it
     "solver.incremental": {"solver.strategies", "solver.partition"},
     "agreement.cli": set(),
-    "agreement.notebook": {"agreement.facade", "agreement.runplan"},
+    "agreement.notebook": {"agreement.facade", "agreement.runplan", "agreement.checkplan"},
 }
 
 
