@@ -1,0 +1,114 @@
+"""``lars run`` and ``lars agree`` against a real standalone Spark cluster on this machine.
+
+A master and a worker are started with the launcher that ships with pyspark (``bin/spark-class``),
+the commands run in fresh processes with ``--master spark://127.0.0.1:PORT`` (``lars run``
+also with ``--partitions 2``, so the ranges are solved as tasks on the worker's executors), and
+their output must equal the in-process run's. The cluster is stopped at the end, whatever
+happened. Slow: two JVMs start (half a minute on a busy machine).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CSRBENCH = ROOT / "examples" / "csrbench"
+CLI = "import sys; from agreement.cli import main; sys.exit(main())"
+
+pytestmark = [pytest.mark.slow, pytest.mark.spark]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def spark_class() -> Path:
+    pyspark = pytest.importorskip("pyspark")
+    if shutil.which("java") is None and "JAVA_HOME" not in os.environ:
+        pytest.skip("Spark needs Java")
+    return Path(pyspark.__file__).parent / "bin" / "spark-class"
+
+
+def wait_for(log: Path, text: str, process: subprocess.Popen, seconds: float = 240) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if text in log.read_text(errors="replace"):
+            return
+        if process.poll() is not None:
+            break
+        time.sleep(0.5)
+    raise AssertionError(f"{text!r} not seen in {log}:\n{log.read_text(errors='replace')[-2000:]}")
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """``spark://127.0.0.1:PORT`` of a master with one worker (2 cores), stopped afterwards."""
+    launcher = spark_class()
+    folder = tmp_path_factory.mktemp("spark-cluster")
+    environment = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "PYSPARK_PYTHON": sys.executable,
+                   "PYTHONPATH": str(ROOT), "SPARK_WORKER_DIR": str(folder / "work")}
+    port = free_port()
+    url = f"spark://127.0.0.1:{port}"
+    started = []
+    try:
+        master_log = folder / "master.log"
+        with open(master_log, "w") as log:
+            started.append(subprocess.Popen(
+                [str(launcher), "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1",
+                 "--port", str(port), "--webui-port", str(free_port())],
+                stdout=log, stderr=subprocess.STDOUT, env=environment, start_new_session=True))
+        wait_for(master_log, "I have been elected leader", started[0])
+        worker_log = folder / "worker.log"
+        with open(worker_log, "w") as log:
+            started.append(subprocess.Popen(
+                [str(launcher), "org.apache.spark.deploy.worker.Worker", url, "--cores", "2",
+                 "--memory", "1g", "--webui-port", str(free_port())],
+                stdout=log, stderr=subprocess.STDOUT, env=environment, start_new_session=True))
+        wait_for(worker_log, "Successfully registered with master", started[1])
+        yield url
+    finally:
+        for process in reversed(started):  # only the two process groups started here
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+                try:
+                    process.wait(30)
+                except subprocess.TimeoutExpired:
+                    os.killpg(process.pid, signal.SIGKILL)
+                    process.wait()
+
+
+def lars(*args: str) -> subprocess.CompletedProcess:
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "PYSPARK_PYTHON": sys.executable}
+    return subprocess.run([sys.executable, "-c", CLI, *args], capture_output=True, text=True,
+                          env=environment, timeout=900)
+
+
+def test_run_with_partitions_on_the_cluster_equals_the_run_in_process(cluster):
+    query, stream = str(CSRBENCH / "queries" / "q1-cqels.rq"), str(CSRBENCH / "stream")
+    local = lars("run", query, "--stream", stream, "--spark", "never", "--format", "json", "--quiet")
+    remote = lars("run", query, "--stream", stream, "--spark", "always", "--master", cluster,
+                  "--partitions", "2", "--format", "json", "--quiet")
+    assert local.returncode == 0 and remote.returncode == 0, remote.stderr
+    assert json.loads(remote.stdout) == json.loads(local.stdout)
+
+
+def test_agree_reading_on_the_cluster_equals_the_check_in_process(cluster):
+    query, stream = str(CSRBENCH / "queries" / "q1-cqels.rq"), str(CSRBENCH / "stream")
+    local = lars("agree", query, "--stream", stream, "--period", "10s", "--spark", "never",
+                 "--format", "json")
+    remote = lars("agree", query, "--stream", stream, "--period", "10s", "--spark", "always",
+                  "--master", cluster, "--format", "json")
+    assert local.returncode == 1 and remote.returncode == 1, remote.stderr
+    assert json.loads(remote.stdout) == json.loads(local.stdout)
