@@ -169,9 +169,6 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
     text, source = read_source(program_or_query)
     reading, report = ReadOptions(stream_iri, on_error, order, spark, master), ReadReport()
     limits = Limits(max_facts=max_facts)
-    if partitions and strategy not in ("auto", "reference"):
-        raise InputError(f"--partitions evaluates each range with the reference solver, not {strategy}",
-                         hint="leave out --strategy, or leave out --partitions")
     if partitions < 0:
         raise InputError(f"--partitions must be 1 or more (0: no cutting), not {partitions}")
     ranges = {"partitions": partitions, "master": None if spark == "never" else master}

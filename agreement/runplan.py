@@ -17,7 +17,7 @@ from lars.rules import Program
 from lars.streams import Timeline
 from solver.answers import TimePointAnswer
 from solver.formats import RunInfo
-from solver.partition import evaluate_partitioned, in_process, spark_runner
+from solver.partition import evaluate_partitioned, process_runner, spark_runner
 from solver.reference import Limits
 from solver.strategies import Slice, evaluate
 from translate.api import Translation
@@ -66,9 +66,9 @@ class RunPlan:
         slices = self.slices() if slices is None else slices
         shown = None if self.translation is None else frozenset({self.translation.answer.predicate})
         if self.partitions:
-            runner = in_process if self.master is None else spark_runner(self.master)
+            runner = process_runner if self.master is None else spark_runner(self.master)
             answers = evaluate_partitioned(self.program, slices, self.timeline, self.background,
-                                           self.partitions, runner, self.limits, shown)
+                                           self.partitions, runner, self.limits, shown, self.strategy)
         else:
             answers = evaluate(self.program, slices, self.timeline, self.background, self.strategy,
                                self.limits, shown=shown)

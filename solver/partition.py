@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -46,7 +48,7 @@ from solver.encode import encode_program
 from solver.reference import Limits, Problem
 from solver.answers import TimePointAnswer
 from solver.spark import spark_session
-from solver.strategies import projected
+from solver.strategies import evaluate, projected
 
 Slice = tuple[int, tuple[Atom, ...]]
 """The input atoms at one time point, in arrival order (as :mod:`ingest.slicing` makes them)."""
@@ -224,6 +226,7 @@ class RangeTask:
         limits: the solver's limits.
         shown: report only atoms of these predicates (all if ``None``), so that an executor
             sends back no more than is asked for.
+        strategy: how the range is solved (:data:`solver.strategies.STRATEGIES`).
     """
 
     program: Program
@@ -233,13 +236,26 @@ class RangeTask:
     slices: tuple[Slice, ...]
     limits: Limits = field(default_factory=Limits)
     shown: frozenset[str] | None = None
+    strategy: str = "reference"
 
 
 def range_answers(task: RangeTask) -> Iterator[TimePointAnswer]:
-    """The answers of one range, one time point at a time (nothing is gathered)."""
-    problem = Problem(task.program, Stream(task.timeline, task.slices), task.background, task.limits)
-    for answer in problem.run(task.span):
-        yield answer if task.shown is None else projected(answer, task.shown)
+    """The answers of one range, one time point at a time (nothing is gathered).
+
+    The reference solves the range's time points only; the faster strategies step from the
+    start of the timeline over the shipped slices (the time points before the first of them
+    without input, jumped over where nothing moves) and report the range's answers."""
+    if task.strategy == "reference":
+        problem = Problem(task.program, Stream(task.timeline, task.slices), task.background, task.limits)
+        for answer in problem.run(task.span):
+            yield answer if task.shown is None else projected(answer, task.shown)
+        return
+    for answer in evaluate(task.program, task.slices, task.timeline, task.background,
+                           task.strategy, task.limits, task.shown):
+        if answer.time > task.span.end:
+            return
+        if answer.time >= task.span.start:
+            yield answer
 
 
 @dataclass(frozen=True)
@@ -276,6 +292,19 @@ def in_process(tasks: list[RangeTask]) -> Iterator[Iterator[TimePointAnswer]]:
     return (range_answers(task) for task in tasks)
 
 
+def process_runner(tasks: list[RangeTask]) -> Iterator[tuple[TimePointAnswer, ...]]:
+    """A runner that evaluates the ranges in parallel, one worker process each (this machine's
+    cores), and gives each range's answers once it is done, in task order."""
+    if len(tasks) <= 1:
+        yield from (tuple(range_answers(task)) for task in tasks)
+        return
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
+                                          else None)
+    with ProcessPoolExecutor(max_workers=len(tasks), mp_context=context) as pool:
+        for result in [pool.submit(evaluate_range, task) for task in tasks]:
+            yield answers_of(result.result())
+
+
 def spark_runner(master: str = "local[*]") -> Runner:
     """A runner that evaluates each range as one Spark task (the executors run clingo).
 
@@ -296,7 +325,8 @@ def spark_runner(master: str = "local[*]") -> Runner:
 def evaluate_partitioned(program: Program, slices: Iterable[Slice], timeline: Timeline,
                          background: frozenset[Atom] = frozenset(), parts: int = 1,
                          runner: Runner = in_process, limits: Limits | None = None,
-                         shown: Iterable[str] | None = None) -> Iterator[TimePointAnswer]:
+                         shown: Iterable[str] | None = None,
+                         strategy: str = "reference") -> Iterator[TimePointAnswer]:
     """The answers at every point of ``timeline``, computed range by range, in time order.
 
     Equal to ``Problem(program, Stream(timeline, slices), background).run()``.
@@ -310,6 +340,7 @@ def evaluate_partitioned(program: Program, slices: Iterable[Slice], timeline: Ti
         runner: :func:`in_process` or :func:`spark_runner`.
         limits: the solver's limits.
         shown: as for :func:`solver.strategies.evaluate`.
+        strategy: how each range is solved (all give the reference's answers).
 
     Raises:
         InputError: ``parts < 1``, an unsafe rule, slices out of order or off the timeline (all
@@ -323,6 +354,7 @@ def evaluate_partitioned(program: Program, slices: Iterable[Slice], timeline: Ti
     lookback = history_needed(program)
     shown = None if shown is None else frozenset(shown)
     tasks = [RangeTask(program, frozenset(background), timeline, span,
-                       tuple(_range_input(slices, times, span, lookback)), limits or Limits(), shown)
+                       tuple(_range_input(slices, times, span, lookback)), limits or Limits(), shown,
+                       strategy)
              for span in split(timeline, parts)]
     return itertools.chain.from_iterable(runner(tasks))

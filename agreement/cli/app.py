@@ -175,8 +175,8 @@ def build_parser() -> argparse.ArgumentParser:
                           "faster one; all give the same answers")
     run.add_argument("--partitions", type=int, default=0, metavar="N",
                      help="cut the timeline into N ranges solved as Spark tasks on --master (in "
-                          "process with --spark never), each with the history its windows need; "
-                          "reference solver, stream held in memory (default: no cutting)")
+                          "N worker processes with --spark never), each with the history its "
+                          "windows need, by --strategy; stream held in memory (default: no cutting)")
     run.add_argument("--quiet", action="store_true", help="no progress bar on the terminal")
     run.add_argument("--max-facts", type=int, default=Limits().max_facts,
                      help="refuse a time point that would ground more input facts")

@@ -45,10 +45,16 @@ def test_partitions_on_spark_give_the_same_answer_stream(spark_master, capsys):
     assert capsys.readouterr().out == whole
 
 
+@pytest.mark.parametrize("strategy", ["stratified", "reference"])
+def test_partitions_in_processes_give_the_same_answer_stream(strategy, capsys):
+    """Two ranges solved in two worker processes, by a fast strategy or the reference."""
+    assert main([*Q1, "--spark", "never"]) == 0
+    whole = capsys.readouterr().out
+    assert main([*Q1, "--spark", "never", "--partitions", "2", "--strategy", strategy]) == 0
+    assert capsys.readouterr().out == whole
+
+
 @pytest.mark.parametrize("options, message", [
-    (["--partitions", "2", "--strategy", "stratified"],
-     "error: --partitions evaluates each range with the reference solver, not stratified "
-     "(leave out --strategy, or leave out --partitions)"),
     (["--partitions", "-1"], "error: --partitions must be 1 or more (0: no cutting), not -1"),
 ])
 def test_bad_partitions_are_refused(options, message, capsys):

@@ -32,9 +32,10 @@ def reference(program, stream: Stream, background=frozenset()) -> list:
     return list(Problem(program, stream, frozenset(background)).run())
 
 
-def partitioned(program, stream: Stream, background=frozenset(), parts=3, runner=in_process) -> list:
+def partitioned(program, stream: Stream, background=frozenset(), parts=3, runner=in_process,
+                strategy="reference") -> list:
     return list(evaluate_partitioned(program, stream.items, stream.timeline, frozenset(background),
-                                     parts, runner))
+                                     parts, runner, strategy=strategy))
 
 
 # --- how much history ----------------------------------------------------------------------
@@ -117,6 +118,16 @@ def test_partitioned_equals_single_process_when_old_input_masks_derived_atoms(ca
 def test_partitioned_equals_single_process_on_long_streams(case):
     program, stream, background, parts = case
     assert partitioned(program, stream, background, parts) == reference(program, stream, background)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(straddling_scenario(), masking_scenario()))
+def test_ranges_solved_by_the_fast_strategies_equal_the_reference(case):
+    """Each range stepped by the incremental engine from the start of the timeline over its
+    shipped history only: the answers inside the range are still the reference's."""
+    program, stream, background, parts = case
+    assert partitioned(program, stream, background, parts, strategy="auto") == \
+        reference(program, stream, background)
 
 
 def test_a_hopping_window_reaches_back_a_hop_before_its_range():
