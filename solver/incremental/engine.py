@@ -36,6 +36,7 @@ from solver.encode import encode_program
 from solver.answers import AnswerStream, TimePointAnswer, canonical
 from solver.incremental.residual import ClingoResidual, at_free
 from solver.incremental.joins import OFF_TIMELINE, Head, Pair, RulePlan, Table, Tuple
+from solver.incremental.relations import KeyedSlice
 from solver.incremental.tuplestate import TupleState
 from solver.incremental.windowstate import TimeState
 
@@ -159,8 +160,11 @@ class Engine:
         for atom in atoms:
             groups.setdefault(atom.signature, []).append(atom)
         for signature, group in groups.items():
-            for state in self.by_signature.get(signature, ()):
-                state.ingest(t, group)
+            states = self.by_signature.get(signature, ())
+            if states:
+                keyed = KeyedSlice(group)
+                for state in states:
+                    state.ingest(t, keyed)
         self.history.ingest(t, groups)
         for size, buffer in self.buffers.items():
             dropped = buffer.ingest(t, atoms)

@@ -126,8 +126,17 @@ class Pattern:
                     return None
         return tuple([binding[name] for name in self.columns])
 
-    def matches(self, atoms: Iterable[Atom], time: int | None = None) -> list[Tuple]:
-        """The tuples of the atoms that match (atoms of the pattern's signature only)."""
+    def matches(self, atoms: Iterable[Atom] | KeyedSlice, time: int | None = None) -> list[Tuple]:
+        """The tuples of the atoms that match (atoms of the pattern's signature only); from a
+        :class:`KeyedSlice`, only its atoms with the pattern's first constant are looked at."""
+        if type(atoms) is KeyedSlice:
+            if self.identity:
+                return list(atoms.keys())
+            candidates = (atoms.having(*self.constant_keys[0]) if self.constant_keys
+                          else atoms.keys())
+            match = self.match_keys
+            return [values for values in (match(keys, time) for keys in candidates)
+                    if values is not None]
         if self.identity:
             return [tuple([key_of(arg) for arg in atom.args]) for atom in atoms]
         found = (self.match(atom, time) for atom in atoms)
@@ -137,6 +146,40 @@ class Pattern:
 def keys_of(atom: Atom) -> Tuple:
     """The keys of an atom's arguments."""
     return tuple([key_of(arg) for arg in atom.args])
+
+
+class KeyedSlice:
+    """The input atoms of one predicate at one time point, keyed once and indexed on demand for
+    every body atom that reads them (:meth:`Pattern.matches`): a slice of 450 triples read by
+    five ``striple`` patterns with constant predicates is keyed once, and each pattern looks at
+    the triples with its predicate only.
+
+    >>> from lars.parser import parse_atom
+    >>> keyed = KeyedSlice([parse_atom("p(1,a)"), parse_atom("p(2,b)")])
+    >>> Pattern(parse_atom("p(X,b)"), ("X",)).matches(keyed)
+    [(2,)]
+    """
+
+    __slots__ = ("atoms", "_keys", "_indexes")
+
+    def __init__(self, atoms: list[Atom]):
+        self.atoms = atoms
+        self._keys: list[Tuple] | None = None
+        self._indexes: dict[int, dict[Key, list[Tuple]]] = {}
+
+    def keys(self) -> list[Tuple]:
+        if self._keys is None:
+            self._keys = [tuple([key_of(arg) for arg in atom.args]) for atom in self.atoms]
+        return self._keys
+
+    def having(self, position: int, key: Key) -> list[Tuple]:
+        """The keyed atoms with ``key`` at argument ``position``."""
+        index = self._indexes.get(position)
+        if index is None:
+            index = self._indexes[position] = {}
+            for keys in self.keys():
+                index.setdefault(keys[position], []).append(keys)
+        return index.get(key, [])
 
 
 class Counted:
