@@ -19,6 +19,7 @@ lars.errors.ParseError: <string>:1:20: error: expected ',' but found ']'
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -365,6 +366,41 @@ def parse_facts(text: str, source: str = "<string>") -> list[Atom]:
     return facts
 
 
+_FAST_VALUE = r"(?:-?[0-9]+|[a-z][A-Za-z0-9_]*)"
+_FAST_ATOM = (rf"[a-z][A-Za-z0-9_]*(?:[ \t]*\([ \t]*{_FAST_VALUE}(?:[ \t]*,[ \t]*{_FAST_VALUE})*"
+              r"[ \t]*\))?")
+_FAST_STREAM_LINE = re.compile(
+    rf"[ \t]*(-?[0-9]+)[ \t]*:[ \t]*((?:{_FAST_ATOM})(?:[ \t]*,[ \t]*{_FAST_ATOM})*)?[ \t\r]*")
+_FAST_ATOMS = re.compile(r"([a-z][A-Za-z0-9_]*)(?:[ \t]*\(([^)]*)\))?")
+_FAST_CONSTANTS: dict[str, Number | Name] = {}
+
+
+def _fast_constant(text: str) -> Number | Name:
+    """A number or name of the fast path, shared while recent (streams repeat their values)."""
+    found = _FAST_CONSTANTS.get(text)
+    if found is None:
+        if len(_FAST_CONSTANTS) > 1 << 14:
+            _FAST_CONSTANTS.clear()
+        found = _FAST_CONSTANTS[text] = Name(text) if text[0].isalpha() else Number(int(text))
+    return found
+
+
+def _parse_stream_line_fast(line: str) -> tuple[int, list[Atom]] | None:
+    """:func:`parse_stream_line` for the common shape (numbers and names as arguments, no
+    comment), by regular expressions; ``None`` for any other line (the parser reads it)."""
+    match = _FAST_STREAM_LINE.fullmatch(line)
+    if match is None:
+        return None
+    atoms = []
+    for found in _FAST_ATOMS.finditer(match.group(2) or ""):
+        predicate, inner = found.groups()
+        texts = () if inner is None else [a.strip() for a in inner.split(",")]
+        if predicate == NEGATION or NEGATION in texts:
+            return None  # 'not' names nothing: the parser says so
+        atoms.append(Atom(predicate, tuple(map(_fast_constant, texts))))
+    return int(match.group(1)), atoms
+
+
 def parse_stream_line(line: str, source: str, line_number: int) -> tuple[int, list[Atom]] | None:
     """One line ``t: a(1), b(x,"y")`` of a LARS atom stream: its time and ground atoms.
 
@@ -379,6 +415,12 @@ def parse_stream_line(line: str, source: str, line_number: int) -> tuple[int, li
     Raises:
         ParseError: naming ``source``, ``line_number`` and the column.
     """
+    fast = _parse_stream_line_fast(line)
+    return fast if fast is not None else _parse_stream_line_slow(line, source, line_number)
+
+
+def _parse_stream_line_slow(line: str, source: str, line_number: int) -> tuple[int, list[Atom]] | None:
+    """:func:`parse_stream_line` token by token: any line, and every error with its column."""
     parser = _Parser(line, source, line_number, "end of line")
     if parser.at(EOF):
         return None
