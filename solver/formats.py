@@ -23,6 +23,8 @@ or many), each a list of the atoms the rules add, with the time point each atom 
 
 from __future__ import annotations
 
+import functools
+
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -59,9 +61,37 @@ def atom_json(atom: Atom, time: int) -> dict:
             "args": [constant_json(arg) for arg in atom.args], "time": time}
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def atom_text(atom: Atom) -> str:
+    """:func:`~lars.printer.print_atom`, remembered for the atoms seen lately (an answer repeats
+    most of its atoms from one time point to the next)."""
+    return print_atom(atom)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def atom_json_head(atom: Atom) -> str:
+    """:func:`atom_json` as JSON text without its closing ``, "time": t}``, remembered."""
+    return json.dumps({"atom": atom_text(atom), "predicate": atom.predicate,
+                       "args": [constant_json(arg) for arg in atom.args]}, ensure_ascii=False)[:-1]
+
+
+def answer_json_text(answer) -> str:
+    """``json.dumps({"time": t, "answer_streams": [[atom_json(a, s), ...], ...]})`` for one time
+    point, put together from remembered pieces (the per-atom cost of writing ``jsonl``).
+
+    >>> from solver.answers import TimePointAnswer
+    >>> answer_json_text(TimePointAnswer(3, (frozenset({(Atom("x"), 3)}),)))
+    '{"time": 3, "answer_streams": [[{"atom": "x", "predicate": "x", "args": [], "time": 3}]]}'
+    """
+    streams = ", ".join("[" + ", ".join(f'{atom_json_head(atom)}, "time": {time}}}'
+                                        for atom, time in sorted_pairs(stream)) + "]"
+                        for stream in answer.streams)
+    return f'{{"time": {answer.time}, "answer_streams": [{streams}]}}'
+
+
 def sorted_pairs(stream: AnswerStream) -> list[tuple[Atom, int]]:
     """The pairs of an answer stream by time point, then by text."""
-    return sorted(stream, key=lambda pair: (pair[1], print_atom(pair[0])))
+    return sorted(stream, key=lambda pair: (pair[1], atom_text(pair[0])))
 
 
 def write_json(answers: Iterable[TimePointAnswer], out: TextIO, info: RunInfo) -> None:

@@ -42,7 +42,7 @@ from typing import IO, Any
 from lars.errors import InputError, Position
 from lars.printer import print_atom
 from solver.answers import TimePointAnswer
-from solver.formats import atom_json, constant_json, sorted_pairs
+from solver.formats import answer_json_text, atom_json, constant_json, sorted_pairs
 
 COLUMNS = ("time", "stream", "atom", "held", "predicate", "args")
 ROW_GROUP_SIZE = 10_000
@@ -101,7 +101,7 @@ class JsonLinesSink(Sink):
         self.out = out
 
     def write(self, answer: TimePointAnswer) -> None:
-        self.out.write(json.dumps(answer_json(answer), ensure_ascii=False) + "\n")
+        self.out.write(answer_json_text(answer) + "\n")  # json.dumps(answer_json(answer))
 
 
 class CsvSink(Sink):

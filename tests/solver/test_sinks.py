@@ -10,14 +10,17 @@ import os
 import sys
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lars.atoms import Atom
 from lars.errors import InputError
 from lars.parser import parse_atom
 from lars.terms import Iri, Name, Number, String
 from solver.answers import TimePointAnswer, canonical
-from solver.formats import atom_json
-from solver.sinks import open_sink
+from solver.formats import answer_json_text, atom_json
+from solver.sinks import answer_json, open_sink
+from tests.strategies import ground_atoms
 
 X, Y = Atom("x"), Atom("y")
 ANS = Atom("ans", (Name("b"), String("rayban"), Number(25)))
@@ -234,3 +237,11 @@ def test_parquet_without_pyarrow(monkeypatch, tmp_path):
             pass
     assert raised.value.hint.startswith("pip install pyarrow")
     assert not (tmp_path / "a.parquet").exists()
+
+
+@given(st.lists(st.frozensets(st.tuples(ground_atoms(), st.integers(-3, 9)), max_size=4), max_size=3),
+       st.integers(0, 9))
+def test_jsonl_lines_put_together_are_the_json_of_the_answer(streams, time):
+    """The jsonl sink's line, assembled from remembered pieces, is ``json.dumps`` of the answer."""
+    answer = TimePointAnswer(time, tuple(streams))
+    assert answer_json_text(answer) == json.dumps(answer_json(answer), ensure_ascii=False)
