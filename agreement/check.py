@@ -6,23 +6,23 @@ translation) computes both sides from a query and a stream.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import itertools
+from collections.abc import Iterator, Sequence
+from operator import attrgetter
 from pathlib import Path
 
-from agreement.compare import AnswerSeries, compare
-from agreement.conditions import merged_triples, shared_patterns, snapshot_explanations, static_only
+from agreement.compare import AnswerSeries, Row, compare
 from agreement.defaults import pulling_timeline
 from agreement.expected import reports
 from ingest.limits import check_timeline_length, max_time_points as max_time_points_in_force
 from agreement.explain import shifted_answers
 from agreement.recorded import read_recorded
 from agreement.report import AgreementReport
-from ingest.eager import QueryData, query_data
+from agreement.streaming import ComputedCheck
+from ingest.eager import query_data
+from ingest.lazy import RdfSlice
 from ingest.rdffiles import StreamTriple
-from lars.errors import SolverError
 from lars.streams import Timeline
-from solver.strategies import evaluate, slices_of
-from translate.api import Translation, translate
 from translate.durations import unit_text
 from translate.profiles import Profile
 from translate.reports import compile_profile, report_reach
@@ -112,59 +112,54 @@ def check_profiles(query: RspQuery, elements: Sequence[StreamTriple], graphs: di
     return report
 
 
-def side_answers(translation: Translation, data: QueryData, time_points: Iterable[int]) -> AnswerSeries:
-    """The chopped ``ans_1`` rows of one translated side at each of ``time_points``."""
-    wanted = set(time_points)
-    select = translation.answer.select_order
-    answers = {}
-    for answer in evaluate(translation.program, slices_of(data.stream), data.stream.timeline,
-                           data.background, shown={translation.answer.predicate}):
-        if answer.time not in wanted:
-            continue
-        if len(answer.streams) != 1:
-            raise SolverError(f"the {translation.engine} translation has {len(answer.streams)} answer "
-                              f"streams at {answer.time}; translated programs must have exactly one")
-        atoms = [atom for atom, time in answer.streams[0] if time == answer.time]
-        answers[answer.time] = frozenset(
-            tuple(row[v] for v in select) for row in translation.rows(atoms, data.encoder))
-    return AnswerSeries(select, answers)
+def collect_check(check: ComputedCheck, slices: Iterator[RdfSlice]) -> tuple[AgreementReport, dict[int, int]]:
+    """Both sides computed from a query over a stream, collected into one report, and the
+    number of triples at each time point with input (SPEC section 9).
+
+    C-SPARQL: ``℘(τ1(cs(Q)), U)`` at the multiples of ``U``; CQELS: ``℘(τ2(Q'))`` for the
+    variant of ``cq(Q)`` at every time point with input. The stream is read once, interval by
+    interval (:mod:`agreement.streaming`); what is collected here is the answers and verdicts.
+    """
+    pulled: dict[int, frozenset[Row]] = {}
+    pushed: dict[int, frozenset[Row]] = {}
+    counts: dict[int, int] = {}
+
+    def observe(t: int, triples: int, csparql: frozenset[Row] | None, cqels: frozenset[Row] | None) -> None:
+        if triples:
+            counts[t] = triples
+        if csparql is not None:
+            pulled[t] = csparql
+        if cqels is not None:
+            pushed[t] = cqels
+
+    verdicts, explanations = [], {}
+    for result in check.intervals(slices, observe):
+        verdicts.append(result.verdict)
+        if result.explanations is not None:
+            explanations[(result.verdict.start, result.verdict.end)] = result.explanations
+    line = check.timeline
+    report = AgreementReport("computed", check.period, unit_text(check.query.unit_ms),
+                             (line.start, line.end), check.variables, verdicts, explanations,
+                             check.notes(), csparql=AnswerSeries(check.variables, pulled),
+                             cqels=AnswerSeries(check.variables, pushed))
+    return report, counts
 
 
 def check_query(query: RspQuery, elements: Sequence[StreamTriple], graphs: dict, period: int,
                 variant: str = "brave", window_bounds: str = "closed",
                 timeline: Timeline = Timeline(0, 0),
                 csparql_query: RspQuery | None = None) -> AgreementReport:
-    """Compute both sides from a query and check them (SPEC section 9).
-
-    C-SPARQL: ``℘(τ1(cs(Q)), U)`` at the multiples of ``U``; CQELS: ``℘(τ2(Q'))`` for the
-    ``variant`` of ``cq(Q)`` at every time point with input.
+    """:func:`collect_check` over stream triples held in memory (a witness, a test), every
+    disagreeing interval explained.
 
     Args:
         query: the abstract query, normally read from CQELS syntax (its stream patterns give ``S``).
-        elements: the stream triples inside ``timeline`` (:func:`ingest.eager.read_rdf_stream`).
+        elements: the stream triples inside ``timeline``.
         graphs: static graphs by IRI (see :mod:`ingest.eager`).
         period: ``U`` in ticks.
         csparql_query: a separately written C-SPARQL query for the C-SPARQL side, if any.
     """
-    cs_side = translate(csparql_query or query, "csparql", mode="pull", period_ticks=period,
-                        window_bounds=window_bounds)
-    cq_side = translate(query, "cqels", variant=variant, mode="push", window_bounds=window_bounds)
-    data = query_data([cs_side, cq_side], elements, graphs, timeline)
-    line = data.stream.timeline
-    pulls = [t for t in line if t % period == 0]
-    pushes = data.stream.time_points()
-    csparql = side_answers(cs_side, data, pulls)
-    cqels = side_answers(cq_side, data, pushes)
-    report = AgreementReport("computed", period, unit_text(query.unit_ms), (line.start, line.end),
-                             csparql.variables, compare(csparql, cqels, period, (line.start, line.end)),
-                             notes=[f"CQELS variant: {variant}", f"window bounds: {window_bounds}"],
-                             csparql=csparql, cqels=cqels)
-    shared = shared_patterns(query, graphs) + merged_triples(query, elements)
-    for verdict in report.disagreeing:
-        report.explanations[(verdict.start, verdict.end)] = (
-            shared + static_only(verdict, elements, report.row_text)
-            + snapshot_explanations(verdict, query, csparql.variables, elements, pushes, line,
-                                    window_bounds)
-            + shifted_answers(verdict, csparql, cqels, period, report.row_text))
-    return report
-
+    check = ComputedCheck(query, graphs, period, variant, window_bounds, timeline, csparql_query)
+    ordered = sorted(elements, key=attrgetter("time"))
+    slices = ((t, tuple(group)) for t, group in itertools.groupby(ordered, key=attrgetter("time")))
+    return collect_check(check, slices)[0]

@@ -12,7 +12,7 @@ agree on the timeline when they agree on every such interval.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 
 from lars.errors import InputError
@@ -60,12 +60,28 @@ class IntervalVerdict:
         return not self.only_cqels and not self.only_csparql
 
 
-def pull_times(period: int, timeline: tuple[int, int]) -> list[int]:
-    """The ends ``(i+1)·U`` of the pulling intervals inside the timeline, ``i ≥ 0``."""
+def pull_times(period: int, timeline: tuple[int, int]) -> range:
+    """The ends ``(i+1)·U`` of the pulling intervals inside the timeline, ``i ≥ 0`` (a range:
+    a timeline of 10^18 ticks has too many to list)."""
     if period <= 0:
         raise InputError(f"the pulling period must be positive, not {period}")
     first = max(period, -(-(timeline[0] + 1) // period) * period)
-    return list(range(first, timeline[1] + 1, period))
+    return range(first, timeline[1] + 1, period)
+
+
+def interval_verdict(end: int, period: int, pulled: frozenset[Row],
+                     pushes: Iterable[tuple[int, Iterable[Row]]]) -> IntervalVerdict:
+    """The verdict on ``[end - U, end]`` from the C-SPARQL rows at ``end`` and the CQELS rows at
+    the push time points ``(t, rows)`` of ``(end - U, end]`` (ascending ``t``)."""
+    pushed: dict[Row, list[int]] = {}
+    for t, rows in pushes:
+        for row in rows:
+            pushed.setdefault(row, []).append(t)
+    return IntervalVerdict(
+        end - period, end,
+        {row: tuple(times) for row, times in pushed.items() if row not in pulled},
+        frozenset(row for row in pulled if row not in pushed),
+        frozenset(row for row in pulled if row in pushed))
 
 
 def compare(csparql: AnswerSeries, cqels: AnswerSeries, period: int,

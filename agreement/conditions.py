@@ -19,12 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from rdflib.term import Node
 
-from agreement.answers import term_text
+from agreement.answers import term_text, values_text
 from agreement.compare import IntervalVerdict, Row
 from agreement.explain import Explanation
+from agreement.history import StreamHistory
 from agreement.spans import interval_text, points_text
 from lars.streams import Timeline
 from lars.windows import time_window_range
@@ -107,27 +109,60 @@ def static_patterns(pattern) -> list[TriplePattern]:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """The triples one stream window holds at one time point, and the window's interval."""
+    """The triples one stream window holds at one time point (in time and arrival order), and
+    the window's interval."""
 
     spec: StreamSpec
     time: int
     lo: int
     hi: int
-    triples: frozenset[StreamTriple]
+    triples: tuple[StreamTriple, ...]
+
+    @cached_property
+    def members(self) -> frozenset[StreamTriple]:
+        return frozenset(self.triples)
+
+    @cached_property
+    def by_predicate(self) -> dict[Node, list[StreamTriple]]:
+        """The triples by predicate: a pattern with a constant predicate reads only its own."""
+        index: dict[Node, list[StreamTriple]] = {}
+        for element in self.triples:
+            index.setdefault(element.triple[1], []).append(element)
+        return index
+
+    @cached_property
+    def by_subject(self) -> dict[tuple[Node, Node], list[StreamTriple]]:
+        """The triples by predicate and subject (a bound subject narrows a pattern further)."""
+        index: dict[tuple[Node, Node], list[StreamTriple]] = {}
+        for element in self.triples:
+            index.setdefault((element.triple[1], element.triple[0]), []).append(element)
+        return index
+
+    def candidates(self, pattern: TriplePattern, binding: dict[str, Node]) -> Sequence[StreamTriple]:
+        """The triples ``pattern`` may match under ``binding``."""
+        if isinstance(pattern.predicate, (Var, BlankVar)):
+            return self.triples
+        subject = pattern.subject
+        if isinstance(subject, Var) and subject.name in binding:
+            return self.by_subject.get((pattern.predicate, binding[subject.name]), ())
+        if not isinstance(subject, (Var, BlankVar)):
+            return self.by_subject.get((pattern.predicate, subject), ())
+        return self.by_predicate.get(pattern.predicate, ())
 
 
-def snapshot(spec: StreamSpec, elements: Sequence[StreamTriple], t: int, timeline: Timeline,
+def snapshot(spec: StreamSpec, history: StreamHistory, t: int, timeline: Timeline,
              reading: str) -> Snapshot:
-    """What the window of ``spec`` selects from its stream at ``t`` (under ``reading``)."""
-    own = [e for e in elements if e.stream == spec.stream and e.time <= t]
+    """What the window of ``spec`` selects from its stream at ``t`` (under ``reading``), from
+    the recent triples in ``history`` (:func:`agreement.history.keep_from` says what it keeps)."""
     if isinstance(spec.window, TriplesWindow):
-        kept = own[-spec.window.count:]
-        return Snapshot(spec, t, kept[0].time if kept else t, t, frozenset(kept))
+        kept = history.last(spec.stream, spec.window.count, t)
+        return Snapshot(spec, t, kept[0].time if kept else t, t, tuple(kept))
     window = tau_window(spec.window, reading)
     lo, hi = time_window_range(window, t, timeline)
     if needs_cutoff(spec.window, reading):
         hi = min(hi, (t // spec.window.step) * spec.window.step - 1)
-    return Snapshot(spec, t, lo, hi, frozenset(e for e in own if lo <= e.time <= hi))
+    return Snapshot(spec, t, lo, hi, tuple(e for e in history.between(lo, min(hi, t))
+                                            if e.stream == spec.stream))
 
 
 def bind(pattern: TriplePattern, triple, binding: dict[str, Node]) -> dict[str, Node] | None:
@@ -143,17 +178,17 @@ def bind(pattern: TriplePattern, triple, binding: dict[str, Node]) -> dict[str, 
     return extended
 
 
-def support(patterns: Sequence[TriplePattern], triples: Sequence[StreamTriple],
+def support(patterns: Sequence[TriplePattern], snap: Snapshot,
             binding: dict[str, Node]) -> list[StreamTriple] | None:
-    """Triples that match all ``patterns`` consistently with ``binding`` (one match, by
-    backtracking), or ``None`` when the snapshot holds no such match."""
+    """Triples of ``snap`` that match all ``patterns`` consistently with ``binding`` (one match,
+    by backtracking, the earliest triples first), or ``None`` when the snapshot holds no match."""
     if not patterns:
         return []
     first, rest = patterns[0], patterns[1:]
-    for element in triples:
+    for element in snap.candidates(first, binding):
         extended = bind(first, element.triple, binding)
         if extended is not None:
-            others = support(rest, triples, extended)
+            others = support(rest, snap, extended)
             if others is not None:
                 return [element, *others]
     return None
@@ -185,13 +220,8 @@ def window_name(spec: StreamSpec) -> str:
     return type(window).__name__
 
 
-def ordered(snap: Snapshot) -> list[StreamTriple]:
-    return sorted(snap.triples, key=lambda e: (e.time, e.position.line or 0, repr(e.triple)))
-
-
 def snapshot_explanations(verdict: IntervalVerdict, query: RspQuery, variables: Sequence[str],
-                          elements: Sequence[StreamTriple], push_times: Sequence[int],
-                          timeline: Timeline, reading: str) -> list[Explanation]:
+                          history: StreamHistory, timeline: Timeline, reading: str) -> list[Explanation]:
     """Condition (iii) on one interval: how the push snapshots differ from the pull snapshot.
 
     The witnesses of an answer are the stream triples of one match of the stream graph pattern
@@ -200,25 +230,25 @@ def snapshot_explanations(verdict: IntervalVerdict, query: RspQuery, variables: 
     found: list[Explanation] = []
     for spec in query.streams:
         patterns = spec.pattern.triples
-        pull = snapshot(spec, elements, verdict.end, timeline, reading)
-        pushes = {t: snapshot(spec, elements, t, timeline, reading) for t in push_times
-                  if verdict.start < t <= verdict.end}
-        for row, times in verdict.only_cqels.items():
+        pull = snapshot(spec, history, verdict.end, timeline, reading)
+        pushes = {t: snapshot(spec, history, t, timeline, reading)
+                  for t in history.times_between(verdict.start + 1, verdict.end)}
+        for row, times in sorted(verdict.only_cqels.items(), key=lambda item: values_text(item[0])):
             binding = row_binding(row, variables)
             seen = next(((t, m) for t in times if t in pushes
-                         for m in [support(patterns, ordered(pushes[t]), binding)] if m), None)
-            if seen and support(patterns, ordered(pull), binding) is None:
+                         for m in [support(patterns, pushes[t], binding)] if m), None)
+            if seen and support(patterns, pull, binding) is None:
                 t, match = seen
-                gone = [e for e in match if e not in pull.triples]
+                gone = [e for e in match if e not in pull.members]
                 found.append(Explanation(
                     "snapshot-differs", f"window {window_name(spec)} of <{spec.stream}> held a match "
                     f"at the push at {t} (window {window_text(pushes[t], reading)}) but not at the pull "
                     f"at {verdict.end} (window {window_text(pull, reading)}): these triples were no "
                     "longer in it", tuple(witness(e) for e in gone or match), row))
-        for row in verdict.only_csparql:
+        for row in sorted(verdict.only_csparql, key=values_text):
             binding = row_binding(row, variables)
-            match = support(patterns, ordered(pull), binding)
-            if match and not any(support(patterns, ordered(p), binding) for p in pushes.values()):
+            match = support(patterns, pull, binding)
+            if match and not any(support(patterns, p, binding) for p in pushes.values()):
                 when = points_text(pushes) or "none in this interval"
                 found.append(Explanation(
                     "snapshot-differs", f"the pull at {verdict.end} sees a match in window "
@@ -233,8 +263,8 @@ def edge_explanations(verdict: IntervalVerdict, spec: StreamSpec, pull: Snapshot
     """Answers whose match in the pull window uses a triple exactly at its lower edge (a triple
     there is also in the previous pull's window when windows overlap at their edges)."""
     found = []
-    for row in [*verdict.only_cqels, *verdict.only_csparql]:
-        match = support(spec.pattern.triples, ordered(pull), row_binding(row, variables)) or []
+    for row in sorted([*verdict.only_cqels, *verdict.only_csparql], key=values_text):
+        match = support(spec.pattern.triples, pull, row_binding(row, variables)) or []
         at_edge = [e for e in match if e.time == pull.lo]
         if at_edge:
             found.append(Explanation(

@@ -35,7 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from agreement.analyze import Finding, analyze
-from agreement.check import check_profiles, check_query, check_recorded
+from agreement.check import check_profiles, check_recorded
+from agreement.checkplan import CheckPlan
+from agreement.compare import pull_times
+from agreement.streaming import ComputedCheck
 from agreement.defaults import (
     default_period, derive_cqels, derived_text, name_streams, named_slices, pulling_timeline,
     stream_options,
@@ -66,6 +69,7 @@ from translate.durations import parse_unit
 from translate.profilefile import resolve_profile
 from translate.profiles import Profile
 from translate.reports import compile_profile
+from translate.rsp import RspQuery
 from translate.variants import cs, variant_ids
 
 
@@ -169,6 +173,9 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
     text, source = read_source(program_or_query)
     reading, report = ReadOptions(stream_iri, on_error, order, spark, master), ReadReport()
     limits = Limits(max_facts=max_facts)
+    if partitions and strategy not in ("auto", "reference"):
+        raise InputError(f"--partitions evaluates each range with the reference solver, not {strategy}",
+                         hint="leave out --strategy, or leave out --partitions")
     if partitions < 0:
         raise InputError(f"--partitions must be 1 or more (0: no cutting), not {partitions}")
     ranges = {"partitions": partitions, "master": None if spark == "never" else master}
@@ -249,6 +256,9 @@ def run(program_or_query: Source, **options: Any) -> AnswerStreamView:
 
 # --- check ----------------------------------------------------------------------------------------
 
+DEFAULT_MAX_EXPLANATIONS = 20
+"""Disagreeing intervals explained by default; the others are listed without reasons."""
+
 DIFFERENT_QUERIES = ("warning: the C-SPARQL and CQELS queries do not describe the same abstract "
                      "query (result variables, pattern, dataset or stream windows differ)")
 
@@ -287,7 +297,8 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
                    recorded_cqels: str | os.PathLike | None = None, stream_iri: str | None = None,
                    on_error: str = "stop", order: str = "strict", spark: str = "auto",
                    master: str = "local[*]", profiles: str | None = None,
-                   max_time_points: int | None = None) -> list[AgreementView]:
+                   max_time_points: int | None = None,
+                   max_explanations: int | None = DEFAULT_MAX_EXPLANATIONS) -> list[AgreementView]:
     """:func:`check`, with one view per CQELS variant of ``cq(Q)`` when ``variant="all"``.
 
     Args:
@@ -309,6 +320,11 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
         profiles: ``"PULL,PUSH"``, engine profiles of the two sides (the pulling side first,
             SPEC section 12); default: the paper's ``paper-pull,paper-push``.
         max_time_points: refuse a longer timeline, as in :func:`run`.
+        max_explanations: explain at most this many disagreeing intervals (``None``: all).
+
+    The paper's pair is checked reading the stream once per variant, interval by interval
+    (:func:`check_plans`, :mod:`agreement.streaming`): what is held is what the windows need
+    and the answers, not the stream. Other profiles read the stream whole.
     """
     ticks = period_ticks(period, unit)
     pair = profile_pair(profiles)
@@ -335,6 +351,14 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
         raise InputError("give the pulling period with --period (e.g. --period 10s)",
                          hint="it defaults to the windows' STEP (C-SPARQL) or SLIDE (CQELS), and "
                               "this query's windows have none")
+    if max_explanations is not None and max_explanations < 0:
+        raise InputError(f"--max-explanations must be 0 or more, not {max_explanations}")
+    if pair is None:
+        return [plan.view() for plan in check_plans(
+            text, source, given, other, stream=stream, static=static, period=ticks, variant=variant,
+            unit=unit, window_bounds=window_bounds, start=start, end=end,
+            reading=ReadOptions(stream_iri, on_error, order, spark, master),
+            max_explanations=max_explanations, max_time_points=max_time_points)]
     report, notes = ReadReport(), []
     options, sole = stream_options(other or given, stream,
                                    ReadOptions(stream_iri, on_error, order, spark, master), notes)
@@ -356,10 +380,7 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
     variants = variant_ids(len(parsed.streams)) if variant == "all" else [variant]
     views = []
     for v in variants:
-        if pair is None:
-            found = check_query(parsed, elements, graphs, ticks, v, window_bounds, line, other)
-        else:
-            found = check_profiles(parsed, elements, graphs, ticks, pair, line, v)
+        found = check_profiles(parsed, elements, graphs, ticks, pair, line, v)
         if not found.verdicts:
             raise InputError(f"the timeline [{line.start},{line.end}] holds no pulling interval of "
                              f"period {ticks}: nothing to check", hint="give a longer --to")
@@ -369,6 +390,41 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
                                    counts, parsed.prefixes, tuple(warnings),
                                    "query" if source == TEXT_SOURCE else Path(source).name))
     return views
+
+
+def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None, *,
+                stream: str | os.PathLike | None, static: Sequence[str], period: int, variant: str,
+                unit: str, window_bounds: str, start: int | None, end: int | None,
+                reading: ReadOptions, max_explanations: int | None,
+                max_time_points: int | None) -> list[CheckPlan]:
+    """The paper's check of :func:`check_variants` (arguments as there), one plan per variant,
+    nothing read yet but the queries, the static data and the stream's two ends (a C-SPARQL
+    query alone is read through once more, to derive its CQELS side)."""
+    graphs = static_graphs(list(static), other or given)
+    if given.engine == "csparql":
+        options, sole = stream_options(given, stream, reading, [])
+        read, _, _ = stream_reader(stream, options, ReadReport())
+        triples = (e for _, elements in named_slices(read, sole, ReadReport())() for e in elements)
+        parsed = derive_cqels(given, triples, graphs)
+    else:
+        parsed = parse_query(text, source, "cqels", unit)
+    notices = (["note: " + derived_text(parsed)] if given.engine == "csparql" else []) + (
+        [DIFFERENT_QUERIES] if other is not None and cs(other) != cs(parsed) else [])
+    plans = []
+    for v in variant_ids(len(parsed.streams)) if variant == "all" else [variant]:
+        report, notes = ReadReport(), []
+        options, sole = stream_options(other or given, stream, reading, notes)
+        read, first, last = stream_reader(stream, options, report)
+        line = choose_timeline(first, last, start, end, max_time_points)
+        line, extended = pulling_timeline(line, period, end_given=end is not None, last_input=last)
+        if not pull_times(period, (line.start, line.end)):
+            raise InputError(f"the timeline [{line.start},{line.end}] holds no pulling interval of "
+                             f"period {period}: nothing to check", hint="give a longer --to")
+        check = ComputedCheck(parsed, graphs, period, v, window_bounds, line, other, max_explanations)
+        plans.append(CheckPlan(check, named_slices(read, sole, report), report,
+                               tuple(notes + notices), parsed.prefixes,
+                               "query" if source == TEXT_SOURCE else Path(source).name, extended))
+    return plans
 
 
 def profile_pair(profiles: str | None) -> tuple[Profile, Profile] | None:

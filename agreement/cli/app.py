@@ -20,6 +20,7 @@ from agreement.cli.commands import command_agree, command_run, command_translate
 from agreement.cli.events import add_event_options
 from agreement.cli.witness import add_parser as add_witness_parser
 from ingest.limits import DEFAULT_MAX_TIME_POINTS, MAX_TIME_POINTS_VARIABLE
+from agreement.facade import DEFAULT_MAX_EXPLANATIONS
 from ingest.lazy import SPARK_CHOICES, SPARK_THRESHOLD_BYTES, THRESHOLD_VARIABLE
 from lars.deep import TOO_DEEP
 from lars.errors import LarsError
@@ -210,6 +211,9 @@ def build_parser() -> argparse.ArgumentParser:
     agree.add_argument("--no-prefixes", action="store_true",
                        help="write IRIs in full on the terminal too")
     add_event_options(agree)
+    agree.add_argument("--max-explanations", type=int, default=DEFAULT_MAX_EXPLANATIONS,
+                       metavar="N", help="explain at most N disagreeing intervals; the others are "
+                       "listed without reasons (default %(default)s)")
     agree.set_defaults(handler=command_agree)
     add_witness_parser(commands)
     add_check_parser(commands)

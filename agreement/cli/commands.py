@@ -174,7 +174,8 @@ def command_agree(args: argparse.Namespace, out: TextIO) -> int:
     views = check_variants(
         query and Path(query), period=args.period, csparql=args.csparql and Path(args.csparql),
         recorded_csparql=args.recorded_csparql, recorded_cqels=args.recorded_cqels,
-        profiles=args.profiles, **options, **data_options(args))
+        profiles=args.profiles, max_explanations=args.max_explanations, **options,
+        **data_options(args))
     print_warnings(list(dict.fromkeys(w for view in views for w in view.warnings)))
     if args.format == "json":
         documents = [view.to_json() for view in views]

@@ -1,0 +1,54 @@
+"""An agreement check prepared but not yet run: both translations, the timeline, the stream unread.
+
+:func:`agreement.facade.check_variants` translates what ``lars agree`` is given into one
+:class:`CheckPlan` per CQELS variant; :meth:`CheckPlan.view` reads the stream once, interval by
+interval (:mod:`agreement.streaming`), and collects the verdicts and both sides' answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from agreement.check import check_query
+from agreement.notebook.checkview import AgreementView
+from agreement.streaming import ComputedCheck
+from ingest.lazy import RdfSlice
+from ingest.policy import ReadReport, within_timeline
+
+
+@dataclass(frozen=True)
+class CheckPlan:
+    """One computed agreement check, ready to read its stream.
+
+    Attributes:
+        read: ``() -> slices`` of the whole stream (:func:`ingest.lazy.stream_reader`).
+        report: where reading problems and input outside the timeline are counted.
+        notices: notes and doubts about the queries, known before reading.
+        extended: the note saying the timeline was extended to the end of a pulling interval.
+    """
+
+    check: ComputedCheck
+    read: Callable[[], Iterator[RdfSlice]]
+    report: ReadReport
+    notices: tuple[str, ...]
+    prefixes: tuple[tuple[str, str], ...]
+    title: str
+    extended: str | None = None
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """The notices and what reading reported (complete once the stream has been read)."""
+        return (*self.notices, *self.report.summary())
+
+    def slices(self) -> Iterator[RdfSlice]:
+        line = self.check.timeline
+        return within_timeline(self.read(), line.start, line.end, self.report, "triple")
+
+    def view(self) -> AgreementView:
+        """Check every interval and collect the answers of both sides."""
+        found, counts = check_query(self.check, self.slices())
+        if self.extended:
+            found.notes.append(self.extended)
+        return AgreementView(found, found.csparql, found.cqels, counts, self.prefixes,
+                             self.warnings, self.title)

@@ -1,0 +1,190 @@
+"""The computed agreement check, interval by interval over a stream read once (SPEC section 9).
+
+Both translations of a query — C-SPARQL's ``℘(τ1(cs(Q)), U)`` and CQELS's ``℘(τ2(Q'))`` — are
+evaluated side by side over one lazy reading of the stream (:func:`itertools.tee` of one slice
+iterator, so both engines take each slice at the same time point). As each pulling interval
+``(e - U, e]`` closes, its verdict is made from the C-SPARQL rows at ``e`` and the CQELS rows at
+the push time points inside it; nothing else of the answers is kept beyond the neighbouring
+intervals. What stays in memory is what the engines' windows hold, the triples the snapshots of
+the open intervals need (:class:`agreement.history.StreamHistory`) and the answers of three
+intervals, so a check of 10^7 triples runs in the memory of 10^5.
+
+Explanations are computed only for intervals that disagree, at most ``max_explanations`` of
+them, and one interval late: an answer one engine gave in the interval and the other in the
+next (``window-boundary``, ``other-interval``: :func:`agreement.explain.shifted_answers`) needs
+the next interval's answers. Answers moved further than a neighbouring interval are not
+explained as shifted (the whole answer history would have to be kept), and triples merged
+into C-SPARQL's default graph from another stream (condition ii on the stream) are those read
+so far, not those that arrive later.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from agreement.compare import AnswerSeries, IntervalVerdict, Row, interval_verdict, pull_times
+from agreement.conditions import merged_triples, shared_patterns, snapshot_explanations, static_only
+from agreement.answers import values_text
+from agreement.explain import Explanation, shifted_answers
+from agreement.history import StreamHistory, keep_from
+from ingest.lazy import RdfSlice
+from ingest.rdffiles import StreamTriple
+from lars.errors import InputError, SolverError
+from lars.streams import Timeline
+from solver.answers import TimePointAnswer
+from solver.strategies import evaluate
+from translate.api import Translation, input_atoms, query_background, translate
+from translate.rsp import RspQuery
+
+Observer = Callable[[int, int, frozenset[Row] | None, frozenset[Row] | None], None]
+"""Called at each time point with input or a pull: ``(t, triples at t, C-SPARQL rows at t (at
+pulls, else None), CQELS rows at t (at time points with input, else None))``."""
+
+
+@dataclass(frozen=True)
+class IntervalResult:
+    """One pulling interval: its verdict, and the reasons found (``None`` when it agrees or
+    was left unexplained by the cap)."""
+
+    verdict: IntervalVerdict
+    explanations: list[Explanation] | None = None
+
+
+@dataclass
+class ComputedCheck:
+    """Both sides of a query translated, ready to be checked over a stream (:meth:`intervals`).
+
+    Args:
+        query: the abstract query, read from CQELS syntax (its stream patterns give ``S``).
+        graphs: static graphs by IRI (:func:`ingest.eager.static_graphs`).
+        period: ``U`` in ticks.
+        timeline: the timeline the slices lie in.
+        csparql_query: a separately written C-SPARQL query for its side, if any.
+        max_explanations: explain at most this many disagreeing intervals (``None``: all).
+    """
+
+    query: RspQuery
+    graphs: dict
+    period: int
+    variant: str = "brave"
+    window_bounds: str = "closed"
+    timeline: Timeline = Timeline(0, 0)
+    csparql_query: RspQuery | None = None
+    max_explanations: int | None = None
+    explained: int = field(default=0, init=False)
+    unexplained: int = field(default=0, init=False)
+
+    def __post_init__(self) -> None:
+        self.csparql = translate(self.csparql_query or self.query, "csparql", mode="pull",
+                                 period_ticks=self.period, window_bounds=self.window_bounds)
+        self.cqels = translate(self.query, "cqels", variant=self.variant, mode="push",
+                               window_bounds=self.window_bounds)
+        self.encoder = self.csparql.encoder()
+        for term in self.cqels.query_terms:
+            self.encoder.encode(term)
+        self.background = query_background(self.csparql.query, self.graphs, self.encoder)
+        self.variables = self.csparql.answer.select_order
+        order = self.cqels.answer.select_order
+        if set(order) != set(self.variables):
+            raise InputError(f"the two sides have different result variables: "
+                             f"{', '.join(self.variables)} and {', '.join(order)}")
+        self.cqels_order = tuple(order.index(name) for name in self.variables)
+        self.shared = shared_patterns(self.query, self.graphs)
+        self.merged: list[Explanation] = []  # condition (ii) on the stream read so far
+        self.first_input: list[StreamTriple] = []  # the first stream triple, once read
+
+    def notes(self) -> list[str]:
+        """What the report says about how it was computed (complete after :meth:`intervals`)."""
+        notes = [f"CQELS variant: {self.variant}", f"window bounds: {self.window_bounds}"]
+        if self.unexplained:
+            notes.append(f"explained the first {self.explained} of "
+                         f"{self.explained + self.unexplained} disagreeing intervals "
+                         "(--max-explanations)")
+        return notes
+
+    def rows(self, side: Translation, answer: TimePointAnswer) -> frozenset[Row]:
+        """The rows of one side's answer at its time point, in C-SPARQL's variable order."""
+        if len(answer.streams) != 1:
+            raise SolverError(f"the {side.engine} translation has {len(answer.streams)} answer "
+                              f"streams at {answer.time}; translated programs must have exactly one")
+        atoms = [atom for atom, time in answer.streams[0] if time == answer.time]
+        if not atoms:
+            return frozenset()
+        select = side.answer.select_order
+        rows = (tuple(row[v] for v in select) for row in side.rows(atoms, self.encoder))
+        if side is self.cqels and self.cqels_order != tuple(range(len(select))):
+            rows = (tuple(row[i] for i in self.cqels_order) for row in rows)
+        return frozenset(rows)
+
+    def intervals(self, slices: Iterator[RdfSlice], observe: Observer | None = None
+                  ) -> Iterator[IntervalResult]:
+        """The result of every pulling interval of the timeline, in time order, computed as
+        ``slices`` (``(t, stream triples)`` ascending, inside the timeline) are read."""
+        line, period = self.timeline, self.period
+        history = StreamHistory()
+
+        def fed() -> Iterator[tuple[int, list]]:
+            for t, elements in slices:
+                history.add(t, elements)
+                if elements and not self.first_input:
+                    self.first_input.append(elements[0])
+                self.merged += merged_triples(self.query, elements)
+                yield t, input_atoms(elements, self.encoder).get(t, [])
+
+        csparql_in, cqels_in = itertools.tee(fed())
+        csparql_answers = evaluate(self.csparql.program, csparql_in, line, self.background,
+                                   shown={self.csparql.answer.predicate})
+        cqels_answers = evaluate(self.cqels.program, cqels_in, line, self.background,
+                                 shown={self.cqels.answer.predicate})
+        ends = pull_times(period, (line.start, line.end))
+        pulled: dict[int, frozenset[Row]] = {}
+        pushed: dict[int, frozenset[Row]] = {}
+        waiting: IntervalVerdict | None = None  # closed, to be explained once the next one is
+        for cs_answer, cq_answer in zip(csparql_answers, cqels_answers):
+            t = cs_answer.time
+            inputs = history.times_between(t, t)
+            is_pull = t % period == 0
+            if is_pull:
+                pulled[t] = self.rows(self.csparql, cs_answer)
+            if inputs:
+                pushed[t] = self.rows(self.cqels, cq_answer)
+            if observe is not None and (is_pull or inputs):
+                observe(t, len(history.between(t, t)), pulled.get(t) if is_pull else None,
+                        pushed.get(t) if inputs else None)
+            if t not in ends:
+                continue
+            verdict = interval_verdict(t, period, pulled[t], ((s, pushed[s]) for s in sorted(pushed)
+                                                              if t - period < s <= t))
+            if waiting is not None:
+                yield self.result(waiting, history, pulled, pushed)
+            waiting = verdict
+            self.forget(waiting.start, history, pulled, pushed)
+        if waiting is not None:
+            yield self.result(waiting, history, pulled, pushed)
+
+    def forget(self, start: int, history: StreamHistory, pulled: dict, pushed: dict) -> None:
+        """Drop what the interval beginning at ``start`` and the later ones no longer need: the
+        answers before the previous interval, the triples its snapshots cannot select."""
+        history.prune(keep_from(self.query, history, start, self.timeline, self.window_bounds))
+        for answers in (pulled, pushed):
+            for s in [s for s in answers if s <= start - self.period]:
+                del answers[s]
+
+    def result(self, verdict: IntervalVerdict, history: StreamHistory, pulled: dict,
+               pushed: dict) -> IntervalResult:
+        """The interval's result, explained if it disagrees and the cap allows."""
+        if verdict.agree:
+            return IntervalResult(verdict)
+        if self.max_explanations is not None and self.explained >= self.max_explanations:
+            self.unexplained += 1
+            return IntervalResult(verdict)
+        self.explained += 1
+        csparql = AnswerSeries(self.variables, pulled)
+        cqels = AnswerSeries(self.variables, pushed)
+        return IntervalResult(verdict, self.shared + self.merged
+            + static_only(verdict, self.first_input, values_text)
+            + snapshot_explanations(verdict, self.query, self.variables, history, self.timeline,
+                                    self.window_bounds)
+            + shifted_answers(verdict, csparql, cqels, self.period, values_text))
