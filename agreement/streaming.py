@@ -4,10 +4,10 @@ Both translations of a query — C-SPARQL's ``℘(τ1(cs(Q)), U)`` and CQELS's `
 evaluated side by side over one lazy reading of the stream (:func:`itertools.tee` of one slice
 iterator, so both engines take each slice at the same time point). As each pulling interval
 ``(e - U, e]`` closes, its verdict is made from the C-SPARQL rows at ``e`` and the CQELS rows at
-the push time points inside it; nothing else of the answers is kept beyond the neighbouring
-intervals. What stays in memory is what the engines' windows hold, the triples the snapshots of
-the open intervals need (:class:`agreement.history.StreamHistory`) and the answers of three
-intervals, so a check of 10^7 triples runs in the memory of 10^5.
+the push time points inside it. :meth:`ComputedCheck.intervals` itself keeps what the engines'
+windows hold, the triples the snapshots of the open intervals need
+(:class:`agreement.history.StreamHistory`) and the answers of three intervals; a caller that
+wants every answer (the report, :func:`agreement.check.check_query`) collects them as they come.
 
 Explanations are computed only for intervals that disagree, at most ``max_explanations`` of
 them, and one interval late: an answer one engine gave in the interval and the other in the
