@@ -3,10 +3,11 @@
 Each configuration runs ``lars run QUERY --stream FILE --output ANSWERS.jsonl`` (the command's
 own code path, :func:`agreement.cli.app`) in a fresh Python process and reports:
 
-* ``points``, ``answers``: time points written, answer atoms in them;
+* ``points``, ``answers``: time points with answers, solutions written;
 * ``wall_s``, ``cpu_s``: wall-clock and CPU seconds of the driver (reading, translating,
   slicing, encoding, solving, writing; with ``--spark always`` also the Spark session's start);
-* ``points_per_s``, ``triples_per_s``: over the wall time;
+* ``points_per_s``, ``triples_per_s``: over the wall time; ``triples_per_cpu_s`` over the CPU
+  time (the figure that does not depend on what else the machine runs);
 * ``driver_mb``: the peak resident memory of the driver process (``ru_maxrss``), the figure that
   must not grow with the stream's length for a fixed window;
 * ``jvm_mb``: the peak resident memory of Spark's JVM, the driver's child (``--spark always``
@@ -40,7 +41,7 @@ from replay_csrbench import stream_file
 HERE = Path(__file__).parent
 QUERIES = HERE.parent / "examples" / "csrbench" / "queries"
 COLUMNS = ("triples", "form", "spark", "points", "answers", "wall_s", "cpu_s", "points_per_s",
-           "triples_per_s", "driver_mb", "jvm_mb")
+           "triples_per_s", "triples_per_cpu_s", "driver_mb", "jvm_mb")
 
 
 def measure(query: Path, stream: Path, spark: str, master: str) -> dict:
@@ -58,11 +59,12 @@ def measure(query: Path, stream: Path, spark: str, master: str) -> dict:
         wall = time.perf_counter() - started
         if status != 0:
             raise SystemExit(f"lars run exited with {status}")
-        points = answers = 0
+        times, answers = set(), 0
         with output.open(encoding="utf-8") as lines:
-            for line in lines:
-                points += 1
-                answers += sum(len(stream) for stream in json.loads(line)["answer_streams"])
+            for line in lines:  # a query's answers: one solution (time, binding) per line
+                times.add(json.loads(line)["time"])
+                answers += 1
+        points = len(times)
     own = resource.getrusage(resource.RUSAGE_SELF)
     return {"points": points, "answers": answers, "wall_s": round(wall, 1),
             "cpu_s": round(own.ru_utime + own.ru_stime, 1),
@@ -96,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
                 row = json.loads(done.stdout.strip().splitlines()[-1])
                 row.update(triples=size, form=form, spark=spark,
                            points_per_s=round(row["points"] / row["wall_s"], 1),
-                           triples_per_s=round(size / row["wall_s"]))
+                           triples_per_s=round(size / row["wall_s"]),
+                           triples_per_cpu_s=round(size / row["cpu_s"]))
                 if spark == "never":
                     row["jvm_mb"] = "-"
                 print(" ".join(f"{row[name]:>13}" for name in COLUMNS), flush=True)
