@@ -51,8 +51,13 @@ def lars(*args: str) -> list[str]:
 
 
 def agree_verdicts(document: dict) -> dict:
-    return {(i["start"], i["end"]): (i["agree"], sorted(a["answer"] for a in i["only_cqels"]),
-                                     sorted(a["answer"] for a in i["only_csparql"]))
+    """Per interval: agree or not, and the answers only each side gave, as ``(v1, v2, ...)``."""
+    variables = document["variables"]
+
+    def text(answer: dict) -> str:
+        return "(" + ", ".join(answer["binding"].get(v, "null") for v in variables) + ")"
+    return {(i["start"], i["end"]): (i["agree"], sorted(text(a) for a in i["only_cqels"]),
+                                     sorted(text(a) for a in i["only_csparql"]))
             for i in document["intervals"]}
 
 

@@ -10,7 +10,7 @@ way ``lars agree`` reads them (SPEC section 9, paper section 5, closed window bo
 * C-SPARQL pulls at each multiple ``e`` of the period ``U``, CQELS pushes at every time point
   with input;
 * the engines agree on ``(e - U, e]`` when the union of the CQELS rows at the pushes inside it
-  equals the C-SPARQL rows at ``e``.
+  equals the C-SPARQL rows at ``e``; the last interval checked is the one holding the last input.
 
 One stream, one window (the CSRBench queries: Q1). Run:
 
@@ -129,7 +129,7 @@ def verdicts(cqels_query: str, csparql_query: str, stream: Path, period: int) ->
         result["agree"] = not result["only_cqels"] and not result["only_csparql"]
         return result
 
-    last = 0  # the timeline ends at the last time point with input
+    last = 0
     for t, triples in stream_slices(stream):
         while end < t:
             yield close(end)
@@ -141,7 +141,7 @@ def verdicts(cqels_query: str, csparql_query: str, stream: Path, period: int) ->
             for row in rows(cq_sparql, snapshot(t, cq_window)):
                 pushed.setdefault(row, []).append(t)
         last = t
-    while end <= last:
+    while end - period < last:  # up to the end of the pulling interval holding the last input
         yield close(end)
         pushed, end = {}, end + period
 

@@ -1,0 +1,34 @@
+"""Differential test: ``lars agree`` against an independent checker that evaluates every window
+snapshot with rdflib's SPARQL engine (``benchmarks/window_oracle.py``, which shares no code
+with the solver), on CSRBench Q1 over the real stream, for several pulling periods."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from agreement.cli.app import main
+
+ROOT = Path(__file__).resolve().parents[2]
+CSRBENCH = ROOT / "examples" / "csrbench"
+SPEC = importlib.util.spec_from_file_location("window_oracle", ROOT / "benchmarks" / "window_oracle.py")
+ORACLE = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(ORACLE)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("period", [5, 10, 15])
+def test_lars_agree_gives_the_verdicts_of_rdflib_on_every_window_snapshot(capsys, period):
+    cqels, csparql = CSRBENCH / "queries" / "q1-cqels.rq", CSRBENCH / "queries" / "q1-csparql.rq"
+    main(["agree", str(cqels), "--csparql", str(csparql), "--stream", str(CSRBENCH / "stream"),
+          "--period", f"{period}s", "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+
+    def text(answer: dict) -> str:
+        return "(" + ", ".join(answer["binding"][v] for v in report["variables"]) + ")"
+    ours = [(i["start"], i["end"], i["agree"], sorted(map(text, i["only_cqels"])),
+             sorted(map(text, i["only_csparql"]))) for i in report["intervals"]]
+    theirs = [(v["start"], v["end"], v["agree"], v["only_cqels"], v["only_csparql"])
+              for v in ORACLE.verdicts(cqels.read_text(), csparql.read_text(), CSRBENCH / "stream", period)]
+    assert ours == theirs
