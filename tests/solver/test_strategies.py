@@ -240,3 +240,22 @@ def test_unknown_strategy_is_refused():
 def test_bad_slices_are_input_errors(strategy, slices, message):
     with pytest.raises(InputError, match=message):
         list(evaluate(parse_program("x :- p."), slices, Timeline(0, 5), strategy=strategy))
+
+
+@pytest.mark.parametrize("text", ["q(X) :- [3] <> p(X).", "q(X) :- [5,0,5] <> p(X), not r.",
+                                  "q :- [2] [] p(1).", "q(X) :- [#2] <> p(X)."])
+def test_a_long_stretch_without_input_is_jumped_over(text):
+    """One slice at 10^6: the points before and after it are the answers shifted, found by
+    :meth:`Engine.quiet_until` without stepping (a handful of steps, not a million)."""
+    program = parse_program(text)
+    line = Timeline(0, 10**6 + 10)
+    stepped = []
+    engine = Engine(program, line, frozenset())
+    step = engine.step
+    engine.step = lambda t, atoms: stepped.append(t) or step(t, atoms)
+    slices = [(10**6, [Atom("p", (Number(1),))])]
+    got = list(run(engine, checked_slices(iter(slices), line), line))
+    assert len(got) == len(line) and len(stepped) < 40
+    stream = Stream.from_mapping(Timeline(10**6 - 10, 10**6 + 10), dict(slices))
+    near = list(Problem(program, stream).run())
+    assert [a.streams for a in got[-21:]] == [a.streams for a in near]
