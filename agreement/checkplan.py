@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from agreement.check import check_query
+from agreement.check import collect_check
 from agreement.notebook.checkview import AgreementView
 from agreement.streaming import ComputedCheck
 from ingest.lazy import RdfSlice
@@ -47,7 +47,7 @@ class CheckPlan:
 
     def view(self) -> AgreementView:
         """Check every interval and collect the answers of both sides."""
-        found, counts = check_query(self.check, self.slices())
+        found, counts = collect_check(self.check, self.slices())
         if self.extended:
             found.notes.append(self.extended)
         return AgreementView(found, found.csparql, found.cqels, counts, self.prefixes,

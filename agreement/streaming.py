@@ -7,7 +7,7 @@ iterator, so both engines take each slice at the same time point). As each pulli
 the push time points inside it. :meth:`ComputedCheck.intervals` itself keeps what the engines'
 windows hold, the triples the snapshots of the open intervals need
 (:class:`agreement.history.StreamHistory`) and the answers of three intervals; a caller that
-wants every answer (the report, :func:`agreement.check.check_query`) collects them as they come.
+wants every answer (the report, :func:`agreement.check.collect_check`) collects them as they come.
 
 Explanations are computed only for intervals that disagree, at most ``max_explanations`` of
 them, and one interval late: an answer one engine gave in the interval and the other in the
