@@ -173,9 +173,6 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
     text, source = read_source(program_or_query)
     reading, report = ReadOptions(stream_iri, on_error, order, spark, master), ReadReport()
     limits = Limits(max_facts=max_facts)
-    if partitions and strategy not in ("auto", "reference"):
-        raise InputError(f"--partitions evaluates each range with the reference solver, not {strategy}",
-                         hint="leave out --strategy, or leave out --partitions")
     if partitions < 0:
         raise InputError(f"--partitions must be 1 or more (0: no cutting), not {partitions}")
     ranges = {"partitions": partitions, "master": None if spark == "never" else master}
@@ -240,8 +237,8 @@ def run(program_or_query: Source, **options: Any) -> AnswerStreamView:
         spark, master: read an RDF stream with Spark on ``master``: ``always``, ``never``, or
             ``auto`` (:func:`ingest.lazy.uses_spark`: big inputs on a cluster).
         partitions: with ``n > 0``, cut the timeline into ``n`` ranges, each shipped with the
-            history its windows need and solved by the reference solver as one Spark task on
-            ``master`` (in this process if ``spark="never"``); the same answers, but the stream
+            history its windows need and solved by ``strategy`` as one Spark task on ``master``
+            (in ``n`` worker processes if ``spark="never"``); the same answers, but the stream
             and each range's answers are held in memory (:mod:`solver.partition`).
 
     Returns:
