@@ -60,13 +60,18 @@ class IntervalVerdict:
         return not self.only_cqels and not self.only_csparql
 
 
-def pull_times(period: int, timeline: tuple[int, int]) -> range:
-    """The ends ``(i+1)·U`` of the pulling intervals inside the timeline, ``i ≥ 0`` (a range:
-    a timeline of 10^18 ticks has too many to list)."""
+def pull_range(period: int, timeline: tuple[int, int]) -> range:
+    """The ends ``(i+1)·U`` of the pulling intervals inside the timeline, ``i ≥ 0``, as a range
+    (a timeline of 10^18 ticks has too many to list)."""
     if period <= 0:
         raise InputError(f"the pulling period must be positive, not {period}")
     first = max(period, -(-(timeline[0] + 1) // period) * period)
     return range(first, timeline[1] + 1, period)
+
+
+def pull_times(period: int, timeline: tuple[int, int]) -> list[int]:
+    """:func:`pull_range`, listed."""
+    return list(pull_range(period, timeline))
 
 
 def interval_verdict(end: int, period: int, pulled: frozenset[Row],
@@ -91,7 +96,7 @@ def compare(csparql: AnswerSeries, cqels: AnswerSeries, period: int,
     side's windows are right-open (``half_open``, SPEC section 12)."""
     cqels = cqels.reordered(csparql.variables)
     verdicts = []
-    for end in pull_times(period, timeline):
+    for end in pull_range(period, timeline):
         pushed: dict[Row, list[int]] = {}
         for t in range(end - period + 1 - half_open, end + 1 - half_open):
             for row in cqels.answers.get(t, ()):

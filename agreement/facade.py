@@ -37,7 +37,7 @@ from typing import Any
 from agreement.analyze import Finding, analyze
 from agreement.check import check_profiles, check_recorded
 from agreement.checkplan import CheckPlan
-from agreement.compare import pull_times
+from agreement.compare import pull_range
 from agreement.streaming import ComputedCheck
 from agreement.defaults import (
     default_period, derive_cqels, derived_text, name_streams, named_slices, pulling_timeline,
@@ -414,7 +414,7 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
         read, first, last = stream_reader(stream, options, report)
         line = choose_timeline(first, last, start, end, max_time_points)
         line, extended = pulling_timeline(line, period, end_given=end is not None, last_input=last)
-        if not pull_times(period, (line.start, line.end)):
+        if not pull_range(period, (line.start, line.end)):
             raise InputError(f"the timeline [{line.start},{line.end}] holds no pulling interval of "
                              f"period {period}: nothing to check", hint="give a longer --to")
         check = ComputedCheck(parsed, graphs, period, v, window_bounds, line, other, max_explanations)

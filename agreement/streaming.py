@@ -24,7 +24,7 @@ import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from agreement.compare import AnswerSeries, IntervalVerdict, Row, interval_verdict, pull_times
+from agreement.compare import AnswerSeries, IntervalVerdict, Row, interval_verdict, pull_range
 from agreement.conditions import merged_triples, shared_patterns, snapshot_explanations, static_only
 from agreement.answers import values_text
 from agreement.explain import Explanation, shifted_answers
@@ -138,7 +138,7 @@ class ComputedCheck:
                                    shown={self.csparql.answer.predicate})
         cqels_answers = evaluate(self.cqels.program, cqels_in, line, self.background,
                                  shown={self.cqels.answer.predicate})
-        ends = pull_times(period, (line.start, line.end))
+        ends = pull_range(period, (line.start, line.end))
         pulled: dict[int, frozenset[Row]] = {}
         pushed: dict[int, frozenset[Row]] = {}
         waiting: IntervalVerdict | None = None  # closed, to be explained once the next one is
