@@ -34,9 +34,10 @@ import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from lars.analysis import Signature, check_safety, derived_predicates
+from lars.analysis import Signature, check_safety, derived_predicates, program_functions
 from lars.atoms import Atom, Comparison
 from lars.errors import InputError, LarsError
+from lars.externals import load, modules_of
 from lars.formulas import At, AtAtom, WindowAtom
 from lars.rules import Program, Rule
 from lars.streams import Stream, Timeline
@@ -224,6 +225,8 @@ class RangeTask:
         limits: the solver's limits.
         shown: report only atoms of these predicates (all if ``None``), so that an executor
             sends back no more than is asked for.
+        modules: the modules that register the program's external functions, imported by the
+            executor (:func:`lars.externals.load`).
     """
 
     program: Program
@@ -233,10 +236,12 @@ class RangeTask:
     slices: tuple[Slice, ...]
     limits: Limits = field(default_factory=Limits)
     shown: frozenset[str] | None = None
+    modules: tuple[str, ...] = ()
 
 
 def range_answers(task: RangeTask) -> Iterator[TimePointAnswer]:
     """The answers of one range, one time point at a time (nothing is gathered)."""
+    load(task.modules)
     problem = Problem(task.program, Stream(task.timeline, task.slices), task.background, task.limits)
     for answer in problem.run(task.span):
         yield answer if task.shown is None else projected(answer, task.shown)
@@ -322,7 +327,9 @@ def evaluate_partitioned(program: Program, slices: Iterable[Slice], timeline: Ti
     times = checked_times(slices, timeline)
     lookback = history_needed(program)
     shown = None if shown is None else frozenset(shown)
+    modules = modules_of(program_functions(program))
     tasks = [RangeTask(program, frozenset(background), timeline, span,
-                       tuple(_range_input(slices, times, span, lookback)), limits or Limits(), shown)
+                       tuple(_range_input(slices, times, span, lookback)), limits or Limits(), shown,
+                       modules)
              for span in split(timeline, parts)]
     return itertools.chain.from_iterable(runner(tasks))
