@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from agreement.api import prepare_run
+from agreement.facade import prepare_run
 
 ROOT = Path(__file__).resolve().parents[2]
 CSRBENCH = ROOT / "examples" / "csrbench"
