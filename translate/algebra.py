@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import reduce
 
-from rdflib import BNode, Literal, URIRef, Variable
+from rdflib import RDF, BNode, Literal, URIRef, Variable
 from rdflib.paths import Path
 from rdflib.plugins.sparql.parserutils import CompValue
 from rdflib.plugins.sparql.sparql import Query
@@ -297,8 +297,8 @@ def _aggregate_join(reader: _Reader, node) -> Group:
         aggregates.append((Var(str(aggregate.res)), Aggregate(
             _AGGREGATE_NAMES[aggregate.name.split("_", 1)[1]],
             None if argument == "*" else _expr(reader, argument),
-            aggregate.get("distinct") == "DISTINCT",
-            " " if aggregate.get("separator") is None else str(aggregate.separator))))
+            "distinct" in aggregate and aggregate["distinct"] == "DISTINCT",
+            str(aggregate["separator"]) if "separator" in aggregate else " ")))
     pattern = grouped_witnesses(_pattern(reader, group.p))  # count SPARQL's multiset
     return Group(pattern, tuple(keys), tuple(aggregates))
 
@@ -369,14 +369,15 @@ def _arguments(reader: _Reader, node) -> tuple[Expr, ...]:
     """The arguments of a call in rdflib's order (a list argument, as CONCAT's, spread)."""
     args = []
     for key, part in node.items():
-        if key.startswith("_"):
+        if key.startswith("_") or part == RDF.nil:  # rdflib's empty argument list
             continue
         for item in part if isinstance(part, list) else [part]:
             args.append(_expr(reader, item))
     return tuple(args)
 
 
-_KEYWORDS = {"MD": "MD5", "SHA": "SHA1", "NOTEXISTS": "NOT EXISTS", "ISURI": "ISIRI"}
+_KEYWORDS = {"MD": "MD5", "SHA": "SHA1", "NOTEXISTS": "NOT EXISTS", "ISURI": "ISIRI",
+             "URI": "IRI"}
 
 
 def _builtin(reader: _Reader, node) -> Expr:
@@ -411,7 +412,8 @@ def _fold(kind):
 
 def _relational(reader: _Reader, node) -> Expr:
     if node.op in ("IN", "NOT IN"):
-        options = tuple(_expr(reader, option) for option in node.other)
+        others = [] if node.other == RDF.nil else node.other  # rdflib's empty list
+        options = tuple(_expr(reader, option) for option in others)
         return Call("in" if node.op == "IN" else "notin", (_expr(reader, node.expr), *options))
     return Compare(node.op, _expr(reader, node.expr), _expr(reader, node.other))
 

@@ -100,11 +100,11 @@ class _Rewriter:
         if isinstance(pattern, Extend):
             return replace(pattern, pattern=self.pattern(pattern.pattern))
         if isinstance(pattern, Group):  # its pattern has witnesses already (grouped_witnesses)
-            return self.group(pattern)
+            return self.grouped(pattern)
         raise UnsupportedError(f"SPARQL's repeated rows (multisets) through "
                                f"{type(pattern).__name__}: ask for DISTINCT rows")
 
-    def group(self, pattern: Group) -> Group:
+    def grouped(self, pattern: Group) -> Group:
         """One row per group: two groups with equal results are two rows, told apart by a
         witness that samples each grouping key."""
         samples = tuple((self.fresh(), Aggregate("sample", key)) for key in pattern.keys)

@@ -265,9 +265,32 @@ ARITHMETIC = {"+": "add", "-": "sub", "*": "mul", "/": "div"}
 
 @external("cast")
 def sparql_cast(datatype: Constant, value: Constant) -> Constant:
-    """``xsd:T(value)``: the XPath constructor functions (§17.5)."""
-    return _constant(lambda: operators.Function(
-        CompValue("Function", iri=_term(datatype), expr=[_term(value)]), _CONTEXT))
+    """``xsd:T(value)``: the XPath constructor functions (§17.5); rdflib's, except from booleans
+    and numbers to numbers and booleans, which rdflib refuses or gets wrong (it cannot cast
+    ``true`` or ``0.0`` to xsd:integer)."""
+    def cast():
+        target, source = _term(datatype), _term(value)
+        kind = _order_kind(source)
+        if target in _NUMBER_CASTS and kind in ("numeric", "boolean"):
+            number = source.value
+            if isinstance(number, float) and not math.isfinite(number) and target != XSD.double \
+                    and target != XSD.float:
+                raise _Error  # NaN and INF have no integer or decimal
+            return _NUMBER_CASTS[target](number)
+        if isinstance(source, Literal) and source.ill_typed:
+            raise _Error
+        return operators.Function(CompValue("Function", iri=target, expr=[source]), _CONTEXT)
+    return _constant(cast)
+
+
+_NUMBER_CASTS = {
+    XSD.integer: lambda v: Literal(int(v)),
+    XSD.decimal: lambda v: Literal(Decimal(int(v)) if isinstance(v, bool) else Decimal(str(v)),
+                                   datatype=XSD.decimal),
+    XSD.double: lambda v: Literal(float(v), datatype=XSD.double),
+    XSD.float: lambda v: Literal(float(v), datatype=XSD.float),
+    XSD.boolean: lambda v: Literal(bool(v) and not (isinstance(v, float) and math.isnan(v))),
+}
 
 
 CASTS = frozenset(URIRef(XSD + name) for name in (
@@ -279,6 +302,12 @@ CASTS = frozenset(URIRef(XSD + name) for name in (
 _PARAMETERS = {"SUBSTR": ("arg", "start", "length"), "REPLACE": ("arg", "pattern", "replacement", "flags"),
                "REGEX": ("text", "pattern", "flags")}
 _OWN = {"BOUND", "IF", "COALESCE", "EXISTS"}
+_SIMPLE_FIRST = {"STRDT", "STRLANG"}
+
+
+def _simple(term: Identifier) -> bool:
+    return isinstance(term, Literal) and term.language is None and \
+        term.datatype in (None, XSD.string)
 BUILTINS: dict[str, str] = {}
 """SPARQL keyword (upper case, as rdflib spells it after ``Builtin_``) → external function name."""
 
@@ -296,8 +325,10 @@ def _builtin(keyword: str) -> Callable[..., Constant]:
     def compute(*values: Constant) -> Constant:
         def make():
             terms = [_term(v) for v in values]
+            if keyword in _SIMPLE_FIRST and not _simple(terms[0]):
+                raise _Error  # STRDT and STRLANG take a simple literal (§17.4.3.15-16)
             if keyword == "CONCAT":
-                return evaluate(CompValue(name, arg=terms), _CONTEXT)
+                return evaluate(CompValue(name, arg=terms), _CONTEXT) if terms else Literal("")
             return evaluate(CompValue(name, **dict(zip(_parameters(keyword, len(terms)), terms))),
                             _CONTEXT)
         return _constant(make)
