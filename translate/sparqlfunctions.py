@@ -33,6 +33,7 @@ from __future__ import annotations
 import logging
 import math
 import operator
+import re
 from collections.abc import Callable
 from decimal import Decimal
 
@@ -223,6 +224,12 @@ def _ieee(op: str, a: float, b: float) -> float:
 _OPERATIONS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
 
 
+def _canonical(value: Decimal) -> Decimal:
+    """A decimal in XSD's canonical form: no trailing zeros, but at least one decimal (``2.0``)."""
+    value = value.normalize()
+    return value.quantize(Decimal("0.1")) if value == value.to_integral_value() else value
+
+
 def _arithmetic(op: str) -> Callable[[Constant, Constant], Constant]:
     """``+ - * /`` with XPath's numeric type promotion (SPARQL §17.3): integers stay integers
     (``/`` makes a decimal), decimals are exact, floats and doubles follow IEEE 754."""
@@ -234,7 +241,8 @@ def _arithmetic(op: str) -> Callable[[Constant, Constant], Constant]:
         if op == "/" or datatype == XSD.decimal:
             if op == "/" and y == 0:
                 raise _Error  # division by zero is an error for integers and decimals
-            return Literal(_OPERATIONS[op](Decimal(x), Decimal(y)), datatype=XSD.decimal)
+            return Literal(_canonical(_OPERATIONS[op](Decimal(x), Decimal(y))),
+                           datatype=XSD.decimal)
         return Literal(_OPERATIONS[op](int(x), int(y)))
 
     def compute(left: Constant, right: Constant) -> Constant:
@@ -301,7 +309,7 @@ CASTS = frozenset(URIRef(XSD + name) for name in (
 
 _PARAMETERS = {"SUBSTR": ("arg", "start", "length"), "REPLACE": ("arg", "pattern", "replacement", "flags"),
                "REGEX": ("text", "pattern", "flags")}
-_OWN = {"BOUND", "IF", "COALESCE", "EXISTS"}
+_OWN = {"BOUND", "IF", "COALESCE", "EXISTS", "REGEX", "REPLACE"}
 _SIMPLE_FIRST = {"STRDT", "STRLANG"}
 
 
@@ -341,4 +349,47 @@ for _name in dir(operators):
         if _keyword not in _OWN | NONDETERMINISTIC:
             BUILTINS[_keyword.upper()] = _keyword.lower()
             external(_keyword.lower())(_builtin(_keyword))
-BUILTINS.update({"BOUND": "bound", "IF": "if", "COALESCE": "coalesce"})
+BUILTINS.update({"BOUND": "bound", "IF": "if", "COALESCE": "coalesce", "REGEX": "regex",
+                 "REPLACE": "replace"})
+
+
+# --- REGEX and REPLACE with all of XPath's flags (rdflib's know neither q nor x) ------------
+
+_FLAGS = {"i": re.IGNORECASE, "s": re.DOTALL, "m": re.MULTILINE, "x": re.VERBOSE}
+
+
+def _pattern(pattern: Identifier, flags: Identifier | None) -> re.Pattern:
+    text = "" if flags is None else str(flags)
+    if not _simple(pattern) or (flags is not None and not _simple(flags)) \
+            or set(text) - set("ismxq"):
+        raise _Error
+    source = re.escape(str(pattern)) if "q" in text else str(pattern)
+    if "x" in text and "q" not in text:
+        source = re.sub(r"\s", "", source)  # XPath's x drops white space, also in classes
+    return re.compile(source, sum(_FLAGS[f] for f in set(text) - {"q", "x"}))
+
+
+def _string(term: Identifier) -> Literal:
+    if not isinstance(term, Literal) or term.datatype not in (None, XSD.string):
+        raise _Error  # a string literal, simple or with a language tag
+    return term
+
+
+@external("regex")
+def sparql_regex(text: Constant, pattern: Constant, flags: Constant | None = None) -> Constant:
+    return _constant(lambda: bool(_pattern(_term(pattern), flags and _term(flags)).search(
+        str(_string(_term(text))))))
+
+
+@external("replace")
+def sparql_replace(text: Constant, pattern: Constant, replacement: Constant,
+                   flags: Constant | None = None) -> Constant:
+    def replace() -> Literal:
+        source = _string(_term(text))
+        compiled = _pattern(_term(pattern), flags and _term(flags))
+        if compiled.search(""):
+            raise _Error  # a pattern that matches the empty string is an error (XPath)
+        by = re.sub(r"\$(\d)", r"\\g<\1>", str(_term(replacement)))
+        return Literal(compiled.sub(by, str(source)), lang=source.language,
+                       datatype=source.datatype)
+    return _constant(replace)

@@ -73,10 +73,12 @@ def test_every_builtin_is_total_on_bad_arguments() -> None:
     """No built-in raises, whatever its arguments: bad ones give ``error``."""
     from lars.externals import lookup
     odd = [NULL, ERROR, c(typed("abc", "integer")), c(URIRef(EX + "a")), c(Literal("x", lang="en"))]
-    for name in set(f.BUILTINS.values()) - {"bound", "if", "coalesce"}:
+    for name in set(f.BUILTINS.values()) - {"bound", "if", "coalesce", "regex", "replace"}:
         for arity in (1, 2, 3):
             for arg in odd:
                 lookup(name)(*[arg] * arity)
+    for arg in odd:
+        assert f.sparql_regex(arg, arg, arg) == f.sparql_replace(arg, arg, arg, arg) == ERROR
 
 
 # --- the answers of translated queries ---------------------------------------------------------
