@@ -26,7 +26,7 @@ from rdflib.graph import Dataset, Graph
 from rdflib.term import Identifier
 
 from lars.analysis import Signature, check_safety, is_stratified
-from lars.atoms import Atom, Comparison
+from lars.atoms import Atom
 from lars.deep import deep
 from lars.errors import InputError, LarsError, placed
 from lars.rules import Program

@@ -30,7 +30,6 @@ String(value='"1.0"^^<http://www.w3.org/2001/XMLSchema#decimal>')
 
 from __future__ import annotations
 
-import logging
 import math
 import operator
 import re
