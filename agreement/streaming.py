@@ -82,8 +82,6 @@ class ComputedCheck:
         self.cqels = translate(self.query, "cqels", variant=self.variant, mode="push",
                                window_bounds=self.window_bounds)
         self.encoder = self.csparql.encoder()
-        for term in self.cqels.query_terms:
-            self.encoder.encode(term)
         self.background = query_background(self.csparql.query, self.graphs, self.encoder)
         self.variables = self.csparql.answer.select_order
         order = self.cqels.answer.select_order

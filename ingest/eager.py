@@ -88,8 +88,5 @@ def query_data(translations: Iterable[Translation], elements: Sequence[StreamTri
     ``elements`` lie inside ``timeline`` (:func:`read_rdf_stream`)."""
     translations = list(translations)
     encoder = translations[0].encoder()
-    for other in translations[1:]:
-        for term in other.query_terms:
-            encoder.encode(term)
     background = query_background(translations[0].query, graphs, encoder)
     return QueryData(Stream.from_mapping(timeline, input_atoms(elements, encoder)), background, encoder)

@@ -20,7 +20,7 @@ from lars.atoms import Atom, Comparison
 from lars.errors import InputError
 from lars.formulas import At, AtAtom, WindowAtom, base_atom
 from lars.rules import Program, Rule
-from lars.terms import BinaryOp, Constant, Term, Variable, is_constant
+from lars.terms import BinaryOp, Constant, Function, Term, Variable, is_constant
 
 Signature = tuple[str, int]
 
@@ -64,7 +64,26 @@ def term_constants(term: Term) -> set[Constant]:
     """The constants inside a term (arithmetic included)."""
     if isinstance(term, BinaryOp):
         return term_constants(term.left) | term_constants(term.right)
+    if isinstance(term, Function):
+        return set().union(*(term_constants(arg) for arg in term.args))
     return {term} if is_constant(term) else set()
+
+
+def term_functions(term: Term) -> set[str]:
+    """The names of the external functions a term calls."""
+    if isinstance(term, BinaryOp):
+        return term_functions(term.left) | term_functions(term.right)
+    if isinstance(term, Function):
+        return {term.name}.union(*(term_functions(arg) for arg in term.args))
+    return set()
+
+
+def program_functions(program: Program) -> frozenset[str]:
+    """The names of the external functions the program's comparisons call."""
+    return frozenset(name for rule in program for literal in rule.body
+                     if isinstance(literal.formula, Comparison)
+                     for side in (literal.formula.left, literal.formula.right)
+                     for name in term_functions(side))
 
 
 def program_constants(program: Program) -> set[Constant]:

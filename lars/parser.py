@@ -32,7 +32,7 @@ from lars.lexer import (
     tokenize,
 )
 from lars.rules import BodyFormula, Head, Literal, Program, Rule
-from lars.terms import BinaryOp, Iri, Name, Number, SimpleTerm, String, Term, Variable
+from lars.terms import BinaryOp, Function, Iri, Name, Number, SimpleTerm, String, Term, Variable
 from lars.windows import TimeWindow, TupleWindow, Window
 
 T = TypeVar("T")
@@ -143,9 +143,9 @@ class _Parser:
         """A window atom, an ``@`` atom, an atom or a comparison, told apart by the first token."""
         if self.at("⊞", "["):
             return self.window_atom()
-        if self.at(AT):
+        if self.at(AT) and self.peek().kind != NAME:
             return self.at_atom()
-        if not self.at(*_TERM_START) or self.token.text == NEGATION:
+        if not self.at(*_TERM_START, AT) or self.token.text == NEGATION:
             raise self.error("a body literal")
         if self.at(NAME) and self.peek().kind not in _OPERATORS:
             return self.atom()
@@ -274,12 +274,23 @@ class _Parser:
         return left
 
     def primary(self) -> Term:
+        if self.at(AT):
+            return self.function()
         if not self.at("("):
             return self.simple_term()
         self.advance()
         inner = self.term()
         self.expect(")", "an operator or ')'")
         return inner
+
+    def function(self) -> Function:
+        """``"@" NAME "(" [ term { "," term } ] ")"``: an external function call."""
+        self.advance()
+        name = self.expect(NAME, "a function name after '@'").text
+        self.expect("(", "'('")
+        args = [] if self.at(")") else self.separated(self.term)
+        self.expect(")", "',' or ')'")
+        return Function(name, tuple(args))
 
     def simple_term(self, ground: bool = False) -> SimpleTerm:
         """A constant (``-`` NUMBER for a negative one) or, unless ``ground``, a variable."""

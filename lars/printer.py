@@ -27,7 +27,7 @@ from lars.atoms import Atom, Comparison
 from lars.formulas import At, AtAtom, Box, Diamond, Modality, TimeTerm, WindowAtom
 from lars.lexer import STRING_ESCAPES
 from lars.rules import BodyFormula, Literal, Program, Rule
-from lars.terms import BinaryOp, Iri, Name, Number, String, Term, Variable
+from lars.terms import BinaryOp, Function, Iri, Name, Number, String, Term, Variable
 from lars.windows import TimeWindow, TupleWindow, Window
 
 
@@ -124,6 +124,11 @@ def _(term: BinaryOp) -> str:
     left = _operand(term.left, precedence, needs_parentheses=lambda p: p < precedence)
     right = _operand(term.right, precedence, needs_parentheses=lambda p: p <= precedence)
     return f"{left} {term.op} {right}"
+
+
+@print_term.register
+def _(term: Function) -> str:
+    return f"@{term.name}({', '.join(print_term(arg) for arg in term.args)})"
 
 
 def _operand(term: Term, precedence: int, needs_parentheses: Callable[[int], bool]) -> str:

@@ -7,9 +7,10 @@ Constants come in four kinds, each a frozen value so that ``==`` and hashing are
 * :class:`String` — a quoted string such as ``"rayban"``;
 * :class:`Iri` — an IRI such as ``<http://ex.org/a>``, used by the RDF translation.
 
-Arithmetic (:class:`BinaryOp`) appears only inside built-in comparisons, e.g. ``T % U = 0``;
-atom arguments and ``@`` time points are constants or variables, which keeps the set of
-atoms a program can derive finite.
+Arithmetic (:class:`BinaryOp`) and external function calls (:class:`Function`, written
+``@name(args)``, computed by Python code: :mod:`lars.externals`) appear only inside built-in
+comparisons, e.g. ``T % U = 0`` or ``V = @add(X,1)``; atom arguments and ``@`` time points are
+constants or variables.
 
 >>> BinaryOp("%", Variable("T"), Number(5)).variables()
 frozenset({'T'})
@@ -20,6 +21,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Union
+
+from lars.externals import lookup
 
 
 @dataclass(frozen=True)
@@ -123,9 +126,25 @@ class BinaryOp:
         return self.left.variables() | self.right.variables()
 
 
+@dataclass(frozen=True)
+class Function:
+    """An external function call ``@name(args)``: the value the Python function registered as
+    ``name`` (:mod:`lars.externals`) returns for the arguments' values."""
+
+    name: str
+    args: tuple[Term, ...]
+
+    def __post_init__(self) -> None:
+        if not is_name(self.name):
+            raise ValueError(f"not a function name (lower-case identifier): {self.name!r}")
+
+    def variables(self) -> frozenset[str]:
+        return frozenset().union(*(arg.variables() for arg in self.args))
+
+
 Constant = Union[Number, Name, String, Iri]
 SimpleTerm = Union[Constant, Variable]
-Term = Union[Number, Name, String, Iri, Variable, BinaryOp]
+Term = Union[Number, Name, String, Iri, Variable, BinaryOp, Function]
 
 CONSTANT_TYPES = (Number, Name, String, Iri)
 
@@ -139,7 +158,7 @@ def evaluate(term: Term, binding: dict[str, Constant]) -> Constant | None:
     """The value of a term under a variable binding, or ``None`` when it is undefined.
 
     Undefined means: a variable without a value, arithmetic on a non-integer, or division by
-    zero. Division and remainder truncate toward zero (clingo's ``/`` and ``\\``), and results
+    zero. A :class:`Function` has the value its external function returns. Division and remainder truncate toward zero (clingo's ``/`` and ``\\``), and results
     wrap around at 32 bits, as clingo's integers do.
 
     >>> evaluate(BinaryOp("/", Number(-7), Number(2)), {})
@@ -149,6 +168,9 @@ def evaluate(term: Term, binding: dict[str, Constant]) -> Constant | None:
     """
     if isinstance(term, Variable):
         return binding.get(term.name)
+    if isinstance(term, Function):
+        args = [evaluate(arg, binding) for arg in term.args]
+        return None if None in args else lookup(term.name)(*args)
     if not isinstance(term, BinaryOp):
         return term
     left, right = evaluate(term.left, binding), evaluate(term.right, binding)

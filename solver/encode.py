@@ -37,7 +37,7 @@ from lars.errors import UnsupportedError
 from lars.formulas import At, AtAtom, Box, Diamond, Modality, WindowAtom
 from lars.printer import print_rule
 from lars.rules import Literal, Program, Rule
-from lars.terms import BinaryOp, Iri, Name, Number, String, Term, Variable
+from lars.terms import Function, Iri, Name, Number, String, Term, Variable
 from lars.windows import TupleWindow, Window
 from solver.symbols import constant_text
 
@@ -81,6 +81,8 @@ def term_text(term: Term) -> str:
         return "V" + term.name
     if isinstance(term, (Number, Name, String, Iri)):
         return constant_text(term)
+    if isinstance(term, Function):
+        return f"@{term.name}({','.join(term_text(arg) for arg in term.args)})"
     op = "\\" if term.op == "%" else term.op
     return f"({term_text(term.left)}{op}{term_text(term.right)})"
 

@@ -36,9 +36,10 @@ from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from lars.analysis import Signature, check_safety, derived_predicates
+from lars.analysis import Signature, check_safety, derived_predicates, program_functions
 from lars.atoms import Atom, Comparison
 from lars.errors import InputError, LarsError
+from lars.externals import load, modules_of
 from lars.formulas import At, AtAtom, WindowAtom
 from lars.rules import Program, Rule
 from lars.streams import Stream, Timeline
@@ -227,6 +228,8 @@ class RangeTask:
         shown: report only atoms of these predicates (all if ``None``), so that an executor
             sends back no more than is asked for.
         strategy: how the range is solved (:data:`solver.strategies.STRATEGIES`).
+        modules: the modules that register the program's external functions, imported by the
+            executor (:func:`lars.externals.load`).
     """
 
     program: Program
@@ -237,6 +240,7 @@ class RangeTask:
     limits: Limits = field(default_factory=Limits)
     shown: frozenset[str] | None = None
     strategy: str = "reference"
+    modules: tuple[str, ...] = ()
 
 
 def range_answers(task: RangeTask) -> Iterator[TimePointAnswer]:
@@ -245,6 +249,7 @@ def range_answers(task: RangeTask) -> Iterator[TimePointAnswer]:
     The reference solves the range's time points only; the faster strategies step from the
     start of the timeline over the shipped slices (the time points before the first of them
     without input, jumped over where nothing moves) and report the range's answers."""
+    load(task.modules)
     if task.strategy == "reference":
         problem = Problem(task.program, Stream(task.timeline, task.slices), task.background, task.limits)
         for answer in problem.run(task.span):
@@ -353,8 +358,9 @@ def evaluate_partitioned(program: Program, slices: Iterable[Slice], timeline: Ti
     times = checked_times(slices, timeline)
     lookback = history_needed(program)
     shown = None if shown is None else frozenset(shown)
+    modules = modules_of(program_functions(program))
     tasks = [RangeTask(program, frozenset(background), timeline, span,
                        tuple(_range_input(slices, times, span, lookback)), limits or Limits(), shown,
-                       strategy)
+                       strategy, modules)
              for span in split(timeline, parts)]
     return itertools.chain.from_iterable(runner(tasks))

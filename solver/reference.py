@@ -25,7 +25,7 @@ from lars.terms import Constant, Number
 from lars.windows import TupleWindow, time_window_range, tuple_window_selection
 from solver.encode import Encoding, Scope, encode_program
 from solver.answers import AnswerStream, TimePointAnswer, canonical
-from solver.symbols import atom_of, atom_text, constant_text
+from solver.symbols import Context, atom_of, atom_text, constant_text
 
 DEFAULT_MAX_FACTS = 5_000_000
 
@@ -104,7 +104,7 @@ class Problem:
         control = clingo.Control(["0"], logger=lambda code, msg: messages.append(msg), message_limit=20)
         try:
             control.add("base", [], self.encoding.text + "\n" + self.facts(t))
-            control.ground([("base", [])])
+            control.ground([("base", [])], context=Context())
         except RuntimeError as error:
             raise SolverError(f"clingo rejected the encoding at t={t}: {' '.join(messages) or error}")
         found: list[AnswerStream] = []

@@ -21,6 +21,7 @@ import clingo
 
 from lars.atoms import Atom
 from lars.errors import UnsupportedError
+from lars.externals import lookup
 from lars.terms import Constant, Iri, Name, Number, String
 
 IRI_FUNCTION = "iri"
@@ -35,6 +36,37 @@ def constant_of(symbol: clingo.Symbol) -> Constant:
     if symbol.name == IRI_FUNCTION and len(symbol.arguments) == 1:
         return Iri(symbol.arguments[0].string)
     return Name(symbol.name)
+
+
+def symbol_of(constant: Constant) -> clingo.Symbol:
+    """The clingo symbol of a LARS constant (the inverse of :func:`constant_of`)."""
+    if isinstance(constant, Number):
+        return clingo.Number(constant.value)
+    if isinstance(constant, String):
+        return clingo.String(constant.value)
+    if isinstance(constant, Iri):
+        return clingo.Function(IRI_FUNCTION, [clingo.String(constant.value)])
+    return clingo.Function(constant.value)
+
+
+class Context:
+    """clingo's grounding context: clingo calls ``@name(...)`` as ``context.name(...)``, which
+    runs the external function ``name`` (:mod:`lars.externals`) on the arguments' constants.
+
+    The function's value becomes a symbol (which clingo keeps for the life of its process); an
+    undefined value (``None``) is no symbol, so the literal with the call is false, as
+    :func:`lars.terms.evaluate` makes it for the Python strategies.
+    """
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        function = lookup(name)
+
+        def call(*symbols: clingo.Symbol) -> list[clingo.Symbol]:
+            value = function(*(constant_of(symbol) for symbol in symbols))
+            return [] if value is None else [symbol_of(value)]
+        return call
 
 
 def quoted(text: str) -> str:

@@ -8,12 +8,12 @@ one per line (collect, then fail). Graph nodes whose name is a stream placeholde
 
 >>> from translate.scanner import Rewrite, SourceText
 >>> from translate.sparql import parse_sparql
->>> text = "SELECT (AVG(?v) AS ?a) WHERE { ?s <http://e/p> ?v } ORDER BY STR(?a)"
+>>> text = "SELECT (NOW() AS ?a) WHERE { ?s <http://e/p> ?v } ORDER BY STR(?a)"
 >>> read_query(parse_sparql(Rewrite(text, []), SourceText(text)), SourceText(text))
 Traceback (most recent call last):
 ...
-lars.errors.UnsupportedError: <string>:1:9: error: unsupported: aggregate AVG
-<string>:1:53: error: unsupported: ORDER BY an expression (only variables, with ASC or DESC)
+lars.errors.UnsupportedError: <string>:1:9: error: unsupported: function NOW (its value is not a function of its arguments)
+<string>:1:51: error: unsupported: ORDER BY an expression (only variables, with ASC or DESC)
 """
 
 from __future__ import annotations
@@ -22,24 +22,23 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import reduce
 
-from rdflib import BNode, Literal, URIRef, Variable
+from rdflib import RDF, BNode, Literal, URIRef, Variable
 from rdflib.paths import Path
 from rdflib.plugins.sparql.parserutils import CompValue
 from rdflib.plugins.sparql.sparql import Query
 
 from lars.errors import ParseError, Position, UnsupportedError
 from translate.rsp import (
-    BGP, And, Arith, BlankVar, Call, Compare, Dataset, Expr, Filter, Graph, Join, Minus, Neg,
-    Not, Optional, Or, OrderKey, Pattern, RspWindow, StreamPattern, SubSelect, TriplePattern,
-    Union, Values, Var, canonical_bgp,
+    BGP, Aggregate, And, Arith, BlankVar, Call, Compare, Dataset, Exists, Expr, Extend, Filter,
+    Graph, Group, Join, Minus, Neg, Not, Optional, Or, OrderKey, Pattern, RspWindow, StreamPattern,
+    SubSelect, TriplePattern, Union, Values, Var, canonical_bgp,
 )
 from translate.paths import from_rdflib
-from translate.rdf import VALUE_TYPES, XSD
-from translate.positions import binding_feature, nth_select, select_star
+from translate.positions import nth_select, select_star
 from translate.scanner import SourceText
+from translate.bags import grouped_witnesses
 from translate.scope import in_scope
-
-XSD_BOOLEAN = URIRef(XSD + "boolean")
+from translate.sparqlfunctions import BUILTINS, CASTS, NONDETERMINISTIC
 
 
 @dataclass(frozen=True)
@@ -196,33 +195,6 @@ def _project(reader: _Reader, node):
     return node.p
 
 
-def _extend(reader: _Reader, node):
-    if not str(node.var).startswith("__agg_") and not _is_aggregate_result(node.expr):
-        reader.problems.append(binding_feature(reader.source, str(node.var)))
-    return node.p
-
-
-def _is_aggregate_result(expr) -> bool:
-    return isinstance(expr, Variable) and str(expr).startswith("__agg_")
-
-
-def _aggregate_join(reader: _Reader, node):
-    mentions_sample = reader.source.find_keyword("SAMPLE") is not None
-    for aggregate in node.A:
-        name = aggregate.name.split("_", 1)[1].upper()
-        if name == "SAMPLE" and not mentions_sample:
-            continue  # rdflib's own SAMPLE for grouped variables
-        keyword = {"GROUPCONCAT": "GROUP_CONCAT"}.get(name, name)
-        reader.refuse(f"aggregate {keyword}", keyword)
-    return node.p
-
-
-def _group(reader: _Reader, node):
-    if node.get("expr"):
-        reader.refuse("GROUP BY", "GROUP")
-    return node.p
-
-
 def _order(reader: _Reader, node):
     keys = []
     for condition in node.expr:
@@ -236,23 +208,8 @@ def _order(reader: _Reader, node):
     return node.p
 
 
-def _aggregated(node) -> bool:
-    """Whether ``node`` is an AggregateJoin, possibly under Extends and HAVING filters."""
-    while isinstance(node, CompValue) and node.name in ("Extend", "Filter"):
-        node = node.p
-    return isinstance(node, CompValue) and node.name == "AggregateJoin"
-
-
-def _having(reader: _Reader, node):
-    if _aggregated(node.p):
-        reader.refuse("HAVING", "HAVING")
-        return node.p
-    return node  # an ordinary FILTER: the graph pattern starts here
-
-
 _MODIFIERS = {"Slice": _slice, "Distinct": _distinct, "Reduced": _distinct, "Project": _project,
-              "Extend": _extend, "AggregateJoin": _aggregate_join, "Group": _group,
-              "OrderBy": _order, "Filter": _having}
+              "OrderBy": _order}
 
 
 # --- graph patterns ---------------------------------------------------------------------------
@@ -316,10 +273,34 @@ def _graph(reader: _Reader, node) -> Pattern:
     return StreamPattern(slot.stream, slot.window, inner)
 
 
-def _bind(reader: _Reader, node) -> Pattern:
-    if not _is_aggregate_result(node.expr):
-        reader.problems.append(binding_feature(reader.source, str(node.var)))
-    return _pattern(reader, node.p)
+def _extend(reader: _Reader, node) -> Extend:
+    return Extend(_pattern(reader, node.p), Var(str(node.var)), _expr(reader, node.expr))
+
+
+_AGGREGATE_NAMES = {"Count": "count", "Sum": "sum", "Avg": "avg", "Min": "min", "Max": "max",
+                    "Sample": "sample", "GroupConcat": "group_concat"}
+
+
+def _aggregate_join(reader: _Reader, node) -> Group:
+    """``AggregateJoin(Group(p, keys), aggregates)`` → :class:`Group`."""
+    group = node.p
+    keys = []
+    for key in group.get("expr") or []:
+        if isinstance(key, Variable):
+            keys.append(Var(str(key)))
+        else:
+            reader.refuse("GROUP BY an expression without AS (write GROUP BY (expr AS ?k))",
+                          "GROUP")
+    aggregates = []
+    for aggregate in node.A:
+        argument = aggregate.vars
+        aggregates.append((Var(str(aggregate.res)), Aggregate(
+            _AGGREGATE_NAMES[aggregate.name.split("_", 1)[1]],
+            None if argument == "*" else _expr(reader, argument),
+            "distinct" in aggregate and aggregate["distinct"] == "DISTINCT",
+            str(aggregate["separator"]) if "separator" in aggregate else " ")))
+    pattern = grouped_witnesses(_pattern(reader, group.p))  # count SPARQL's multiset
+    return Group(pattern, tuple(keys), tuple(aggregates))
 
 
 def _to_multiset(reader: _Reader, node) -> Pattern:
@@ -347,63 +328,22 @@ def _values(node) -> Values:
 
 _PATTERNS = {"BGP": _bgp, "Join": _binary(Join), "Union": _binary(Union),
              "Minus": _binary(Minus), "LeftJoin": _left_join, "Filter": _filter,
-             "Graph": _graph, "Extend": _bind, "ToMultiSet": _to_multiset}
+             "Graph": _graph, "Extend": _extend, "AggregateJoin": _aggregate_join,
+             "ToMultiSet": _to_multiset}
 _PATTERN_FEATURES = {"values": ("VALUES", "VALUES"), "ServiceGraphPattern": ("SERVICE", "SERVICE"),
                      "Project": ("subquery", "SELECT"), "Slice": ("subquery", "SELECT"),
-                     "Group": ("GROUP BY", "GROUP"), "OrderBy": ("ORDER BY", "ORDER")}
+                     "OrderBy": ("ORDER BY", "ORDER")}
 
 
 # --- expressions ------------------------------------------------------------------------------
 
-_BOOLEAN_NODES = (And, Or, Not, Compare, Call)
 _PLACEHOLDER = Var("__unsupported__")
 """Stands for an unsupported expression (already reported) so that reading can go on."""
 
 
 def _condition(reader: _Reader, node) -> Expr:
-    """A FILTER condition, checked to be boolean all the way down."""
-    expr = _expr(reader, node)
-    _check_boolean(reader, expr)
-    return expr
-
-
-def _check_boolean(reader: _Reader, expr) -> None:
-    if expr == _PLACEHOLDER:
-        return
-    if isinstance(expr, (And, Or)):
-        _check_boolean(reader, expr.left)
-        _check_boolean(reader, expr.right)
-    elif isinstance(expr, Not):
-        _check_boolean(reader, expr.operand)
-    elif isinstance(expr, Compare):
-        _check_value(reader, expr.left)
-        _check_value(reader, expr.right)
-    elif not isinstance(expr, Call) and not _is_boolean_literal(expr):
-        reader.refuse("effective boolean value of a non-boolean expression, e.g. FILTER (?x)",
-                      "FILTER")
-
-
-def _check_value(reader: _Reader, expr) -> None:
-    if expr == _PLACEHOLDER:
-        return
-    if isinstance(expr, _BOOLEAN_NODES) or _is_boolean_literal(expr):
-        reader.refuse("comparison of boolean values", "FILTER")
-    elif isinstance(expr, Arith):
-        _check_value(reader, expr.left)
-        _check_value(reader, expr.right)
-    elif isinstance(expr, Neg):
-        _check_value(reader, expr.operand)
-    elif isinstance(expr, Literal) and expr.datatype in VALUE_TYPES:
-        reader.refuse(f"comparison with {expr.n3()} (SPARQL compares "
-                      f"{expr.datatype.split('#')[-1]} values, this translation cannot)", "FILTER")
-
-
-def _is_boolean_literal(expr) -> bool:
-    return isinstance(expr, Literal) and expr.datatype == XSD_BOOLEAN
-
-_CALLS = {"Builtin_BOUND": "bound", "Builtin_isIRI": "isIRI", "Builtin_isURI": "isIRI",
-          "Builtin_isLITERAL": "isLiteral", "Builtin_isBLANK": "isBlank"}
-_KEYWORDS = {"MD": "MD5", "SHA": "SHA1", "NOTEXISTS": "NOT EXISTS"}
+    """A FILTER condition (its effective boolean value is taken by the translation)."""
+    return _expr(reader, node)
 
 
 def _expr(reader: _Reader, node) -> Expr:
@@ -417,24 +357,49 @@ def _expr(reader: _Reader, node) -> Expr:
     handler = _EXPRESSIONS.get(node.name)
     if handler is not None:
         return handler(reader, node)
-    return _unsupported_expression(reader, node)
+    if node.name.startswith("Builtin_"):
+        return _builtin(reader, node)
+    if node.name == "Function":
+        return _function(reader, node)
+    reader.refuse(f"expression {node.name}")
+    return _PLACEHOLDER
 
 
-def _unsupported_expression(reader: _Reader, node) -> Expr:
-    name = node.name
-    if name.startswith("Builtin_"):
-        keyword = name[len("Builtin_"):]
-        keyword = _KEYWORDS.get(keyword, keyword)
-        word = keyword.split()[-1]
-        reader.refuse(f"{keyword} filter" if "EXISTS" in keyword else f"function {keyword.upper()}",
-                      word)
-    elif name.startswith("Aggregate_"):
-        keyword = name.split("_", 1)[1].upper()
-        reader.refuse(f"aggregate {keyword}", keyword)
-    elif name == "Function":
-        reader.refuse(f"function <{node.iri}>")
+def _arguments(reader: _Reader, node) -> tuple[Expr, ...]:
+    """The arguments of a call in rdflib's order (a list argument, as CONCAT's, spread)."""
+    args = []
+    for key, part in node.items():
+        if key.startswith("_") or part == RDF.nil:  # rdflib's empty argument list
+            continue
+        for item in part if isinstance(part, list) else [part]:
+            args.append(_expr(reader, item))
+    return tuple(args)
+
+
+_KEYWORDS = {"MD": "MD5", "SHA": "SHA1", "NOTEXISTS": "NOT EXISTS", "ISURI": "ISIRI",
+             "URI": "IRI"}
+
+
+def _builtin(reader: _Reader, node) -> Expr:
+    keyword = node.name[len("Builtin_"):].upper()
+    keyword = _KEYWORDS.get(keyword, keyword)
+    if keyword in BUILTINS:
+        return Call(BUILTINS[keyword], _arguments(reader, node))
+    word = keyword.split()[-1]
+    if keyword in ("EXISTS", "NOT EXISTS"):
+        exists = Exists(_pattern(reader, node.graph))
+        return exists if keyword == "EXISTS" else Not(exists)
+    if keyword in NONDETERMINISTIC:
+        reader.refuse(f"function {keyword} (its value is not a function of its arguments)", word)
     else:
-        reader.refuse(f"expression {name}")
+        reader.refuse(f"function {keyword}", word)
+    return _PLACEHOLDER
+
+
+def _function(reader: _Reader, node) -> Expr:
+    if node.iri in CASTS:
+        return Call("cast", (node.iri, *(_expr(reader, arg) for arg in node.expr or [])))
+    reader.refuse(f"function <{node.iri}>")
     return _PLACEHOLDER
 
 
@@ -447,8 +412,9 @@ def _fold(kind):
 
 def _relational(reader: _Reader, node) -> Expr:
     if node.op in ("IN", "NOT IN"):
-        reader.refuse(node.op, node.op.split()[-1])
-        return _PLACEHOLDER
+        others = [] if node.other == RDF.nil else node.other  # rdflib's empty list
+        options = tuple(_expr(reader, option) for option in others)
+        return Call("in" if node.op == "IN" else "notin", (_expr(reader, node.expr), *options))
     return Compare(node.op, _expr(reader, node.expr), _expr(reader, node.other))
 
 
@@ -459,16 +425,11 @@ def _arithmetic(reader: _Reader, node) -> Expr:
     return result
 
 
-def _call(reader: _Reader, node) -> Expr:
-    return Call(_CALLS[node.name], _expr(reader, node.arg))
-
-
 _EXPRESSIONS = {
     "ConditionalOrExpression": _fold(Or), "ConditionalAndExpression": _fold(And),
     "RelationalExpression": _relational, "AdditiveExpression": _arithmetic,
     "MultiplicativeExpression": _arithmetic,
     "UnaryNot": lambda reader, node: Not(_expr(reader, node.expr)),
     "UnaryMinus": lambda reader, node: Neg(_expr(reader, node.expr)),
-    "UnaryPlus": lambda reader, node: _expr(reader, node.expr),
-    **{name: _call for name in _CALLS},
+    "UnaryPlus": lambda reader, node: Call("plus", (_expr(reader, node.expr),)),
 }

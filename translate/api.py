@@ -19,14 +19,14 @@ trigger :- [0] @T true, T % 5 = 0.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from rdflib import URIRef
 from rdflib.graph import Dataset, Graph
 from rdflib.term import Identifier
 
 from lars.analysis import Signature, check_safety, is_stratified
-from lars.atoms import Atom, Comparison
+from lars.atoms import Atom
 from lars.deep import deep
 from lars.errors import InputError, LarsError, placed
 from lars.rules import Program
@@ -39,12 +39,11 @@ from translate.engines import guess_engine
 from translate.modifiers import modify
 from translate.rdf import (
     DEFAULT_GRAPH, STREAMS, STRIPLE, TRIPLE, RdfTermEncoder, dataset_atoms, graph_atoms,
-    guard_readings,
     stream_contents,
 )
-from translate.rsp import Compare, RspQuery
+from translate.aggregates import EMPTY_GROUP_READINGS
+from translate.rsp import RspQuery
 from translate.streamrules import answer_variables
-from translate.scope import conditions, subexpressions
 from translate.names import TRIGGER
 from translate.triggers import pull_rule, push_rules, with_trigger
 from translate.rspwindows import check_reading
@@ -84,13 +83,12 @@ class Translation:
         dataset, streams: the constants ``D`` (the default graph) and ``S`` in ``ans_i``.
         background: signatures of the background predicates (``triple/4``).
         inputs: signatures of the input predicates (``striple/4``).
-        query_terms: the RDF constants of the query's patterns (seeds for :meth:`encoder`).
-        compares_values: whether FILTERs compare values (the encoder then refuses literals it
-            could only compare by identity).
         profile: the engine profile it was compiled for (:mod:`translate.reports`), if any.
         report: the predicate that holds where a relation is reported (``trigger`` for push and
             pull, ``report`` for engine profiles).
         t0: where the profile's windows start.
+        empty_group: the aggregate reading of an empty group without GROUP BY (``row`` or
+            ``none``, :mod:`translate.aggregates`).
     """
 
     program: Program
@@ -106,31 +104,18 @@ class Translation:
     streams: Constant = STREAMS
     background: frozenset[Signature] = frozenset({(TRIPLE, 4)})
     inputs: frozenset[Signature] = frozenset({(STRIPLE, 4)})
-    query_terms: tuple[Identifier, ...] = field(default=(), repr=False)
-    compares_values: bool = False
     profile: str | None = None
     report: str = TRIGGER
     t0: int = 0
+    empty_group: str = "row"
 
     def encoder(self) -> RdfTermEncoder:
-        """A fresh encoder that knows the query's constants (so data collisions are caught)."""
-        encoder = RdfTermEncoder(self.compares_values)
-        for term in self.query_terms:
-            encoder.encode(term)
-        return encoder
+        """The encoder of the data's RDF terms (:mod:`translate.rdf`)."""
+        return RdfTermEncoder()
 
     def comment_map(self) -> dict[int, str]:
-        """The comments by rule index, as :func:`lars.printer.print_program` takes them; a rule
-        with type guards gets a line naming them (``Percent < null: is_numeric(Percent)``; see
-        docs/translation.md, "Type guards")."""
-        notes = dict(enumerate(self.comments))
-        for index, rule in enumerate(self.program.rules):
-            readings = guard_readings(lit.formula for lit in rule.body
-                                      if not lit.negated and isinstance(lit.formula, Comparison))
-            if readings:
-                notes[index] = (notes.get(index, "") + "\ntype guards (docs/translation.md#type-guards): "
-                                + "; ".join(readings)).lstrip("\n")
-        return notes
+        """The comments by rule index, as :func:`lars.printer.print_program` takes them."""
+        return dict(enumerate(self.comments))
 
     def rows(self, atoms: Iterable[Atom], encoder: RdfTermEncoder,
              chopped: bool = False) -> list[dict[str, Identifier | None]]:
@@ -179,14 +164,11 @@ def parse_query(text: str, source: str = "<string>", engine: str | None = None,
     return profile.read(text, source, parse_unit(unit))
 
 
-def compares_values(pattern) -> bool:
-    return any(isinstance(e, Compare) for c in conditions(pattern) for e in subexpressions(c))
-
-
 @deep
 def translate(query: RspQuery, engine: str | None = None, variant: str = "brave",
               mode: str = "none", period_ticks: int | None = None,
-              window_bounds: str = "closed", bags: bool = False) -> Translation:
+              window_bounds: str = "closed", bags: bool = False,
+              empty_group: str = "row") -> Translation:
     """Translate ``query`` for ``engine`` (default: the syntax it was read from).
 
     Args:
@@ -197,6 +179,8 @@ def translate(query: RspQuery, engine: str | None = None, variant: str = "brave"
         bags: answer with SPARQL's multisets: :meth:`Translation.rows` repeats a row as often as
             SPARQL has it (``ans_1`` keeps witness variables, :mod:`translate.bags`); by default
             answers are sets, as in the paper.
+        empty_group: aggregates without GROUP BY over no solution give one row (``row``:
+            SPARQL 1.1, C-SPARQL) or none (``none``); see :mod:`translate.aggregates`.
 
     Raises:
         InputError: an unknown engine, mode, variant or reading; pull without a period.
@@ -207,9 +191,12 @@ def translate(query: RspQuery, engine: str | None = None, variant: str = "brave"
     if mode not in MODES:
         raise InputError(f"unknown mode '{mode}'", hint="use one of " + ", ".join(MODES))
     prepared = profile.prepare(query, variant)
+    if empty_group not in EMPTY_GROUP_READINGS:
+        raise InputError(f"unknown empty-group reading '{empty_group}'",
+                         hint="use one of " + ", ".join(EMPTY_GROUP_READINGS))
     if bags:
         prepared = witnessed(prepared)
-    result = profile.strategy(prepared, window_bounds)
+    result = profile.strategy(prepared, window_bounds, empty_group)
     period = period_ticks if period_ticks is not None else query.every
     program, comments = _with_mode(result.program, result.comments, mode, period)
     verify(program)
@@ -219,7 +206,7 @@ def translate(query: RspQuery, engine: str | None = None, variant: str = "brave"
     return Translation(program, comments, answer, prepared, profile.name,
                        variant if profile.name == "cqels" else None, mode,
                        period if mode == "pull" else None, window_bounds,
-                       query_terms=result.terms, compares_values=compares_values(query.pattern))
+                       empty_group=empty_group)
 
 
 def _with_mode(program: Program, comments: tuple[str, ...], mode: str,

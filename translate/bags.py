@@ -42,12 +42,14 @@ from rdflib import Literal
 from lars.errors import UnsupportedError
 from translate.paths import Alternative, Inverse, Link, NegatedSet, Sequence
 from translate.rsp import (
-    BGP, And, BlankVar, Compare, Filter, Graph, Join, Minus, Optional, Pattern, RspQuery,
-    StreamPattern, SubSelect, TriplePattern, Union, Values, Var,
+    BGP, Aggregate, And, BlankVar, Compare, Extend, Filter, Graph, Group, Join, Minus, Optional,
+    Pattern, RspQuery, StreamPattern, SubSelect, TriplePattern, Union, Values, Var,
 )
 from translate.scope import in_scope
 
 PREFIX = "_lars_w"
+GROUP_PREFIX = "_lars_g"
+"""The witnesses inside a GROUP (apart from the query's, which may sample the group's keys)."""
 
 
 def needs_witnesses(query: RspQuery) -> bool:
@@ -59,10 +61,11 @@ def needs_witnesses(query: RspQuery) -> bool:
 class _Rewriter:
     count: int = 0
     names: list[str] = field(default_factory=list)
+    prefix: str = PREFIX
 
     def fresh(self) -> Var:
         self.count += 1
-        name = f"{PREFIX}{self.count}"
+        name = f"{self.prefix}{self.count}"
         self.names.append(name)
         return Var(name)
 
@@ -94,8 +97,18 @@ class _Rewriter:
             return self.subselect(pattern)
         if isinstance(pattern, StreamPattern):  # a BGP with no paths: only its blank nodes
             return replace(pattern, pattern=self.bgp(pattern.pattern))
+        if isinstance(pattern, Extend):
+            return replace(pattern, pattern=self.pattern(pattern.pattern))
+        if isinstance(pattern, Group):  # its pattern has witnesses already (grouped_witnesses)
+            return self.grouped(pattern)
         raise UnsupportedError(f"SPARQL's repeated rows (multisets) through "
                                f"{type(pattern).__name__}: ask for DISTINCT rows")
+
+    def grouped(self, pattern: Group) -> Group:
+        """One row per group: two groups with equal results are two rows, told apart by a
+        witness that samples each grouping key."""
+        samples = tuple((self.fresh(), Aggregate("sample", key)) for key in pattern.keys)
+        return replace(pattern, aggregates=pattern.aggregates + samples)
 
     def subselect(self, pattern: SubSelect) -> SubSelect:
         before = len(self.names)
@@ -190,6 +203,11 @@ def _rename(pattern, renaming: dict[str, str]):
     if isinstance(pattern, SubSelect):  # what it hides is renamed already: the rest is its head
         return SubSelect(tuple(term(v) for v in pattern.variables),
                          _rename(pattern.pattern, renaming))
+    if isinstance(pattern, Extend):
+        return Extend(_rename(pattern.pattern, renaming), term(pattern.var),
+                      _rename_expr(pattern.expr, term))
+    if isinstance(pattern, Group):  # only its results are visible outside
+        return replace(pattern, aggregates=tuple((term(v), a) for v, a in pattern.aggregates))
     return pattern
 
 
@@ -213,6 +231,12 @@ def witnessed(query: RspQuery) -> RspQuery:
     pattern, _ = with_witnesses(query.pattern)
     selected = {v.name for v in query.variables}
     return replace(query, pattern=pattern, kept=tuple(sorted(in_scope(pattern) - selected)))
+
+
+def grouped_witnesses(pattern: Pattern) -> Pattern:
+    """The pattern of a GROUP with witnesses, so that its aggregates count SPARQL's multiset of
+    solutions (the witnesses stay inside the group)."""
+    return _Rewriter(prefix=GROUP_PREFIX).pattern(pattern)
 
 
 def with_witnesses(pattern: Pattern) -> tuple[Pattern, tuple[str, ...]]:

@@ -48,16 +48,16 @@ def _cs(query: RspQuery, variant: str) -> RspQuery:
     return cs(query)
 
 
-def _tau(query: RspQuery, reading: str) -> TauResult:
-    return tau(query)
+def _tau(query: RspQuery, reading: str, empty_group: str = "row") -> TauResult:
+    return tau(query, empty_group=empty_group)
 
 
-def _tau1(query: RspQuery, reading: str) -> TauResult:
-    return tau1(query, reading=reading)
+def _tau1(query: RspQuery, reading: str, empty_group: str = "row") -> TauResult:
+    return tau1(query, reading=reading, empty_group=empty_group)
 
 
-def _tau2(query: RspQuery, reading: str) -> TauResult:
-    return tau2(query, reading=reading)
+def _tau2(query: RspQuery, reading: str, empty_group: str = "row") -> TauResult:
+    return tau2(query, reading=reading, empty_group=empty_group)
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,7 @@ match(X,Z,_T1,_T2) :- ev_1(X,Y,Z,_T1,_T2,_E), now(_E).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from lars.atoms import TRUE_PREDICATE, Atom, Comparison
 from lars.errors import InputError
@@ -113,14 +113,10 @@ class EventTranslation:
     profile: EventProfile
     evaluation: Evaluation
     variables: tuple[str, ...]
-    terms: tuple = field(default=(), repr=False)
     predicate: str = ANSWER
 
     def encoder(self) -> RdfTermEncoder:
-        encoder = RdfTermEncoder()
-        for term in self.terms:
-            encoder.encode(term)
-        return encoder
+        return RdfTermEncoder()
 
     def comment_map(self) -> dict[int, str]:
         return dict(enumerate(self.comments))
@@ -424,7 +420,7 @@ def translate_events(query: EventQuery, profile: str | EventProfile = "rsep",
         consumption_rules(rules, root)
     answer_rules(rules, root, profile.report, evaluation)
     return EventTranslation(Program(tuple(rules.rules)), tuple(rules.comments), prepared, profile,
-                            evaluation, tuple(v.name for v in query.variables), encoder.terms())
+                            evaluation, tuple(v.name for v in query.variables))
 
 
 def _step(query: EventQuery) -> int:

@@ -1,7 +1,8 @@
 """Names of generated predicates and variables, built in one place so they never clash.
 
 * ``ans_i`` — the predicate of SPARQL node ``i`` (root 1, children ``2i`` and ``2i+1``);
-  ``ans_i_prime`` — Polleres' helper ``ans'_i`` for OPTIONAL and MINUS;
+  ``ans_i_prime`` — Polleres' helper ``ans'_i`` for OPTIONAL and MINUS; ``ans_i_<role>`` —
+  the helpers of an aggregate (:mod:`translate.aggregates`) and of EXISTS;
 * ``triple``/``striple`` — static and stream triples (:mod:`translate.rdf`);
 * ``named_graph`` — the named graphs of the data, for ``GRAPH ?g`` over a pattern that reads
   no triple of the graph it names; ``trigger`` — push and pull (:mod:`translate.triggers`);
@@ -66,6 +67,9 @@ def previous_predicate(name: str) -> str:
 def stream_predicate(r2s: str) -> str:
     """``istream_1`` or ``dstream_1``: the answers an Istream or Dstream reports."""
     return f"{r2s}_1"
+def role_predicate(index: int, role: str) -> str:
+    """``ans_i_<role>``: a helper of node ``i`` (``role`` lower-case, e.g. ``acc1``, ``ex0``)."""
+    return f"ans_{index}_{role}"
 
 
 def lars_variable(name: str) -> Variable:

@@ -65,7 +65,7 @@ from lars.formulas import At, WindowAtom
 from lars.rules import Literal, Program, Rule
 from lars.terms import BinaryOp, Number, Term, Variable
 from lars.windows import NOW, UNBOUNDED, TimeWindow
-from translate.api import AnswerSpec, Translation, compares_values, translate, verify
+from translate.api import AnswerSpec, Translation, translate, verify
 from translate.names import (
     LATER_REPORT,
     PREVIOUS_REPORT,
@@ -383,5 +383,4 @@ def compile_profile(query: RspQuery, profile: Profile, t0: int = 0, period: int 
     return Translation(program, tuple(c for _, c in triggered), spec, prepared,
                        profile.translation, variant if profile.translation == "cqels" else None,
                        "engine", period if "periodic" in profile.report else None, profile.bounds,
-                       query_terms=encoder.terms(), compares_values=compares_values(query.pattern),
                        profile=profile.name, report=REPORT, t0=t0)

@@ -5,7 +5,8 @@ and :mod:`translate.tau` reads it. Nothing here parses.
 
 * ``V`` — :attr:`RspQuery.variables`, in SELECT order, and the DISTINCT flag;
 * ``P`` — a pattern tree: :class:`BGP`, :class:`Join` (AND), :class:`Union`, :class:`Optional`
-  (with an optional filter condition), :class:`Filter`, :class:`Graph`, :class:`Minus`, and
+  (with an optional filter condition), :class:`Filter`, :class:`Graph`, :class:`Minus`,
+  :class:`Extend` (BIND and SELECT expressions), :class:`Group` (GROUP BY with aggregates) and
   :class:`StreamPattern` for CQELS ``STREAM <s> [ω] { g }``;
 * ``D`` — :class:`Dataset`, the FROM and FROM NAMED IRIs;
 * ``S`` — :attr:`RspQuery.streams`, :class:`StreamSpec` triples ``(s, ω, g)``.
@@ -13,8 +14,9 @@ and :mod:`translate.tau` reads it. Nothing here parses.
 Pattern terms are :class:`Var`, :class:`BlankVar` (a blank node in a pattern: an existential,
 never projected) or rdflib's ``URIRef`` and ``Literal``. Windows are :class:`RangeWindow`,
 :class:`TriplesWindow`, :class:`NowWindow` and :class:`AllWindow`, durations already in ticks.
-Filter expressions are :class:`And`, :class:`Or`, :class:`Not`, :class:`Compare`,
-:class:`Arith`, :class:`Neg` and :class:`Call` over variables and constants.
+Expressions are :class:`And`, :class:`Or`, :class:`Not`, :class:`Compare`, :class:`Arith`,
+:class:`Neg`, :class:`Call` (every other SPARQL operator and function) and :class:`Exists`
+over variables and constants; :class:`Aggregate` appears only in a :class:`Group`.
 
 Variables in scope and the other walks over the tree are in :mod:`translate.scope`.
 """
@@ -129,19 +131,38 @@ class Neg:
     operand: Expr
 
 
-CALLS = ("bound", "isIRI", "isLiteral", "isBlank")
-"""The supported built-in functions (``isURI`` is read as ``isIRI``)."""
+@dataclass(frozen=True)
+class Call:
+    """``function(args)``: a SPARQL function or operator other than the ones above, named by
+    its external function (:mod:`translate.sparqlfunctions`), e.g. ``strlen``, ``in``, ``cast``."""
+
+    function: str
+    args: tuple[Expr, ...]
 
 
 @dataclass(frozen=True)
-class Call:
-    """``function(argument)`` for a function of :data:`CALLS`."""
+class Exists:
+    """``EXISTS { pattern }`` (``NOT EXISTS`` is ``Not(Exists(...))``), in FILTER conditions."""
+
+    pattern: Pattern
+
+
+Expr = TypingUnion[And, Or, Not, Compare, Arith, Neg, Call, Exists, Var, URIRef, Literal]
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """``function([DISTINCT] argument [; SEPARATOR=separator])``; ``argument`` ``None`` is ``*``.
+
+    ``function`` is one of :data:`AGGREGATES`."""
 
     function: str
-    argument: Expr
+    argument: Expr | None
+    distinct: bool = False
+    separator: str = " "
 
 
-Expr = TypingUnion[And, Or, Not, Compare, Arith, Neg, Call, Var, URIRef, Literal]
+AGGREGATES = ("count", "sum", "avg", "min", "max", "sample", "group_concat")
 
 
 # --- graph patterns -------------------------------------------------------------------------
@@ -199,6 +220,28 @@ class Minus:
 
 
 @dataclass(frozen=True)
+class Extend:
+    """``pattern BIND (expr AS ?var)``: ``var`` is unbound where ``expr`` is an error."""
+
+    pattern: Pattern
+    var: Var
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class Group:
+    """``pattern GROUP BY keys`` with ``aggregates``: ``(?result, aggregate)`` pairs.
+
+    A solution per group, binding the results only (SPARQL's AggregateJoin; the keys come back
+    through ``SAMPLE``). Without keys there is one group, empty when the pattern has no
+    solution."""
+
+    pattern: Pattern
+    keys: tuple[Var, ...]
+    aggregates: tuple[tuple[Var, Aggregate], ...]
+
+
+@dataclass(frozen=True)
 class StreamPattern:
     """CQELS ``STREAM <stream> [window] { pattern }``."""
 
@@ -224,8 +267,8 @@ class SubSelect:
     pattern: Pattern
 
 
-Pattern = TypingUnion[BGP, Join, Union, Optional, Filter, Graph, Minus, StreamPattern, Values,
-                      SubSelect]
+Pattern = TypingUnion[BGP, Join, Union, Optional, Filter, Graph, Minus, Extend, Group,
+                      StreamPattern, Values, SubSelect]
 
 
 # --- the query -------------------------------------------------------------------------------

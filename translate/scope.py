@@ -18,8 +18,8 @@ from __future__ import annotations
 from functools import singledispatch
 
 from translate.rsp import (
-    BGP, Expr, Filter, Graph, Join, Minus, Optional, Pattern, StreamPattern, SubSelect,
-    TriplePattern, Union, Values, Var,
+    BGP, Expr, Extend, Filter, Graph, Group, Join, Minus, Optional, Pattern, StreamPattern,
+    SubSelect, TriplePattern, Union, Values, Var,
 )
 
 
@@ -72,6 +72,14 @@ def _(pattern) -> frozenset[str]:
 @in_scope.register(SubSelect)
 def _(pattern) -> frozenset[str]:
     return frozenset(v.name for v in pattern.variables)
+@in_scope.register(Extend)
+def _(pattern) -> frozenset[str]:
+    return in_scope(pattern.pattern) | {pattern.var.name}
+
+
+@in_scope.register(Group)
+def _(pattern) -> frozenset[str]:
+    return frozenset(var.name for var, _ in pattern.aggregates)
 
 
 @singledispatch
@@ -120,13 +128,22 @@ def _(pattern) -> frozenset[str]:
 @certain.register(SubSelect)
 def _(pattern) -> frozenset[str]:
     return in_scope(pattern) & certain(pattern.pattern)
+@certain.register(Extend)
+def _(pattern) -> frozenset[str]:
+    return certain(pattern.pattern)
+
+
+@certain.register(Group)
+def _(pattern) -> frozenset[str]:
+    return frozenset(var.name for var, aggregate in pattern.aggregates
+                     if aggregate.function == "count")
 
 
 def children(pattern: Pattern) -> tuple[Pattern, ...]:
     """The sub-patterns of a node, left to right."""
     if isinstance(pattern, (Join, Union, Optional, Minus)):
         return (pattern.left, pattern.right)
-    if isinstance(pattern, (Filter, Graph, SubSelect)):
+    if isinstance(pattern, (Filter, Graph, SubSelect, Extend, Group)):
         return (pattern.pattern,)
     return ()
 
@@ -141,10 +158,12 @@ def stream_patterns(pattern: Pattern) -> list[StreamPattern]:
 def subexpressions(expr: Expr):
     """``expr`` and all expressions inside it."""
     yield expr
-    for name in ("left", "right", "operand", "argument"):
+    for name in ("left", "right", "operand"):
         part = getattr(expr, name, None)
         if part is not None:
             yield from subexpressions(part)
+    for part in getattr(expr, "args", ()):
+        yield from subexpressions(part)
 
 
 def conditions(pattern: Pattern):

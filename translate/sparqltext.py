@@ -20,9 +20,9 @@ from functools import singledispatch
 from rdflib import BNode, Literal, URIRef
 
 from translate.rsp import (
-    BGP, And, Arith, BlankVar, Call, Compare, Filter, Graph, Join, Minus, Neg, Not,
-    NowWindow, Optional, Or, RangeWindow, RspWindow, StreamPattern, TriplePattern, TriplesWindow,
-    SubSelect, Union, Values, Var,
+    BGP, Aggregate, And, Arith, BlankVar, Call, Compare, Exists, Extend, Filter, Graph, Group,
+    Join, Minus, Neg, Not, NowWindow, Optional, Or, RangeWindow, RspWindow, StreamPattern,
+    SubSelect, TriplePattern, TriplesWindow, Union, Values, Var,
 )
 from translate.paths import PATH_TYPES
 
@@ -104,11 +104,30 @@ def _expr(expr, names: Names, outer: int) -> str:
         text = f"{_expr(expr.left, names, own)} {op} {_expr(expr.right, names, own + 1)}"
     elif isinstance(expr, (Not, Neg)):
         text = ("!" if isinstance(expr, Not) else "-") + _expr(expr.operand, names, own)
+    elif isinstance(expr, Exists):
+        text = f"EXISTS {{{pattern_text(expr.pattern, names)}}}"
     elif isinstance(expr, Call):
-        text = f"{expr.function}({_expr(expr.argument, names, 0)})"
+        text = f"{expr.function}({', '.join(_expr(arg, names, 0) for arg in expr.args)})"
     else:
         text = term_text(expr, names)
     return f"({text})" if own < outer else text
+
+
+def aggregate_text(aggregate: Aggregate, names: Names = Names()) -> str:
+    """``AVG(?v)``, ``COUNT(DISTINCT *)``, ``GROUP_CONCAT(?v; SEPARATOR=",")``."""
+    inner = "*" if aggregate.argument is None else expr_text(aggregate.argument, names)
+    inner = ("DISTINCT " if aggregate.distinct else "") + inner
+    if aggregate.function == "group_concat" and aggregate.separator != " ":
+        inner += f"; SEPARATOR={Literal(aggregate.separator).n3()}"
+    return f"{aggregate.function.upper()}({inner})"
+
+
+def group_text(pattern: Group, names: Names = Names()) -> str:
+    """``GROUP BY ?k: (AVG(?v) AS ?a)`` (the keys, then the aggregates)."""
+    keys = " ".join(term_text(k, names) for k in pattern.keys) or "()"
+    results = " ".join(f"({aggregate_text(a, names)} AS {term_text(v, names)})"
+                       for v, a in pattern.aggregates)
+    return f"GROUP BY {keys}: {results}"
 
 
 @singledispatch
@@ -155,6 +174,17 @@ def _(pattern: Graph, names: Names = Names()) -> str:
     return f"GRAPH {term_text(pattern.name, names)} {{{pattern_text(pattern.pattern, names)}}}"
 
 
+@pattern_text.register(Extend)
+def _(pattern: Extend, names: Names = Names()) -> str:
+    return (f"{pattern_text(pattern.pattern, names)} BIND ({expr_text(pattern.expr, names)} AS "
+            f"{term_text(pattern.var, names)})")
+
+
+@pattern_text.register(Group)
+def _(pattern: Group, names: Names = Names()) -> str:
+    return f"{{{pattern_text(pattern.pattern, names)}}} {group_text(pattern, names)}"
+
+
 @pattern_text.register(StreamPattern)
 def _(pattern: StreamPattern, names: Names = Names()) -> str:
     return (f"STREAM {term_text(pattern.stream, names)} {window_text(pattern.window)} "
@@ -195,6 +225,11 @@ def node_summary(pattern, index: int, names: Names = Names(), width: int = 100) 
     elif isinstance(pattern, SubSelect):
         heading = " ".join(f"?{v.name}" for v in pattern.variables)
         text = f"SELECT {heading} over node {left} (subquery)"
+    elif isinstance(pattern, Extend):
+        text = (f"BIND ({expr_text(pattern.expr, names)} AS {term_text(pattern.var, names)}) "
+                f"over node {left}")
+    elif isinstance(pattern, Group):
+        text = f"{group_text(pattern, names)} over node {left}"
     else:
         kind = {Join: "AND", Union: "UNION", Optional: "OPTIONAL", Minus: "MINUS"}[type(pattern)]
         text = f"{kind} of nodes {left} and {right}"

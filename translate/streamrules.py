@@ -46,21 +46,20 @@ def _reader(reading: str, literals: WindowReader | None) -> WindowReader:
 
 @dataclass(frozen=True)
 class TauResult:
-    """The rules of a translation, a comment per rule, the answer predicate's shape, and the RDF
-    terms of the patterns (in the order the encoder first saw them)."""
+    """The rules of a translation, a comment per rule and the answer predicate's shape."""
 
     program: Program
     comments: tuple[str, ...]
     answer: Shape
-    terms: tuple = ()
 
     @property
     def answer_predicate(self) -> str:
         return answer_predicate(self.answer.index)
 
 
-def _run(query: RspQuery, encoder: RdfTermEncoder | None, stream_body) -> tuple[Tau, Shape]:
-    tau = Tau(encoder or RdfTermEncoder(), stream_body, Names(query.prefixes))
+def _run(query: RspQuery, encoder: RdfTermEncoder | None, stream_body,
+         empty_group: str = "row") -> tuple[Tau, Shape]:
+    tau = Tau(encoder or RdfTermEncoder(), stream_body, Names(query.prefixes), empty_group)
     shape = tau.translate(query.pattern, answer_variables(query))
     return tau, shape
 
@@ -74,12 +73,14 @@ def answer_variables(query: RspQuery) -> list[str]:
 
 
 def _result(tau: Tau, shape: Shape) -> TauResult:
-    return TauResult(Program(tuple(tau.rules)), tuple(tau.comments), shape, tau.encoder.terms())
+    return TauResult(Program(tuple(tau.rules)), tuple(tau.comments), shape)
 
 
-def tau(query: RspQuery, encoder: RdfTermEncoder | None = None) -> TauResult:
-    """τ(Q) for a plain SPARQL query (``S`` is ignored; STREAM patterns are refused)."""
-    return _result(*_run(query, encoder, None))
+def tau(query: RspQuery, encoder: RdfTermEncoder | None = None,
+        empty_group: str = "row") -> TauResult:
+    """τ(Q) for a plain SPARQL query (``S`` is ignored; STREAM patterns are refused).
+    ``empty_group``: see :class:`translate.tau.Tau`."""
+    return _result(*_run(query, encoder, None, empty_group))
 
 
 def import_rules(query: RspQuery, encoder: RdfTermEncoder, reading: str = "closed",
@@ -103,20 +104,22 @@ def import_rules(query: RspQuery, encoder: RdfTermEncoder, reading: str = "close
 
 
 def tau1(query: RspQuery, encoder: RdfTermEncoder | None = None,
-         reading: str = "closed", literals: WindowReader | None = None) -> TauResult:
+         reading: str = "closed", literals: WindowReader | None = None,
+         empty_group: str = "row") -> TauResult:
     """τ1(Q) = τ(Q) ∪ τ'(S); apply it to ``cs(Q)``."""
     check_reading(reading)
-    runner, shape = _run(query, encoder, None)
+    runner, shape = _run(query, encoder, None, empty_group)
     for rule, comment in import_rules(query, runner.encoder, reading, literals):
         runner.add(rule, comment)
     return _result(runner, shape)
 
 
 def tau2(query: RspQuery, encoder: RdfTermEncoder | None = None,
-         reading: str = "closed", literals: WindowReader | None = None) -> TauResult:
+         reading: str = "closed", literals: WindowReader | None = None,
+         empty_group: str = "row") -> TauResult:
     """τ2(Q): τ with STREAM patterns read through their windows; apply it to a ``cq(Q)`` query."""
     read = _reader(reading, literals)
 
     def stream_body(pattern: StreamPattern, atoms: list[Atom]) -> tuple[Literal, ...]:
         return read(pattern.window, atoms)
-    return _result(*_run(query, encoder, stream_body))
+    return _result(*_run(query, encoder, stream_body, empty_group))

@@ -34,19 +34,25 @@ from lars.atoms import Atom, Comparison
 from lars.errors import UnsupportedError
 from lars.rules import Literal, Rule
 from lars.terms import Term, Variable
-from translate.filters import Scope, when_true
+from translate.aggregates import EMPTY_GROUP_READINGS, group_rules
+from translate import expressions
 from translate.names import (
     NAMED_GRAPH, RDF_GRAPH, answer_predicate, helper_predicate, internal_variable, lars_variable,
+    role_predicate,
 )
-from translate.rdf import DEFAULT_GRAPH, NULL, STREAMS, STRIPLE, TRIPLE, RdfTermEncoder
+from translate.rdf import (
+    DEFAULT_GRAPH, FALSE, NULL, STREAMS, STRIPLE, TRIPLE, TRUE, RdfTermEncoder,
+)
 from translate.paths import PATH_TYPES, PathRules
 from translate.rsp import (
-    BGP, BlankVar, Filter, Graph, Join, Minus, Optional, Pattern, StreamPattern, SubSelect,
-    TriplePattern, Union, Values, Var,
+    BGP, BlankVar, Exists, Extend, Filter, Graph, Group, Join, Minus, Optional, Pattern,
+    StreamPattern, SubSelect, TriplePattern, Union, Values, Var,
 )
-from translate.scope import certain, in_scope
+from translate.scope import certain, children, in_scope, subexpressions
 from translate.sparqltext import Names, expr_text, node_summary
 
+MAX_EXISTS = 4
+"""At most this many EXISTS in one FILTER (the rules cover each combination of outcomes)."""
 MAX_CASES = 243
 """At most this many rules per join: 3^5, five shared variables that may be unbound."""
 
@@ -94,13 +100,18 @@ class Tau:
         encoder: encodes the constants of the patterns (and remembers them for answers).
         stream_body: how STREAM patterns are read (τ2); ``None`` refuses them (τ, τ1).
         names: prefixes for the comments.
+        empty_group: the aggregates of a query without GROUP BY over no solution give one row
+            (``row``: SPARQL 1.1, C-SPARQL) or none (``none``); see :mod:`translate.aggregates`.
     """
 
     def __init__(self, encoder: RdfTermEncoder, stream_body: StreamBody | None = None,
-                 names: Names = Names()):
+                 names: Names = Names(), empty_group: str = "row"):
+        if empty_group not in EMPTY_GROUP_READINGS:
+            raise ValueError(f"empty_group must be one of {EMPTY_GROUP_READINGS}")
         self.encoder = encoder
         self.stream_body = stream_body
         self.names = names
+        self.empty_group = empty_group
         self._emitted: list[tuple[tuple[int, int], Rule, str]] = []
         self._named_graph_rule = False
         self._graph_rules = False
@@ -271,13 +282,76 @@ class Tau:
     def _(self, pattern: Filter, index: int, graph: Term, head=None) -> Shape:
         shape = self.shape(pattern, index, head)
         child = self.node(pattern.pattern, 2 * index, graph, None)
-        scope = Scope({v: var(v) for v in child.variables},
-                      frozenset(var(v).name for v in child.variables if v not in child.maybe))
-        disjuncts = when_true(pattern.condition, scope)
-        for k, conj in enumerate(disjuncts, start=1):
-            role = f"disjunct {k} of {len(disjuncts)}" if len(disjuncts) > 1 else ""
+        terms: dict = {v: var(v) for v in child.variables}
+        tests = list(dict.fromkeys(e for e in subexpressions(pattern.condition)
+                                   if isinstance(e, Exists)))
+        if len(tests) > MAX_EXISTS:
+            raise UnsupportedError(f"FILTER with more than {MAX_EXISTS} EXISTS")
+        helpers = [self._exists(test, k, index, child, graph) for k, test in enumerate(tests)]
+        for outcome in product((True, False), repeat=len(tests)):
+            terms.update((test, TRUE if holds else FALSE) for test, holds in zip(tests, outcome))
+            decided = [Literal(helper, negated=not holds) for helper, holds in zip(helpers, outcome)]
+            role = ", ".join(f"EXISTS {k + 1} {'holds' if holds else 'fails'}"
+                             for k, holds in enumerate(outcome))
             self.emit(self.head(shape, graph, in_scope(pattern)),
-                      [self.atom(child, graph), *conj], self.describe(pattern, index, role))
+                      [self.atom(child, graph), *decided,
+                       expressions.condition(pattern.condition, terms)],
+                      self.describe(pattern, index, role))
+        return shape
+
+    def _exists(self, test: Exists, k: int, index: int, child: Shape, graph: Term) -> Atom:
+        """``ans_i_ex<k>(C̄)``: the child's solutions for which ``EXISTS`` test ``k`` holds.
+
+        The test's pattern is node ``2v`` of a spine of free indices ``v = 2i+1, 2v+1, ...``;
+        a solution μ passes when the pattern has a solution compatible with μ, which is
+        SPARQL's ``substitute(P, μ)`` for patterns that :func:`_check_exists` accepts.
+        """
+        _check_exists(test.pattern)
+        spine = 2 * index + 1
+        for _ in range(k):
+            spine = 2 * spine + 1
+        sub = self.node(test.pattern, 2 * spine, graph, None)
+        name = role_predicate(index, f"ex{k}")
+
+        def atom(nulls: frozenset[str]) -> Atom:
+            args = [NULL if v in nulls else var(v) for v in child.variables]
+            return Atom(name, tuple(args) + (graph, STREAMS))
+        for lnull, rnull in join_cases(child, sub):
+            self.emit(atom(lnull), [self.atom(child, graph, lnull), self.atom(sub, graph, rnull)],
+                      self.describe(test.pattern, index, f"EXISTS {k + 1}: a compatible solution "
+                                    f"of node {sub.index}"))
+        return atom(frozenset())
+
+    @node.register
+    def _(self, pattern: Extend, index: int, graph: Term, head=None) -> Shape:
+        shape = self.shape(pattern, index, head)
+        child = self.node(pattern.pattern, 2 * index, graph, None)
+        if pattern.var.name in child.variables:
+            raise UnsupportedError(f"BIND to ?{pattern.var.name}, which is already in scope")
+        terms = {v: var(v) for v in child.variables}
+        self.emit(self.head(shape, graph, in_scope(pattern)),
+                  [self.atom(child, graph),
+                   Comparison("=", var(pattern.var.name), expressions.value(pattern.expr, terms))],
+                  self.describe(pattern, index))
+        return shape
+
+    @node.register
+    def _(self, pattern: Group, index: int, graph: Term, head=None) -> Shape:
+        shape = self.shape(pattern, index, head)
+        child = self.node(pattern.pattern, 2 * index, graph, None)
+        terms = {v: var(v) for v in child.variables}
+
+        def helper(role: str, args) -> Atom:
+            return Atom(role_predicate(index, role), tuple(args) + (graph, STREAMS))
+        rules, body = group_rules(pattern, self.atom(child, graph), terms, helper,
+                                  self.empty_group)
+        for rule_head, rule_body, role in rules:
+            self.emit(rule_head, rule_body, self.describe(pattern, index, role))
+        results = {v.name: internal_variable("R", j)
+                   for j, (v, _) in enumerate(pattern.aggregates, start=1)}
+        args = [results[v] if v in results else NULL for v in shape.variables]
+        self.emit(Atom(answer_predicate(index), tuple(args) + (graph, STREAMS)), body,
+                  self.describe(pattern, index, "one row per group"))
         return shape
 
     @node.register
@@ -357,11 +431,8 @@ class Tau:
             if condition is None:
                 yield lnull, rnull, (), note
                 continue
-            sure = {var(v).name for v in left.variables if v not in left.maybe | lnull}
-            sure |= {var(v).name for v in right.variables if v not in right.maybe | rnull}
             note = ", ".join(filter(None, [note, "FILTER " + expr_text(condition, self.names)]))
-            for conj in when_true(condition, Scope(values, frozenset(sure))):
-                yield lnull, rnull, conj, note
+            yield lnull, rnull, (expressions.condition(condition, values),), note
 
     def _difference(self, pattern, shape: Shape, left: Shape, right: Shape, graph: Term) -> None:
         """``ans_i ← ans_2i, not ans_2i_prime(key)``; the helper says a compatible match exists.
@@ -420,9 +491,24 @@ def reads_graph(pattern: Pattern) -> bool:
         return reads_graph(pattern.left) and reads_graph(pattern.right)
     if isinstance(pattern, (Optional, Minus)):
         return reads_graph(pattern.left)
-    if isinstance(pattern, (Filter, SubSelect)):
+    if isinstance(pattern, (Filter, SubSelect, Extend)):
         return reads_graph(pattern.pattern)
     return False
+
+
+def _check_exists(pattern: Pattern) -> None:
+    """Refuse EXISTS patterns where compatibility is not substitution (SPARQL 18.6): OPTIONAL,
+    MINUS, aggregates, and FILTER or BIND over variables the pattern does not bind itself."""
+    if isinstance(pattern, (Optional, Minus, Group)):
+        raise UnsupportedError("OPTIONAL, MINUS or an aggregate inside EXISTS")
+    if isinstance(pattern, (Filter, Extend)):
+        expr = pattern.condition if isinstance(pattern, Filter) else pattern.expr
+        used = {e.name for e in subexpressions(expr) if isinstance(e, Var)}
+        if not used <= certain(pattern.pattern):
+            raise UnsupportedError("FILTER or BIND inside EXISTS over a variable the pattern "
+                                   "does not always bind")
+    for child in children(pattern):
+        _check_exists(child)
 
 
 def _parenthesized(note: str) -> str:

@@ -21,8 +21,8 @@ from itertools import product
 
 from lars.errors import InputError
 from translate.rsp import (
-    BGP, Filter, Graph, Join, Minus, Optional, Pattern, RspQuery, StreamPattern, StreamSpec,
-    SubSelect, Union, merge_bgps,
+    BGP, Extend, Filter, Graph, Group, Join, Minus, Optional, Pattern, RspQuery, StreamPattern,
+    StreamSpec, SubSelect, Union, merge_bgps,
 )
 
 
@@ -43,6 +43,8 @@ def _(pattern, function):
 @_map_children.register(Filter)
 @_map_children.register(Graph)
 @_map_children.register(SubSelect)
+@_map_children.register(Extend)
+@_map_children.register(Group)
 def _(pattern, function):
     return replace(pattern, pattern=function(pattern.pattern))
 

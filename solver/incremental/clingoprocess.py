@@ -33,8 +33,9 @@ BUDGET_MB = 256
 """How much the child's peak memory may grow before it is replaced."""
 
 
-def solve_text(text: str) -> tuple[str, object]:
+def solve_text(text: str, modules: tuple[str, ...] = ()) -> tuple[str, object]:
     """Ground and solve ``text`` in this process; the shown ``__d(A,T)`` of each answer set.
+    ``modules`` register the external functions the text calls (:func:`lars.externals.load`).
 
     Returns:
         ``("ok", [{(atom, T), ...}, ...])``, or ``("rejected", messages)`` if clingo refused
@@ -42,14 +43,16 @@ def solve_text(text: str) -> tuple[str, object]:
     """
     import clingo
 
-    from solver.symbols import atom_of
+    from lars.externals import load
+    from solver.symbols import Context, atom_of
 
+    load(modules)
     messages: list[str] = []
     control = clingo.Control(["0"], logger=lambda code, message: messages.append(message),
                              message_limit=20)
     try:
         control.add("base", [], text)
-        control.ground([("base", [])])
+        control.ground([("base", [])], context=Context())
     except RuntimeError as error:
         return "rejected", " ".join(messages) or str(error)
     found: list[set[Pair]] = []
@@ -63,11 +66,11 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
     until the input ends."""
     while True:
         try:
-            text = pickle.load(requests)
+            text, modules = pickle.load(requests)
         except EOFError:
             return
         try:
-            status, result = solve_text(text)
+            status, result = solve_text(text, modules)
         except Exception as error:  # noqa: BLE001 - reported to the parent, which raises it
             status, result = "failed", f"{type(error).__name__}: {error}"
         usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -89,9 +92,10 @@ class ClingoProcess:
         """CPU time the children have spent so far (this process's ``process_time`` leaves it out)."""
         self._child_cpu = 0.0
 
-    def solve(self, text: str, where: str = "") -> list[set[Pair]]:
+    def solve(self, text: str, where: str = "", modules: tuple[str, ...] = ()) -> list[set[Pair]]:
         """The shown ``__d`` pairs of every answer set of ``text`` (none if inconsistent);
-        ``where`` (e.g. `` at t=5``) goes into the error message.
+        ``where`` (e.g. `` at t=5``) goes into the error message; ``modules`` register the
+        external functions the text calls.
 
         Raises:
             SolverError: clingo rejected the text (its messages), the child failed (a text
@@ -99,7 +103,7 @@ class ClingoProcess:
         """
         child = self.child or self._start()
         try:
-            pickle.dump(text, child.stdin, pickle.HIGHEST_PROTOCOL)
+            pickle.dump((text, modules), child.stdin, pickle.HIGHEST_PROTOCOL)
             child.stdin.flush()
             status, result, peak_kib, child_cpu = pickle.load(child.stdout)
         except (EOFError, BrokenPipeError, pickle.UnpicklingError) as error:

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from lars.analysis import program_functions
+from lars.externals import modules_of
 from lars.formulas import At, AtAtom, WindowAtom
 from lars.terms import Constant
 from lars.windows import TimeWindow
@@ -98,6 +100,7 @@ class ClingoResidual:
         self.background_text = "".join(f"__bg({atom_text(a)})." for a in sorted(
             engine.background, key=atom_text))
         self.relative = shift_invariant(engine.program)
+        self.modules = modules_of(program_functions(engine.program))
         self.solved = 0
 
     def solve(self, t: int, derived, deltas) -> list[set[Pair]]:
@@ -128,6 +131,6 @@ class ClingoResidual:
 
     def _solve(self, t: int, offset: int, ranges, pairs) -> list[set[Pair]]:
         found = shared_process().solve(self.text + "\n" + self.facts(t, offset, ranges, pairs),
-                                       f" at t={t}")
+                                       f" at t={t}", self.modules)
         self.solved += 1
         return [{(atom, time + offset) for atom, time in model} for model in found]

@@ -28,8 +28,6 @@ from translate.profiles import profile
 
 ROOT = Path(__file__).resolve().parents[2]
 CSRBENCH = ROOT / "examples" / "csrbench"
-AGGREGATES = pytest.mark.xfail(reason="Q4 needs AVG, which the SPARQL-coverage issue adds",
-                               strict=False)
 SLOW = pytest.mark.slow
 
 
@@ -58,7 +56,7 @@ def check(engine, number, strict=False, merge=False, suggest=False):
     pytest.param("csparql", 1, False, id="csparql-q1"),
     pytest.param("csparql", 2, False, id="csparql-q2", marks=SLOW),
     pytest.param("csparql", 3, False, id="csparql-q3", marks=SLOW),
-    pytest.param("csparql", 4, False, id="csparql-q4", marks=[AGGREGATES, SLOW]),
+    pytest.param("csparql", 4, False, id="csparql-q4", marks=SLOW),
     pytest.param("csparql", 6, False, id="csparql-q6", marks=SLOW),
     pytest.param("csparql", 7, False, id="csparql-q7", marks=SLOW),
     pytest.param("cqels", 1, False, id="cqels-q1"),
@@ -77,7 +75,7 @@ def test_correct_recordings(engine, number, merge):
     pytest.param("csparql", 5, False, id="csparql-q5"),
     pytest.param("csparql", 3, True, id="csparql-q3-strict"),
     pytest.param("cqels", 3, False, id="cqels-q3-unmerged"),
-    pytest.param("cqels", 4, False, id="cqels-q4", marks=AGGREGATES),
+    pytest.param("cqels", 4, False, id="cqels-q4"),
     pytest.param("cqels", 6, False, id="cqels-q6"),
     pytest.param("cqels", 7, False, id="cqels-q7"),
 ])

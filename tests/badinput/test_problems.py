@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from tests.badinput.clirun import ROOT, assert_refused, child, lars
+from tests.badinput.clirun import assert_refused, child, lars
 
 EX = "http://ex.org/"
 QUERY = f"PREFIX : <{EX}>\nSELECT ?x WHERE {{ STREAM <{EX}s> [RANGE 2s] {{ ?x :p ?y }} }}\n"

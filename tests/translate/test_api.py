@@ -135,9 +135,7 @@ CSRBENCH = EXAMPLES / "stream"
 
 
 def _example(path: Path):
-    needs_aggregates = pytest.mark.xfail(reason="Q4 needs AVG, which the SPARQL-coverage issue adds",
-                                         strict=False)
-    return pytest.param(path, id=path.stem, marks=needs_aggregates if path.stem.startswith("q4") else ())
+    return pytest.param(path, id=path.stem)
 
 
 @pytest.mark.parametrize("path", [_example(p) for p in sorted((EXAMPLES / "queries").glob("*.rq"))])

@@ -1,0 +1,64 @@
+"""External functions: Python code that computes a term's value at grounding time.
+
+A :class:`~lars.terms.Function` term ``@name(t1,...,tn)`` has the value that the function
+registered under ``name`` returns for the values of its arguments. clingo calls it while
+grounding (its ``@name(...)`` external functions, through :class:`solver.symbols.Context`) and the
+Python strategies call the same function through :func:`lars.terms.evaluate`, so every strategy
+computes the same values. Functions take and return constants (:data:`lars.terms.Constant`);
+they must be total and deterministic: an operation that fails returns a constant saying so (the
+RDF functions of :mod:`translate.sparqlfunctions` return ``error``), never raises.
+
+A process that solves a program must have imported the modules that register its functions;
+:func:`modules_of` names them so that a child process can import them (:func:`load`).
+
+>>> @external("twice_demo")
+... def _twice(x):
+...     from lars.terms import Number
+...     return Number(2 * x.value)
+>>> from lars.terms import Function, Number, evaluate
+>>> evaluate(Function("twice_demo", (Number(4),)), {})
+Number(value=8)
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable
+
+from lars.errors import UnsupportedError
+
+_FUNCTIONS: dict[str, Callable] = {}
+_MODULES: dict[str, str] = {}
+
+
+def external(name: str) -> Callable[[Callable], Callable]:
+    """Register the decorated function as the external function ``@name``."""
+    def register(function: Callable) -> Callable:
+        _FUNCTIONS[name] = function
+        _MODULES[name] = function.__module__
+        return function
+    return register
+
+
+def lookup(name: str) -> Callable:
+    """The function registered as ``@name``.
+
+    Raises:
+        UnsupportedError: no imported module registers ``@name``.
+    """
+    try:
+        return _FUNCTIONS[name]
+    except KeyError:
+        raise UnsupportedError(f"unknown external function @{name}",
+                               hint="import the module that registers it") from None
+
+
+def modules_of(names: Iterable[str]) -> tuple[str, ...]:
+    """The modules that register the functions ``names`` (those known here), sorted."""
+    return tuple(sorted({_MODULES[name] for name in names if name in _MODULES}))
+
+
+def load(modules: Iterable[str]) -> None:
+    """Import ``modules`` (named by :func:`modules_of`) so that their functions are registered."""
+    for module in modules:
+        importlib.import_module(module)

@@ -1,0 +1,394 @@
+"""The operators and functions of SPARQL 1.1 (§17) as external functions on LARS constants.
+
+Each function here is registered with :func:`lars.externals.external`, so a translated program
+can call it as ``@name(...)``: clingo calls it while grounding, the Python strategies while
+joining, and both get the same value. The arguments are constants of the RDF encoding
+(:mod:`translate.rdf`), decoded to rdflib terms; the work is done by rdflib's own operator
+implementations (``rdflib.plugins.sparql.operators``), so numbers compare by value across xsd
+types with SPARQL's promotion rules, decimals stay exact, doubles follow IEEE, language tags
+compare case-insensitively, and xsd:dateTime and xsd:boolean compare by value.
+
+Every function is total: an argument that is ``null`` (unbound) or ``error``, an ill-typed
+literal, a type error, all give the constant ``error`` (SPARQL's expression error), never an
+exception. Only the non-strict operators look past an error: ``||`` and ``&&`` (three-valued
+logic), ``IF``, ``COALESCE``, ``BOUND``, ``IN``/``NOT IN``. Two functions close an expression:
+``@ebv(e)`` is ``true``, ``false`` or ``error`` (a FILTER keeps a solution when it is ``true``) and
+``@value(e)`` turns ``error`` into ``null`` (BIND and SELECT expressions leave the variable
+unbound on an error).
+
+>>> from lars.terms import Number, String
+>>> from translate.rdf import to_constant
+>>> from rdflib import Literal
+>>> half = to_constant(Literal("0.5", datatype=XSD.decimal))
+>>> sparql_gt(half, Number(0)), sparql_eq(Number(1), to_constant(Literal(1.0)))
+(Name(value='true'), Name(value='true'))
+>>> sparql_add(half, half)
+String(value='"1.0"^^<http://www.w3.org/2001/XMLSchema#decimal>')
+>>> sparql_lt(String("a"), Number(1)), sparql_or(ERROR, TRUE), sparql_and(ERROR, TRUE)
+(Name(value='error'), Name(value='true'), Name(value='error'))
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import re
+from collections.abc import Callable
+from decimal import Decimal
+
+from rdflib import Literal, URIRef
+from rdflib.namespace import XSD
+from rdflib.plugins.sparql import operators
+from rdflib.plugins.sparql.datatypes import type_promotion
+from rdflib.plugins.sparql.operators import EBV
+from rdflib.plugins.sparql.parserutils import CompValue
+from rdflib.plugins.sparql.sparql import Prologue, QueryContext
+from rdflib.term import Identifier
+
+from lars.externals import external
+from lars.terms import Constant, Number
+from translate.rdf import ERROR, FALSE, NULL, TRUE, from_constant, to_constant
+
+
+NONDETERMINISTIC = frozenset({"NOW", "RAND", "UUID", "STRUUID", "BNODE"})
+"""Functions whose value is not a function of their arguments: refused by the translation, as
+the strategies could give them different values."""
+
+_CONTEXT = QueryContext()
+_CONTEXT.prologue = Prologue()
+
+
+class _Error(Exception):
+    """An expression error (unbound or ``error`` argument) inside this module."""
+
+
+def _term(constant: Constant) -> Identifier:
+    if constant in (NULL, ERROR):
+        raise _Error
+    return from_constant(constant)
+
+
+def _constant(make: Callable[[], object]) -> Constant:
+    """The constant of what ``make()`` computes, or ``error`` when it fails in any way."""
+    try:
+        value = make()
+        if isinstance(value, bool):
+            return TRUE if value else FALSE
+        if not isinstance(value, Identifier):
+            return ERROR
+        if isinstance(value, Literal) and value.ill_typed:
+            return ERROR
+        return to_constant(value)
+    except Exception:  # noqa: BLE001 - every failure of an operator is SPARQL's error
+        return ERROR
+
+
+def _ebv(constant: Constant) -> bool | None:
+    """The effective boolean value; ``None`` for an error."""
+    if constant in (TRUE, FALSE):
+        return constant == TRUE
+    try:
+        return bool(EBV(_term(constant)))
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _boolean(value: bool | None) -> Constant:
+    return ERROR if value is None else TRUE if value else FALSE
+
+
+# --- closing an expression -------------------------------------------------------------------
+
+@external("ebv")
+def sparql_ebv(value: Constant) -> Constant:
+    """``true``, ``false`` or ``error``: the effective boolean value (SPARQL §17.2.2)."""
+    return _boolean(_ebv(value))
+
+
+@external("value")
+def sparql_value(value: Constant) -> Constant:
+    """The value of a BIND or SELECT expression: ``null`` (unbound) on an error."""
+    return NULL if value == ERROR else value
+
+
+# --- the non-strict operators ----------------------------------------------------------------
+
+@external("or")
+def sparql_or(left: Constant, right: Constant) -> Constant:
+    """``||``: true if either side is true, else error if either is an error (§17.2)."""
+    a, b = _ebv(left), _ebv(right)
+    return TRUE if True in (a, b) else ERROR if None in (a, b) else FALSE
+
+
+@external("and")
+def sparql_and(left: Constant, right: Constant) -> Constant:
+    """``&&``: false if either side is false, else error if either is an error."""
+    a, b = _ebv(left), _ebv(right)
+    return FALSE if False in (a, b) else ERROR if None in (a, b) else TRUE
+
+
+@external("bnot")
+def sparql_not(value: Constant) -> Constant:
+    """``!``."""
+    result = _ebv(value)
+    return ERROR if result is None else _boolean(not result)
+
+
+@external("bound")
+def sparql_bound(value: Constant) -> Constant:
+    return _boolean(value != NULL)
+
+
+@external("if")
+def sparql_if(condition: Constant, then: Constant, otherwise: Constant) -> Constant:
+    chosen = {True: then, False: otherwise}.get(_ebv(condition), ERROR)
+    return ERROR if chosen == NULL else chosen
+
+
+@external("coalesce")
+def sparql_coalesce(*values: Constant) -> Constant:
+    return next((v for v in values if v not in (NULL, ERROR)), ERROR)
+
+
+@external("in")
+def sparql_in(value: Constant, *options: Constant) -> Constant:
+    """``value IN (options)``: true on an equal option, else error if a test erred (§17.4.1.9)."""
+    tests = [_ebv(sparql_eq(value, option)) for option in options]
+    return TRUE if True in tests else ERROR if None in tests else FALSE
+
+
+@external("notin")
+def sparql_not_in(value: Constant, *options: Constant) -> Constant:
+    return sparql_not(sparql_in(value, *options))
+
+
+# --- the strict operators, by rdflib ---------------------------------------------------------
+
+_NUMERIC = frozenset(XSD[name] for name in (
+    "integer", "decimal", "double", "float", "int", "long", "short", "byte", "nonNegativeInteger",
+    "positiveInteger", "nonPositiveInteger", "negativeInteger", "unsignedLong", "unsignedInt",
+    "unsignedShort", "unsignedByte"))
+_ORDERED = {XSD.string: "string", None: "string", XSD.boolean: "boolean",
+            XSD.dateTime: "dateTime", XSD.date: "date", XSD.time: "time",
+            **{datatype: "numeric" for datatype in _NUMERIC}}
+
+
+def _order_kind(term: Identifier) -> str | None:
+    """The operand kind for which SPARQL defines ``<`` (§17.3), ``None`` for other terms."""
+    if not isinstance(term, Literal) or term.language is not None or term.ill_typed:
+        return None
+    return _ORDERED.get(term.datatype)
+
+
+def _compare(op: str, a: Identifier, b: Identifier) -> Identifier:
+    comparable = _order_kind(a) is not None and _order_kind(a) == _order_kind(b)
+    if op in ("=", "!=") and not comparable:
+        if isinstance(a, Literal) and isinstance(b, Literal) and a != b:
+            raise _Error  # RDFterm-equal: two different literals it cannot compare (§17.4.1.7)
+        return Literal((a == b) == (op == "="))
+    if not comparable:
+        raise _Error  # SPARQL orders only numbers, strings, booleans and date-times
+    return operators.RelationalExpression(
+        CompValue("RelationalExpression", expr=a, op=op, other=b), _CONTEXT)
+
+
+_INTEGER_TESTS = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+                  ">": operator.gt, ">=": operator.ge}
+
+
+def _relational(op: str) -> Callable[[Constant, Constant], Constant]:
+    test = _INTEGER_TESTS[op]
+
+    def compare(left: Constant, right: Constant) -> Constant:
+        if type(left) is Number and type(right) is Number:  # two xsd:integers: the fast path
+            return TRUE if test(left.value, right.value) else FALSE
+        return _constant(lambda: _compare(op, _term(left), _term(right)))
+    return compare
+
+
+def _number(term: Identifier):
+    if not isinstance(term, Literal) or term.datatype not in _NUMERIC or term.ill_typed:
+        raise _Error
+    return term.value
+
+
+def _ieee(op: str, a: float, b: float) -> float:
+    try:
+        return _OPERATIONS[op](a, b)
+    except ZeroDivisionError:
+        return math.copysign(math.inf, a) * math.copysign(1.0, b) if a and not math.isnan(a) \
+            else math.nan
+
+
+_OPERATIONS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
+
+
+def _canonical(value: Decimal) -> Decimal:
+    """A decimal in XSD's canonical form: no trailing zeros, but at least one decimal (``2.0``)."""
+    value = value.normalize()
+    return value.quantize(Decimal("0.1")) if value == value.to_integral_value() else value
+
+
+def _arithmetic(op: str) -> Callable[[Constant, Constant], Constant]:
+    """``+ - * /`` with XPath's numeric type promotion (SPARQL §17.3): integers stay integers
+    (``/`` makes a decimal), decimals are exact, floats and doubles follow IEEE 754."""
+    def apply(a: Identifier, b: Identifier) -> Identifier:
+        x, y = _number(a), _number(b)
+        datatype = type_promotion(a.datatype, b.datatype)
+        if datatype in (XSD.double, XSD.float):
+            return Literal(_ieee(op, float(x), float(y)), datatype=datatype)
+        if op == "/" or datatype == XSD.decimal:
+            if op == "/" and y == 0:
+                raise _Error  # division by zero is an error for integers and decimals
+            return Literal(_canonical(_OPERATIONS[op](Decimal(x), Decimal(y))),
+                           datatype=XSD.decimal)
+        return Literal(_OPERATIONS[op](int(x), int(y)))
+
+    def compute(left: Constant, right: Constant) -> Constant:
+        return _constant(lambda: apply(_term(left), _term(right)))
+    return compute
+
+
+def _unary(kind: str) -> Callable[[Constant], Constant]:
+    evaluate = getattr(operators, kind)
+
+    def compute(value: Constant) -> Constant:
+        return _constant(lambda: evaluate(CompValue(kind, expr=_term(value)), _CONTEXT))
+    return compute
+
+
+sparql_eq, sparql_ne, sparql_lt, sparql_le, sparql_gt, sparql_ge = (
+    external(name)(_relational(op)) for name, op in (
+        ("eq", "="), ("ne", "!="), ("lt", "<"), ("le", "<="), ("gt", ">"), ("ge", ">=")))
+sparql_add, sparql_sub, sparql_mul, sparql_div = (
+    external(name)(_arithmetic(op)) for name, op in (("add", "+"), ("sub", "-"), ("mul", "*"),
+                                                     ("div", "/")))
+sparql_neg = external("neg")(_unary("UnaryMinus"))
+sparql_plus = external("plus")(_unary("UnaryPlus"))
+
+COMPARISONS = {"=": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+ARITHMETIC = {"+": "add", "-": "sub", "*": "mul", "/": "div"}
+
+
+@external("cast")
+def sparql_cast(datatype: Constant, value: Constant) -> Constant:
+    """``xsd:T(value)``: the XPath constructor functions (§17.5); rdflib's, except from booleans
+    and numbers to numbers and booleans, which rdflib refuses or gets wrong (it cannot cast
+    ``true`` or ``0.0`` to xsd:integer)."""
+    def cast():
+        target, source = _term(datatype), _term(value)
+        kind = _order_kind(source)
+        if target in _NUMBER_CASTS and kind in ("numeric", "boolean"):
+            number = source.value
+            if isinstance(number, float) and not math.isfinite(number) and target != XSD.double \
+                    and target != XSD.float:
+                raise _Error  # NaN and INF have no integer or decimal
+            return _NUMBER_CASTS[target](number)
+        if isinstance(source, Literal) and source.ill_typed:
+            raise _Error
+        return operators.Function(CompValue("Function", iri=target, expr=[source]), _CONTEXT)
+    return _constant(cast)
+
+
+_NUMBER_CASTS = {
+    XSD.integer: lambda v: Literal(int(v)),
+    XSD.decimal: lambda v: Literal(Decimal(int(v)) if isinstance(v, bool) else Decimal(str(v)),
+                                   datatype=XSD.decimal),
+    XSD.double: lambda v: Literal(float(v), datatype=XSD.double),
+    XSD.float: lambda v: Literal(float(v), datatype=XSD.float),
+    XSD.boolean: lambda v: Literal(bool(v) and not (isinstance(v, float) and math.isnan(v))),
+}
+
+
+CASTS = frozenset(URIRef(XSD + name) for name in (
+    "string", "dateTime", "float", "double", "decimal", "integer", "boolean"))
+
+
+# --- the built-in functions of §17.4, by rdflib ---------------------------------------------
+
+_PARAMETERS = {"SUBSTR": ("arg", "start", "length"), "REPLACE": ("arg", "pattern", "replacement", "flags"),
+               "REGEX": ("text", "pattern", "flags")}
+_OWN = {"BOUND", "IF", "COALESCE", "EXISTS", "REGEX", "REPLACE"}
+_SIMPLE_FIRST = {"STRDT", "STRLANG"}
+
+
+def _simple(term: Identifier) -> bool:
+    return isinstance(term, Literal) and term.language is None and \
+        term.datatype in (None, XSD.string)
+BUILTINS: dict[str, str] = {}
+"""SPARQL keyword (upper case, as rdflib spells it after ``Builtin_``) → external function name."""
+
+
+def _parameters(keyword: str, count: int) -> tuple[str, ...]:
+    if keyword in _PARAMETERS:
+        return _PARAMETERS[keyword][:count]
+    return ("arg",) if count == 1 else tuple(f"arg{i}" for i in range(1, count + 1))
+
+
+def _builtin(keyword: str) -> Callable[..., Constant]:
+    evaluate = getattr(operators, "Builtin_" + keyword)
+    name = "Builtin_" + keyword
+
+    def compute(*values: Constant) -> Constant:
+        def make():
+            terms = [_term(v) for v in values]
+            if keyword in _SIMPLE_FIRST and not _simple(terms[0]):
+                raise _Error  # STRDT and STRLANG take a simple literal (§17.4.3.15-16)
+            if keyword == "CONCAT":
+                return evaluate(CompValue(name, arg=terms), _CONTEXT) if terms else Literal("")
+            return evaluate(CompValue(name, **dict(zip(_parameters(keyword, len(terms)), terms))),
+                            _CONTEXT)
+        return _constant(make)
+    return compute
+
+
+for _name in dir(operators):
+    if _name.startswith("Builtin_"):
+        _keyword = _name[len("Builtin_"):]
+        if _keyword not in _OWN | NONDETERMINISTIC:
+            BUILTINS[_keyword.upper()] = _keyword.lower()
+            external(_keyword.lower())(_builtin(_keyword))
+BUILTINS.update({"BOUND": "bound", "IF": "if", "COALESCE": "coalesce", "REGEX": "regex",
+                 "REPLACE": "replace"})
+
+
+# --- REGEX and REPLACE with all of XPath's flags (rdflib's know neither q nor x) ------------
+
+_FLAGS = {"i": re.IGNORECASE, "s": re.DOTALL, "m": re.MULTILINE, "x": re.VERBOSE}
+
+
+def _pattern(pattern: Identifier, flags: Identifier | None) -> re.Pattern:
+    text = "" if flags is None else str(flags)
+    if not _simple(pattern) or (flags is not None and not _simple(flags)) \
+            or set(text) - set("ismxq"):
+        raise _Error
+    source = re.escape(str(pattern)) if "q" in text else str(pattern)
+    if "x" in text and "q" not in text:
+        source = re.sub(r"\s", "", source)  # XPath's x drops white space, also in classes
+    return re.compile(source, sum(_FLAGS[f] for f in set(text) - {"q", "x"}))
+
+
+def _string(term: Identifier) -> Literal:
+    if not isinstance(term, Literal) or term.datatype not in (None, XSD.string):
+        raise _Error  # a string literal, simple or with a language tag
+    return term
+
+
+@external("regex")
+def sparql_regex(text: Constant, pattern: Constant, flags: Constant | None = None) -> Constant:
+    return _constant(lambda: bool(_pattern(_term(pattern), flags and _term(flags)).search(
+        str(_string(_term(text))))))
+
+
+@external("replace")
+def sparql_replace(text: Constant, pattern: Constant, replacement: Constant,
+                   flags: Constant | None = None) -> Constant:
+    def replace() -> Literal:
+        source = _string(_term(text))
+        compiled = _pattern(_term(pattern), flags and _term(flags))
+        if compiled.search(""):
+            raise _Error  # a pattern that matches the empty string is an error (XPath)
+        by = re.sub(r"\$(\d)", r"\\g<\1>", str(_term(replacement)))
+        return Literal(compiled.sub(by, str(source)), lang=source.language,
+                       datatype=source.datatype)
+    return _constant(replace)
