@@ -133,8 +133,6 @@ def test_a_join_of_two_streams_windows():
     assert found == [(2, [("a", "c")]), (4, []), (6, [])]
 
 
-@pytest.mark.xfail(reason="needs aggregates (COUNT), which the SPARQL-coverage issue adds",
-                   strict=False)
 def test_count_over_an_empty_window_is_zero():
     found = reported("SELECT (COUNT(?s) AS ?n) FROM NAMED WINDOW :w ON :s [RANGE PT2S STEP PT2S] "
                      "WHERE { WINDOW :w { ?s :p ?o } }", [triple(1, "s", "a", "p", "o")], 4)
