@@ -87,9 +87,21 @@ def window_finding(spec: StreamSpec, period: int | None) -> Finding:
                    "data that expires before the pull; whether that changes answers depends on the data")
 
 
+def stream_finding(query: RspQuery) -> list[Finding]:
+    """A query that reads no stream: the pushing side never evaluates (no input ever arrives),
+    while the pulling side answers from static data at every pull (found by ``lars witness``:
+    the empty stream disagrees whenever the static data gives an answer)."""
+    if query.streams:
+        return []
+    return [Finding("a stream to push on", "unknown", "the query reads no stream: CQELS never "
+                    "evaluates, C-SPARQL answers from static data at every pull; they agree only "
+                    "if the static data gives no answer")]
+
+
 def analyze(query: RspQuery, period: int | None, graphs: dict | None = None) -> tuple[list[Finding], str]:
     """The findings and the verdict for a CQELS query (its STREAM blocks give ``S``)."""
-    findings = [condition_ii(query, graphs)] + [window_finding(spec, period) for spec in query.streams]
+    findings = ([condition_ii(query, graphs)] + stream_finding(query)
+                + [window_finding(spec, period) for spec in query.streams])
     statuses = {f.status for f in findings}
     verdict = ("not guaranteed" if "not met" in statuses else
                "depends on the data" if "unknown" in statuses else "guaranteed")

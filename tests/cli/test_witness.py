@@ -149,18 +149,19 @@ def test_a_query_without_streams_disagrees_on_the_empty_stream_when_static_data_
     query.write_text("PREFIX : <http://ex.org/>\nSELECT ?x WHERE { ?x :p ?y }\n")
     static.write_text("<http://ex.org/a> <http://ex.org/p> <http://ex.org/b> .\n")
     status, out, _ = run(capsys, "agree", "--analyze", query, "--period", "3s", "--static", static)
-    assert status == 0 and out.startswith("agreement GUARANTEED")  # the sufficient conditions hold ...
+    # --analyze once said GUARANTEED here, and this witness refuted it: CQELS never evaluates
+    assert status == 0 and out.startswith("agreement DEPENDS ON THE DATA")
     document, _ = witness_json(capsys, tmp_path, query, "--period", "3s", "--static", static)
-    assert document["triples"] == [] and document["failing"] == ["(ii)"]  # ... yet they disagree
+    assert document["triples"] == [] and document["failing"] == ["(ii)"]
     assert [c["condition"] for c in document["conditions"]] == ["static-only"]
     assert_agree_confirms(capsys, document)
 
 
-def test_where_analyze_expects_agreement_and_no_static_data_answers_there_is_no_witness(capsys, tmp_path):
+def test_a_query_without_streams_or_static_data_has_no_witness(capsys, tmp_path):
     query = tmp_path / "q.rq"
     query.write_text("PREFIX : <http://ex.org/>\nSELECT ?x WHERE { ?x :p ?y }\n")
     status, out, _ = run(capsys, "agree", "--analyze", query, "--period", "3s")
-    assert status == 0 and out.startswith("agreement GUARANTEED")
+    assert status == 0 and out.startswith("agreement DEPENDS ON THE DATA")
     status, out, _ = run(capsys, "witness", query, "--period", "3s")
     assert status == 0
     assert out.splitlines()[0] == "no disagreement with ≤ 6 triples within [0, 3] over 2 fresh constants"
