@@ -10,6 +10,9 @@ rdflib's departure is an expected failure that names it.
 
 from __future__ import annotations
 
+import os
+from decimal import Decimal
+
 from types import MethodType
 from unittest import mock
 
@@ -20,7 +23,7 @@ from rdflib.plugins.sparql import evaluate
 from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.evalutils import _eval
 from rdflib.namespace import XSD
-from rdflib.plugins.sparql.operators import MultiplicativeExpression, RelationalExpression
+from rdflib.plugins.sparql.operators import EBV, MultiplicativeExpression, RelationalExpression
 from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.parserutils import CompValue
 from rdflib.plugins.sparql.sparql import SPARQLError
@@ -81,6 +84,24 @@ def _value(expr, ctx):
     return value
 
 
+def _spec_logic(expression, ctx):
+    """SPARQL 1.1's ``&&`` and ``||`` (§17.2): a false (for ``||`` a true) operand decides even
+    after an error; rdflib raises at the first error it meets."""
+    if not expression.other:
+        return _value(expression.expr, ctx)
+    deciding = expression.name == "ConditionalOrExpression"
+    failed = None
+    for operand in [expression.expr, *expression.other]:
+        try:
+            if EBV(_value(operand, ctx)) == deciding:
+                return Literal(deciding)
+        except SPARQLError as error:
+            failed = error
+    if failed is not None:
+        raise failed
+    return Literal(not deciding)
+
+
 def _spec_product(expression, ctx):
     """rdflib's ``*`` and ``/`` with XPath's result types: integer × integer is an integer and
     anything with a double (float) is a double (float); rdflib makes both decimals."""
@@ -126,6 +147,8 @@ def _with_spec_relational(node) -> None:
             node._evalfn = MethodType(_spec_relational, node)
         if node.name == "MultiplicativeExpression":
             node._evalfn = MethodType(_spec_product, node)
+        if node.name in ("ConditionalAndExpression", "ConditionalOrExpression"):
+            node._evalfn = MethodType(_spec_logic, node)
         for value in node.values():
             _with_spec_relational(value)
     elif isinstance(node, (list, tuple)):
@@ -149,11 +172,16 @@ def sparql_rows(case: Case, data: Dataset) -> frozenset:
 
 def rounded(rows: frozenset) -> frozenset:
     """Rows with doubles and floats to 12 significant digits: SPARQL leaves the order of SUM and
-    AVG open, and IEEE addition depends on it (45.3 or 45.300000000000004)."""
+    AVG open, and IEEE addition depends on it (45.3 or 45.300000000000004). Computed decimals are
+    compared by exact value, not spelling: ours are canonical ("1.0", XML Schema's canonical
+    form), rdflib spells 1/1 as "1"."""
     def term(value):
         if isinstance(value, Literal) and value.datatype in (XSD.double, XSD.float) \
                 and isinstance(value.value, float):
             return Literal(float(f"{value.value:.12g}"), datatype=value.datatype)
+        if isinstance(value, Literal) and value.datatype == XSD.decimal \
+                and isinstance(value.value, Decimal):
+            return Literal(format(value.value.normalize(), "f"), datatype=XSD.decimal)
         return value
     return frozenset(frozenset((k, term(v)) for k, v in row) for row in rows)
 
@@ -187,10 +215,18 @@ def _data(turtle: str) -> Dataset:
     return data
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Derandomized: a fresh draw can meet an rdflib departure not yet undone in the oracle (one found
+# on a clean clone: IN with an unbound member, SPARQL `error || true` is true); such a draw must
+# become a named deviation, not a failure that comes and goes. LARS_PROP2_RANDOM=1 draws afresh.
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+          derandomize=not os.environ.get("LARS_PROP2_RANDOM"), database=None)
 @given(case=value_queries(), data=valued_datasets())
 @example(case=_case("(AVG(?m) AS ?a)", "?s ex:n ?m"),  # xsd:double / xsd:integer is a double
          data=_data('ex:a ex:n "1.5E0"^^xsd:double . ex:b ex:n 2 .'))
+@example(case=_case("?s ?v ?b", "?s ex:p ?v BIND ((?v / ?v) AS ?b)"),  # 1/1: "1.0" or "1"
+         data=_data("ex:c ex:p 1 ."))
+@example(case=_case("?s ?b", "?s ex:p ?v BIND ((?s && sameTerm(?s, ?v)) AS ?b)"),  # error && false
+         data=_data("ex:c ex:p 1 ."))
 def test_tau_agrees_with_sparql_on_values(case: Case, data: Dataset) -> None:
     run_case(case, data)
 
