@@ -46,12 +46,19 @@ def call_deep(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     if threading.current_thread().name == _WORKER:
         return function(*args, **kwargs)
     outcome: dict[str, Any] = {}
+    ending = threading.Lock()
+    flags = {"finished": False, "abandoned": False}
 
     def work() -> None:
         try:
             outcome["value"] = function(*args, **kwargs)
         except BaseException as error:  # noqa: BLE001 - handed to the calling thread
             outcome["error"] = error
+        finally:
+            with ending:
+                flags["finished"] = True
+                if flags["abandoned"]:  # the caller left early: the limit is ours to lower
+                    sys.setrecursionlimit(previous_limit)
 
     with _lock:  # stack_size and the recursion limit are process-wide settings
         previous_stack, previous_limit = threading.stack_size(STACK_BYTES), sys.getrecursionlimit()
@@ -68,7 +75,15 @@ def call_deep(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
                 worker.join()
         finally:
             threading.stack_size(previous_stack)
-            sys.setrecursionlimit(previous_limit)
+            # An exception in join (Ctrl-C, an alarm) leaves the worker recursing: lowering the
+            # limit under it would make Python abort ("Cannot recover from stack overflow"), so
+            # the worker lowers it when it ends. (Thread.is_alive() cannot tell: Python 3.11
+            # marks a thread stopped when a join on it is interrupted.)
+            with ending:
+                if flags["finished"]:
+                    sys.setrecursionlimit(previous_limit)
+                else:
+                    flags["abandoned"] = True
     if "error" in outcome:
         error = outcome["error"]
         if isinstance(error, RecursionError):
