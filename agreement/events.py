@@ -23,14 +23,13 @@ from ingest.options import ReadOptions
 from ingest.policy import ReadReport
 from ingest.rdffiles import StreamTriple
 from lars.errors import InputError
-from lars.printer import print_program
 from lars.streams import Timeline
 from solver.strategies import evaluate
 from translate.api import input_atoms
 from translate.durations import parse_duration, parse_unit, to_ticks
 from translate.eventreader import is_event_query, read_event_query
 from translate.eventrules import Evaluation, EventTranslation, translate_events
-from translate.events import EventQuery, pattern_text, pattern_variables
+from translate.events import EventQuery, pattern_variables
 from translate.rsp import Var
 from translate.sparqltext import Names, term_text
 
@@ -93,68 +92,6 @@ def event_translation(query: Source, *, profile: str = "rsep", at: str | None = 
                             parsed.windows, parsed.pattern, parsed.engine, parsed.every,
                             parsed.unit_ms, parsed.prefixes)
     return translate_events(parsed, profile, evaluation_of(at, mode, period, unit)), source
-
-
-# --- translate ----------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class EventProgramView:
-    """The LARS program of an event query, with the provenance comment of each rule."""
-
-    translation: EventTranslation
-    unit: str = "1s"
-
-    @property
-    def program(self):
-        return self.translation.program
-
-    def header(self) -> str:
-        t = self.translation
-        answer = f"{t.predicate}({', '.join('?' + v for v in t.variables)}, T1, T2)"
-        return (f"RSEP-QL MATCH {{ {pattern_text(t.query.pattern)} }}; profile {t.profile.name} "
-                f"({t.profile.description}); evaluated {t.evaluation.describe()}; unit {self.unit}; "
-                f"answers: {answer}")
-
-    def text(self, spelling: str = "unicode", comments: bool = True) -> str:
-        notes = self.translation.comment_map() if comments else None
-        return print_program(self.program, spelling, comments=notes)
-
-    def to_json(self) -> dict:
-        t = self.translation
-        return {"profile": t.profile.name, "evaluation": t.evaluation.describe(), "unit": self.unit,
-                "pattern": pattern_text(t.query.pattern), "answer_predicate": t.predicate,
-                "select": list(t.variables),
-                "rules": [{"unicode": print_program(type(t.program)((r,)), "unicode"),
-                           "ascii": print_program(type(t.program)((r,)), "ascii"), "comment": c}
-                          for r, c in zip(t.program.rules, t.comments)]}
-
-    def __str__(self) -> str:
-        return f"# {self.header()}\n{self.text()}"
-
-    def _repr_markdown_(self) -> str:
-        return f"**{self.header()}**\n\n```\n{self.text()}\n```\n"
-
-
-def event_program(query: Source, *, profile: str = "rsep", at: str | None = None,
-                          mode: str | None = None, period: str | int | None = None,
-                          unit: str = "1s") -> EventProgramView:
-    """The LARS program of an event query (``lars translate``).
-
-    Args:
-        query: the query text or its path (event syntax, or C-SPARQL's ``timestamp()`` idiom).
-        profile: an event profile (``rsep``, ``epsparql-unrestricted``, ``epsparql-chronological``,
-            ``epsparql-recent``, ``csparql-seq``).
-        at: evaluation times, ``"8,10"``; or ``mode`` ``push``/``pull`` (with ``period``); by
-            default the profile's own.
-        unit: the length of one tick.
-
-    >>> view = event_program("examples/events/figure1.rq", profile="epsparql-recent")
-    >>> view.header().split(";")[1]
-    ' profile epsparql-recent (EP-SPARQL, recent: W^λ + SEQ^r + P^r)'
-    """
-    translation, _ = event_translation(query, profile=profile, at=at, mode=mode, period=period,
-                                       unit=unit)
-    return EventProgramView(translation, unit)
 
 
 # --- run ------------------------------------------------------------------------------------------

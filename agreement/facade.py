@@ -44,9 +44,9 @@ from agreement.defaults import (
     stream_options,
 )
 from agreement.eventcompare import EventComparison, compare_two_profiles
-from agreement.events import EventProgramView, compute_events, event_program
+from agreement.events import compute_events, event_translation
 from agreement.notebook.checkview import AgreementView
-from agreement.notebook.eventviews import EventAnswersView
+from agreement.notebook.eventviews import EventAnswersView, EventProgramView
 from agreement.notebook.views import AnswerStreamView, ProgramView
 from agreement.runplan import RunPlan
 from agreement.witness import PAPER_PAIR, SearchResult, Witness, find_witness
@@ -501,10 +501,26 @@ def search_witness(query: Source, *, period: str | int, unit: str = "1s", static
 
 # --- event queries --------------------------------------------------------------------------------
 
-def translate_event_query(query: Source, **options: Any) -> EventProgramView:
-    """The LARS program of an RSEP-QL event query under a profile (``lars translate``); options
-    as :func:`agreement.events.event_program` (``profile``, ``at``, ``mode``, ``period``, ``unit``)."""
-    return event_program(query, **options)
+def translate_event_query(query: Source, *, profile: str = "rsep", at: str | None = None,
+                          mode: str | None = None, period: str | int | None = None,
+                          unit: str = "1s") -> EventProgramView:
+    """The LARS program of an RSEP-QL event query under a profile (``lars translate``).
+
+    Args:
+        query: the query text or its path (event syntax, or C-SPARQL's ``timestamp()`` idiom).
+        profile: an event profile (``rsep``, ``epsparql-unrestricted``, ``epsparql-chronological``,
+            ``epsparql-recent``, ``csparql-seq``).
+        at: evaluation times, ``"8,10"``; or ``mode`` ``push``/``pull`` (with ``period``); by
+            default the profile's own.
+        unit: the length of one tick.
+
+    >>> view = translate_event_query("examples/events/figure1.rq", profile="epsparql-recent")
+    >>> view.header().split(";")[1]
+    ' profile epsparql-recent (EP-SPARQL, recent: W^λ + SEQ^r + P^r)'
+    """
+    translation, _ = event_translation(query, profile=profile, at=at, mode=mode, period=period,
+                                       unit=unit)
+    return EventProgramView(translation, unit)
 
 
 def run_events(query: Source, **options: Any) -> EventAnswersView:

@@ -1,4 +1,5 @@
-"""The notebook view of matched events: a table in Jupyter, a DataFrame, bars on the timeline.
+"""The notebook views of event queries: the translated program, and the matched events (a table
+in Jupyter, a DataFrame, bars on the timeline).
 
 :class:`EventAnswersView` is :class:`agreement.events.EventAnswers` with the notebook parts; the
 plot is :func:`agreement.notebook.eventplots.event_bars`, which takes plain data.
@@ -10,6 +11,32 @@ from dataclasses import dataclass, fields
 
 from agreement.events import EventAnswers
 from agreement.notebook.display import escape, html_table
+from agreement.notebook.views import ProgramText
+from translate.eventrules import EventTranslation
+from translate.events import pattern_text
+
+
+@dataclass(frozen=True)
+class EventProgramView(ProgramText):
+    """The LARS program of an event query (``translation``), with the provenance comment of each
+    rule."""
+
+    translation: EventTranslation
+
+    def header(self) -> str:
+        """One line: the pattern, the profile, the evaluation times, the unit, the answer atom."""
+        t = self.translation
+        answer = f"{t.predicate}({', '.join('?' + v for v in t.variables)}, T1, T2)"
+        return (f"RSEP-QL MATCH {{ {pattern_text(t.query.pattern)} }}; profile {t.profile.name} "
+                f"({t.profile.description}); evaluated {t.evaluation.describe()}; unit {self.unit}; "
+                f"answers: {answer}")
+
+    def to_json(self) -> dict:
+        """The document ``lars translate --syntax json`` prints for an event query."""
+        t = self.translation
+        return {"profile": t.profile.name, "evaluation": t.evaluation.describe(), "unit": self.unit,
+                "pattern": pattern_text(t.query.pattern), "answer_predicate": t.predicate,
+                "select": list(t.variables), "rules": self.rules_json()}
 
 
 @dataclass(frozen=True)

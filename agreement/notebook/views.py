@@ -30,21 +30,69 @@ from translate.api import Translation
 # --- a translated program -------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class ProgramView:
-    """The LARS program of a query, with the provenance comment of each rule.
+class ProgramText:
+    """What every program view shows: the rules with their provenance comments, in three spellings,
+    under a one-line :meth:`header` that each kind of translation writes its own way.
 
     Attributes:
-        translation: what :func:`translate.api.translate` returned.
+        translation: a translation with ``program`` and ``comment_map()`` (a query's
+            :class:`translate.api.Translation`, an event query's ``EventTranslation``).
         unit: the length of one tick the query's durations were read in.
     """
 
-    translation: Translation
+    translation: Any
     unit: str = "1s"
 
     @property
     def program(self):
         """The :class:`lars.rules.Program`."""
         return self.translation.program
+
+    def header(self) -> str:
+        raise NotImplementedError
+
+    def text(self, spelling: str = "unicode", comments: bool = True) -> str:
+        """The program in ``unicode`` (the paper's notation), ``ascii`` or ``asp`` (its encoding).
+
+        >>> from agreement.facade import translate_query
+        >>> view = translate_query("PREFIX : <http://ex.org/> SELECT ?x "
+        ...                        "WHERE { STREAM :s [RANGE 3s] { ?x :p ?y } }")
+        >>> print(view.text("ascii", comments=False))
+        ans_1(X,default,streams) :- [3] <> striple(X,<http://ex.org/p>,Y,<http://ex.org/s>).
+        """
+        notes = self.translation.comment_map() if comments else None
+        if spelling == "asp":
+            return annotated_encoding(self.program, notes or {})
+        return print_program(self.program, spelling, comments=notes)
+
+    def rules_json(self) -> list[dict]:
+        """Each rule in both spellings with its provenance comment (``lars translate --syntax json``)."""
+        t = self.translation
+        return [{"unicode": print_program(type(t.program)((r,)), "unicode"),
+                 "ascii": print_program(type(t.program)((r,)), "ascii"), "comment": c}
+                for r, c in zip(t.program.rules, t.comments)]
+
+    def __str__(self) -> str:
+        return f"# {self.header()}\n{self.text()}"
+
+    def _repr_markdown_(self) -> str:
+        return f"**{self.header()}**\n\n```\n{self.text()}\n```\n"
+
+    def _repr_html_(self) -> str:
+        lines = []
+        for line in self.text().splitlines():
+            style = "color:#6a737d" if line.startswith("#") else ""
+            lines.append(f"<span style='{style}'>{escape(line)}</span>")
+        return (f"<p><b>{escape(self.header())}</b></p><pre style='white-space:pre-wrap'>"
+                + "\n".join(lines) + "</pre>")
+
+
+@dataclass(frozen=True)
+class ProgramView(ProgramText):
+    """The LARS program of a query (``translation``: what :func:`translate.api.translate`
+    returned), with the provenance comment of each rule."""
+
+    translation: Translation
 
     def header(self) -> str:
         """One line: which translation, which mode, the unit, the window bounds, the answer predicate."""
@@ -68,44 +116,13 @@ class ProgramView:
             return f"{name}, profile {t.profile}"
         return name + {"none": "", "push": ", push", "pull": f", pull every {t.period}"}[t.mode]
 
-    def text(self, spelling: str = "unicode", comments: bool = True) -> str:
-        """The program in ``unicode`` (the paper's notation), ``ascii`` or ``asp`` (its encoding).
-
-        >>> from agreement.facade import translate_query
-        >>> view = translate_query("PREFIX : <http://ex.org/> SELECT ?x "
-        ...                        "WHERE { STREAM :s [RANGE 3s] { ?x :p ?y } }")
-        >>> print(view.text("ascii", comments=False))
-        ans_1(X,default,streams) :- [3] <> striple(X,<http://ex.org/p>,Y,<http://ex.org/s>).
-        """
-        notes = self.translation.comment_map() if comments else None
-        if spelling == "asp":
-            return annotated_encoding(self.program, notes or {})
-        return print_program(self.program, spelling, comments=notes)
-
     def to_json(self) -> dict:
         """The document ``lars translate --syntax json`` prints."""
         t = self.translation
         return {"engine": t.engine, "variant": t.variant, "mode": t.mode, "period": t.period,
                 "unit": self.unit, "window_bounds": t.window_bounds,
                 "answer_predicate": t.answer.predicate, "answer_variables": list(t.answer.variables),
-                "select": list(t.answer.select_order),
-                "rules": [{"unicode": print_program(type(t.program)((r,)), "unicode"),
-                           "ascii": print_program(type(t.program)((r,)), "ascii"), "comment": c}
-                          for r, c in zip(t.program.rules, t.comments)]}
-
-    def __str__(self) -> str:
-        return f"# {self.header()}\n{self.text()}"
-
-    def _repr_markdown_(self) -> str:
-        return f"**{self.header()}**\n\n```\n{self.text()}\n```\n"
-
-    def _repr_html_(self) -> str:
-        lines = []
-        for line in self.text().splitlines():
-            style = "color:#6a737d" if line.startswith("#") else ""
-            lines.append(f"<span style='{style}'>{escape(line)}</span>")
-        return (f"<p><b>{escape(self.header())}</b></p><pre style='white-space:pre-wrap'>"
-                + "\n".join(lines) + "</pre>")
+                "select": list(t.answer.select_order), "rules": self.rules_json()}
 
 
 # --- an answer stream ---------------------------------------------------------------------------
