@@ -41,7 +41,7 @@ from agreement.compare import pull_range
 from agreement.streaming import ComputedCheck
 from agreement.defaults import (
     default_period, derive_cqels, derived_text, name_streams, named_slices, pulling_timeline,
-    stream_options,
+    stream_note, stream_options,
 )
 from agreement.eventcompare import EventComparison, compare_two_profiles
 from agreement.events import compute_events, event_translation
@@ -55,6 +55,7 @@ from agreement.sources import (
     TEXT_SOURCE, Source, is_query, period_ticks, read_atom_stream, read_source,
 )
 from ingest.eager import read_rdf_stream, static_graphs
+from ingest.encoded import EncodedLines
 from ingest.lazy import QueryInput, choose_timeline, stream_reader
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport, within_timeline
@@ -193,9 +194,9 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
     notes: list[str] = []
     reading, sole = stream_options(t.query, stream, reading, notes)
     report.notes.extend(notes)
-    read, first, last = stream_reader(stream, reading, report)
-    read = named_slices(read, sole, report)
     encoder = t.encoder()
+    lines = EncodedLines(encoder, reading.stream, sole, lambda: report.note(stream_note(sole)))
+    read, first, last = stream_reader(stream, reading, report, lines)
     data = QueryInput(choose_timeline(first, last, start, end, max_time_points),
                       query_background(t.query, static_graphs(list(static), t.query), encoder),
                       encoder, read, report)

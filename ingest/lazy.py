@@ -35,12 +35,12 @@ from lars.atoms import Atom
 from lars.errors import InputError, LarsError, Position
 from ingest.limits import check_timeline_length, max_time_points
 from ingest.policy import (
-    ReadPolicy, ReadReport, decode_line, read_lines, read_text, within_timeline,
+    ReadPolicy, ReadReport, decode_line, parse_lines, read_lines, read_text, within_timeline,
 )
 from lars.streams import Timeline
 from ingest.options import ReadOptions
 from ingest.slicing import iter_slice_stream
-from translate.api import input_atoms
+from ingest.encoded import EncodedLines
 from translate.rdf import RdfTermEncoder
 from ingest.rdffiles import (
     CSRBENCH_STREAM, StreamTriple, parse_ntriples_line, parse_turtle_document,
@@ -48,6 +48,7 @@ from ingest.rdffiles import (
 )
 
 RdfSlice = tuple[int, tuple[StreamTriple, ...]]
+AtomSlice = tuple[int, tuple[Atom, ...]]
 
 SPARK_THRESHOLD_BYTES = 256 * 2**20
 """``--spark auto`` with a cluster ``--master`` reads inputs larger than this with Spark, smaller
@@ -94,11 +95,23 @@ def spark_threshold_bytes() -> int:
     return int(text) * 2**20
 
 
-def rdf_slices(path: str, options: ReadOptions, report: ReadReport) -> Iterator[RdfSlice]:
+def rdf_slices(path: str, options: ReadOptions, report: ReadReport,
+               encoded: EncodedLines | None = None) -> Iterator[RdfSlice] | Iterator[AtomSlice]:
     """The slices of a timestamped N-Triples file or a Turtle folder, ascending in time, read
-    lazily in process or by the Spark job (:mod:`ingest.slicing`; both give the same slices)."""
+    lazily in process or by the Spark job (:mod:`ingest.slicing`; both give the same slices).
+
+    With ``encoded``, the slices hold ``striple`` atoms instead of :class:`StreamTriple`
+    elements: a file read in process is parsed into atoms line by line (:mod:`ingest.encoded`),
+    other slices are encoded as they come."""
     folder = Path(path).is_dir()
     stream, policy = options.stream, options.policy
+    if encoded is not None:
+        if folder or uses_spark(path, options.spark, options.master):
+            return ((t, tuple(encoded.encode(t, elements)))
+                    for t, elements in rdf_slices(path, options, report))
+        entries = parse_lines(read_lines(path), path, encoded, policy, report)
+        return ((t, tuple(itertools.chain.from_iterable(entry.elements for entry in group)))
+                for t, group in itertools.groupby(entries, key=attrgetter("time")))
     if uses_spark(path, options.spark, options.master):
         if folder:
             paths = [str(p) for p in turtle_files(path, policy=policy, report=report)]
@@ -174,21 +187,22 @@ class QueryInput:
     again at each :meth:`slices` call (nothing of it is kept between calls).
 
     Attributes:
-        read: ``() -> slices of StreamTriple`` over the whole stream (:func:`rdf_slices`).
+        read: ``() -> slices of striple atoms`` over the whole stream (:func:`rdf_slices` with
+            :class:`~ingest.encoded.EncodedLines`).
         report: where reading problems and input outside the timeline are counted.
     """
 
     timeline: Timeline
     background: frozenset[Atom]
     encoder: RdfTermEncoder
-    read: Callable[[], Iterator[RdfSlice]]
+    read: Callable[[], Iterator[AtomSlice]]
     report: ReadReport
 
     def slices(self) -> Iterator[tuple[int, list[Atom]]]:
         """``(t, striple atoms in arrival order)`` inside the timeline, encoded as they come."""
-        for t, elements in within_timeline(self.read(), self.timeline.start, self.timeline.end,
-                                           self.report, "triple"):
-            yield t, input_atoms(elements, self.encoder).get(t, [])
+        for t, atoms in within_timeline(self.read(), self.timeline.start, self.timeline.end,
+                                        self.report, "triple"):
+            yield t, list(atoms)
 
 
 def ending_at(read: Callable[[], Iterator[RdfSlice]], last: int | None) -> Iterator[RdfSlice]:
@@ -216,9 +230,11 @@ def ending_at(read: Callable[[], Iterator[RdfSlice]], last: int | None) -> Itera
             close()
 
 
-def stream_reader(path: str | os.PathLike | None, options: ReadOptions, report: ReadReport
+def stream_reader(path: str | os.PathLike | None, options: ReadOptions, report: ReadReport,
+                  encoded: EncodedLines | None = None
                   ) -> tuple[Callable[[], Iterator[RdfSlice]], int | None, int | None]:
     """A function reading the stream's slices, and the first and largest time points with triples.
+    With ``encoded``, the slices hold ``striple`` atoms (:func:`rdf_slices`).
 
     Under ``order="sort"`` (or for a stream only Spark can open, ``scheme://…``) the slices are
     read once here and kept; under ``on_error="skip"`` the stream is read once here for its ends
@@ -231,7 +247,7 @@ def stream_reader(path: str | os.PathLike | None, options: ReadOptions, report: 
     if path is None:
         return (lambda: iter(())), None, None
     path, iri = os.fspath(path), options.stream
-    read = partial(rdf_slices, path, options, report)
+    read = partial(rdf_slices, path, options, report, encoded)
     if options.order == "sort" or "://" in path:
         kept = list(read())
         return (lambda: iter(kept)), (kept[0][0] if kept else None), (kept[-1][0] if kept else None)

@@ -101,6 +101,11 @@ class ReadReport:
     first_reorder: str | None = None
     notes: list[str] = field(default_factory=list)
 
+    def note(self, text: str) -> None:
+        """Add the warning ``text`` to :attr:`notes`, once."""
+        if text not in self.notes:
+            self.notes.append(text)
+
     def skip(self, error: LarsError) -> None:
         """Count a skipped record, keeping its message if it is among the first few."""
         self.skipped += 1

@@ -169,7 +169,7 @@ class _LineReader:
 # which gives the same result for the lines both read, and every error message and position.
 _FAST_IRI = r'[^\s\x00-\x20<>"{}|^`\\:]++:[^\s\x00-\x20<>"{}|^`\\]*+'  # no _BAD_IRI character
 _FAST_LABEL = r"(?>[A-Za-z0-9_:](?:[-A-Za-z0-9_:.]*[-A-Za-z0-9_:])?)"  # rdflib's r_nodeid, atomic
-_FAST_LINE = re.compile(
+FAST_LINE = re.compile(
     r"[ \t]*+"
     rf"(?:<(?P<s>{_FAST_IRI})>|_:(?P<sb>{_FAST_LABEL}))[ \t]*+"
     rf"<(?P<p>{_FAST_IRI})>[ \t]*+"
@@ -179,7 +179,7 @@ _FAST_LINE = re.compile(
     r"(?:\.[ \t]*+)?+"
     r"(?P<t>-?[0-9]++)[ \t]*+(?:#.*)?",
     re.DOTALL)
-_iri = functools.lru_cache(maxsize=1 << 14)(URIRef)
+iri_term = functools.lru_cache(maxsize=1 << 14)(URIRef)
 """``URIRef`` for the fast path, cached: predicates, streams and datatypes repeat line after line."""
 
 
@@ -212,19 +212,19 @@ def parse_ntriples_line(line: str, source: str, line_number: int, *,
     Raises:
         ParseError: with file, line and the column where the line stops making sense.
     """
-    match = _FAST_LINE.fullmatch(line)
+    match = FAST_LINE.fullmatch(line)
     if match is None:
         return _parse_ntriples_line_slow(line, source, line_number, default_stream=default_stream)
     s, sb, p, o, ob, lit, lang, dt, g, t = match.groups()
     if o is not None:
-        obj = _iri(o)
+        obj = iri_term(o)
     elif ob is not None:
         obj = BNode(ob)
     else:
-        obj = Literal(lit, lang, _iri(dt) if dt else None)
+        obj = Literal(lit, lang, iri_term(dt) if dt else None)
     time = int(t)
-    triple = (_iri(s) if s is not None else BNode(sb), _iri(p), obj)
-    return time, [StreamTriple(time, _iri(g) if g else default_stream, triple, Position(source, line_number))]
+    triple = (iri_term(s) if s is not None else BNode(sb), iri_term(p), obj)
+    return time, [StreamTriple(time, iri_term(g) if g else default_stream, triple, Position(source, line_number))]
 
 
 def read_timestamped_ntriples(path: str | Path, *, default_stream: URIRef | None = None,

@@ -384,6 +384,9 @@ _FAST_STREAM_LINE = re.compile(
     rf"[ \t]*(-?[0-9]+)[ \t]*:[ \t]*((?:{_FAST_ATOM})(?:[ \t]*,[ \t]*{_FAST_ATOM})*)?[ \t\r]*")
 _FAST_ATOMS = re.compile(r"([a-z][A-Za-z0-9_]*)(?:[ \t]*\(([^)]*)\))?")
 _FAST_CONSTANTS: dict[str, Number | Name] = {}
+_FAST_ATOM_TEXTS: dict[str, Atom] = {}
+"""Atoms of the fast path by their text, shared while recent: a stream repeats its atoms, and
+making one (a frozen dataclass that checks its predicate) costs more than parsing its line."""
 
 
 def _fast_constant(text: str) -> Number | Name:
@@ -402,13 +405,19 @@ def _parse_stream_line_fast(line: str) -> tuple[int, list[Atom]] | None:
     match = _FAST_STREAM_LINE.fullmatch(line)
     if match is None:
         return None
-    atoms = []
+    atoms, known = [], _FAST_ATOM_TEXTS
     for found in _FAST_ATOMS.finditer(match.group(2) or ""):
-        predicate, inner = found.groups()
-        texts = () if inner is None else [a.strip() for a in inner.split(",")]
-        if predicate == NEGATION or NEGATION in texts:
-            return None  # 'not' names nothing: the parser says so
-        atoms.append(Atom(predicate, tuple(map(_fast_constant, texts))))
+        text = found.group(0)
+        atom = known.get(text)
+        if atom is None:
+            predicate, inner = found.groups()
+            texts = () if inner is None else [a.strip() for a in inner.split(",")]
+            if predicate == NEGATION or NEGATION in texts:
+                return None  # 'not' names nothing: the parser says so
+            if len(known) > 1 << 16:
+                known.clear()
+            atom = known[text] = Atom(predicate, tuple(map(_fast_constant, texts)))
+        atoms.append(atom)
     return int(match.group(1)), atoms
 
 

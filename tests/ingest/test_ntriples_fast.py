@@ -6,15 +6,19 @@ for every line it accepts, and leave every other line (with its error) to that r
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
-from rdflib import Literal
+from rdflib import Literal, URIRef
 
-from lars.errors import ParseError
-from ingest import rdffiles as rdfstreams
+from lars.errors import LarsError, ParseError
+from ingest import encoded, rdffiles as rdfstreams
+from ingest.encoded import EncodedLines
+from translate.api import input_atoms
+from translate.rdf import RdfTermEncoder
 from ingest.rdffiles import (
     CSRBENCH_STREAM, _parse_ntriples_line_slow, parse_ntriples_line, read_turtle_folder,
 )
@@ -188,7 +192,7 @@ def fast_lines(draw):
 @example('   ')
 @example('  # comment')
 def test_fast_path_agrees_with_the_slow_path(line):
-    event("fast path" if rdfstreams._FAST_LINE.fullmatch(line) else "slow path")
+    event("fast path" if rdfstreams.FAST_LINE.fullmatch(line) else "slow path")
     event("error" if outcome(_parse_ntriples_line_slow, line)[0] == "error" else "read")
     assert_same(line)
 
@@ -202,7 +206,7 @@ def test_fast_path_agrees_on_noise(line):
 
 @given(fast_lines())
 def test_common_lines_take_the_fast_path(line):
-    assert rdfstreams._FAST_LINE.fullmatch(line), line
+    assert rdfstreams.FAST_LINE.fullmatch(line), line
     assert_same(line)
 
 
@@ -213,7 +217,7 @@ def test_csrbench_lines_take_the_fast_path_and_agree(with_stream):
     count = 0
     for element in read_turtle_folder(CSRBENCH):
         line = " ".join(term.n3() for term in element.triple) + f"{stream} {element.time}"
-        assert rdfstreams._FAST_LINE.fullmatch(line), line
+        assert rdfstreams.FAST_LINE.fullmatch(line), line
         assert_same(line)
         parsed = parse_ntriples_line(line, "s.nt", 7, default_stream=None)
         assert parsed[1][0].triple == element.triple
@@ -233,7 +237,7 @@ def test_csrbench_lines_take_the_fast_path_and_agree(with_stream):
     '# comment',
 ])
 def test_unusual_and_bad_lines_go_to_the_slow_path(line):
-    assert rdfstreams._FAST_LINE.fullmatch(line) is None
+    assert rdfstreams.FAST_LINE.fullmatch(line) is None
     assert_same(line)
 
 
@@ -244,3 +248,74 @@ def test_default_stream_and_typed_literal():
     assert fast == slow
     assert fast[1][0].stream == CSRBENCH_STREAM
     same_term(fast[1][0].triple[2], Literal("79.0", datatype=f"{XSD}double"))
+
+
+# --- lines straight to atoms (ingest/encoded.py) against reading then encoding -----------------
+
+STREAM_CHOICES = st.sampled_from([None, "http://ex.org/s"])
+
+
+def encoded_outcome(read) -> tuple:
+    try:
+        return "ok", read()
+    except LarsError as error:
+        return "error", (type(error), str(error), error.position)
+
+
+def read_then_encode(line: str, default: URIRef | None, assigned: URIRef | None):
+    """What ``lars run`` did before ingest/encoded.py: StreamTriples, the query's stream for those
+    naming none, then ``input_atoms``."""
+    parsed = parse_ntriples_line(line, "s.nt", 7, default_stream=default)
+    if parsed is None:
+        return None
+    time, elements = parsed
+    elements = [replace(e, stream=e.stream or assigned) for e in elements]
+    return time, input_atoms(elements, RdfTermEncoder()).get(time, [])
+
+
+@settings(max_examples=1000)
+@given(st.one_of(readable_lines(), mutated_lines(), fast_lines()), STREAM_CHOICES, STREAM_CHOICES)
+@example('<_:x> <http://ex.org/p> <http://ex.org/o> 5', None, "http://ex.org/s")  # an IRI like a blank node
+@example('<http://ex.org/a> <http://ex.org/p> "a\x00b" 5', "http://ex.org/s", None)  # NUL
+@example('<http://ex.org/a> <http://ex.org/p> <http://ex.org/o> 5', None, None)  # no stream at all
+@example('<http://ex.org/a> <http://ex.org/p> "9999999999"^^<http://www.w3.org/2001/XMLSchema#integer> 5',
+         "http://ex.org/s", None)
+def test_encoded_lines_give_what_reading_then_encoding_gives(line, default, assigned):
+    default, assigned = (None if iri is None else URIRef(iri) for iri in (default, assigned))
+    notes = []
+    lines = EncodedLines(RdfTermEncoder(), default, assigned, lambda: notes.append(1))
+    expected = encoded_outcome(lambda: read_then_encode(line, default, assigned))
+    assert encoded_outcome(lambda: lines(line, "s.nt", 7)) == expected
+    assert encoded_outcome(lambda: lines(line, "s.nt", 7)) == expected  # now from the memo
+    if expected[0] == "ok" and expected[1] is not None and default is None and assigned is not None:
+        named = parse_ntriples_line(line, "s.nt", 7)[1][0].stream is not None
+        assert bool(notes) == (not named)
+
+
+POOL_TERMS = ["<http://ex.org/a>", "_:a", "<_:a>", "<urn:a>", '"a"', '"a"@en', '"a"@EN', '"a"^^<urn:a>',
+              f'"1"^^<{XSD}integer>', f'"01"^^<{XSD}integer>', f'"1"^^<{XSD}double>', '"1"', '"true"',
+              f'"true"^^<{XSD}boolean>', '"x\\u0041"', '"xA"']
+pooled_lines = st.builds(
+    lambda s, o, g, t: f"{s} <urn:p> {o} {g} {t}", st.sampled_from(POOL_TERMS[:4]),
+    st.sampled_from(POOL_TERMS), st.sampled_from(["", "<urn:a>", "<http://ex.org/a>"]), st.integers(0, 3))
+
+
+@settings(max_examples=300)
+@given(st.lists(pooled_lines, max_size=12), STREAM_CHOICES)
+def test_one_encoder_over_many_lines(lines, default):
+    """Terms met again (and texts shared by terms of different kinds) come from the memo right."""
+    default = None if default is None else URIRef(default)
+    reader = EncodedLines(RdfTermEncoder(), default, URIRef("urn:q"))
+    for line in lines:
+        assert encoded_outcome(lambda: reader(line, "s.nt", 7)) == \
+            encoded_outcome(lambda: read_then_encode(line, default, URIRef("urn:q")))
+
+
+def test_encoded_lines_forget_when_full(monkeypatch):
+    """The memo is emptied when full; the constants stay the encoder's."""
+    monkeypatch.setattr(encoded, "MEMO_SIZE", 3)
+    lines = EncodedLines(RdfTermEncoder(), URIRef("http://ex.org/s"))
+    for n in range(20):
+        line = f'<http://ex.org/o{n % 7}> <http://ex.org/p> "{n % 5}" 5'
+        assert lines(line, "s.nt", n) == read_then_encode(line, URIRef("http://ex.org/s"), None)
+        assert len(lines.iris) <= 3 and len(lines.literals) <= 3
