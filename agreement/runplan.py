@@ -21,7 +21,7 @@ from solver.partition import evaluate_partitioned, process_runner, spark_runner
 from solver.reference import Limits
 from solver.strategies import Slice, evaluate
 from translate.api import Translation
-from translate.rdf import RdfTermEncoder, chop
+from translate.rdf import STRIPLE, RdfTermEncoder, chop
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,8 @@ class RunPlan:
                                            self.partitions, runner, self.limits, shown, self.strategy)
         else:
             answers = evaluate(self.program, slices, self.timeline, self.background, self.strategy,
-                               self.limits, shown=shown)
+                               self.limits, shown=shown, inputs=None if self.translation is None
+                               else {(STRIPLE, 4)})
         if self.translation is None:
             return answers
         answers = answers_only(answers)

@@ -43,9 +43,21 @@ RESERVED_WORD = "not"
 """The one reserved word of the text syntax: it cannot name a constant or a predicate."""
 
 
+_NAMES: set[str] = set()
+"""Texts :func:`is_name` accepted lately: every atom checks its predicate when made, and the
+predicates of a program are few (emptied when it grows past 4096 entries)."""
+
+
 def is_name(text: str) -> bool:
     """True for a lower-case identifier other than the reserved word ``not``."""
-    return NAME_PATTERN.fullmatch(text) is not None and text != RESERVED_WORD
+    if text in _NAMES:
+        return True
+    if NAME_PATTERN.fullmatch(text) is None or text == RESERVED_WORD:
+        return False
+    if len(_NAMES) >= 1 << 12:
+        _NAMES.clear()
+    _NAMES.add(text)
+    return True
 
 
 def is_iri_text(text: str) -> bool:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from lars.analysis import check_safety, is_stratified
+from lars.analysis import Signature, check_safety, is_stratified
 from lars.atoms import Atom
 from lars.errors import InputError, UnsupportedError
 from lars.rules import Program
@@ -73,8 +73,8 @@ def checked_slices(slices: Iterable[Slice], timeline: Timeline) -> Iterator[tupl
 
 def evaluate(program: Program, slices: Iterable[Slice], timeline: Timeline,
              background: Iterable[Atom] = frozenset(), strategy: str = "auto",
-             limits: Limits | None = None, shown: Iterable[str] | None = None
-             ) -> Iterator[TimePointAnswer]:
+             limits: Limits | None = None, shown: Iterable[str] | None = None,
+             inputs: Iterable[Signature] | None = None) -> Iterator[TimePointAnswer]:
     """The answers of ``program`` at every time point of ``timeline``, in order.
 
     The program and the strategy are checked at once (so a caller can report a bad program
@@ -90,6 +90,9 @@ def evaluate(program: Program, slices: Iterable[Slice], timeline: Timeline,
         shown: report only atoms of these predicates (all if ``None``; answer streams that
             become equal are one, :func:`projected`); the others are still derived, but neither
             collected nor shifted from one time point to the next.
+        inputs: the signatures the slices can hold, when known (a query's: ``striple``); lets
+            ``incremental`` and ``stratified`` unfold copy rules over hidden predicates
+            (:mod:`solver.incremental.unfold`).
 
     Raises:
         UnsupportedError: ``stratified`` on a program that is not; an unknown strategy; a rule
@@ -98,6 +101,7 @@ def evaluate(program: Program, slices: Iterable[Slice], timeline: Timeline,
     """
     background = frozenset(background)
     shown = None if shown is None else frozenset(shown)
+    inputs = None if inputs is None else frozenset(inputs)
     if strategy == "auto":
         strategy = choose_strategy(program)[0]
     if strategy == "reference":
@@ -108,9 +112,9 @@ def evaluate(program: Program, slices: Iterable[Slice], timeline: Timeline,
         if not is_stratified(program):
             raise UnsupportedError("the stratified strategy needs a stratified program "
                                    "(use incremental or auto)")
-        engine = Engine(program, timeline, background, residual="python", shown=shown)
+        engine = Engine(program, timeline, background, residual="python", shown=shown, inputs=inputs)
     elif strategy == "incremental":
-        engine = Engine(program, timeline, background, residual="clingo", shown=shown)
+        engine = Engine(program, timeline, background, residual="clingo", shown=shown, inputs=inputs)
     else:
         raise UnsupportedError(f"unknown strategy {strategy!r} (one of {', '.join(STRATEGIES)})")
     return run(engine, checked_slices(slices, timeline), timeline)

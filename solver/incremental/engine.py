@@ -38,6 +38,7 @@ from solver.incremental.residual import ClingoResidual, at_free
 from solver.incremental.joins import OFF_TIMELINE, Head, Pair, RulePlan, Table, Tuple
 from solver.incremental.relations import KeyedSlice
 from solver.incremental.tuplestate import TupleState
+from solver.incremental.unfold import unfold_copies
 from solver.incremental.windowstate import TimeState
 
 
@@ -96,12 +97,18 @@ class Engine:
         shown: the predicates whose atoms the answers report (all if ``None``); a translated
             query shows only its answer predicate, not the thousands of ``triple`` atoms a
             C-SPARQL translation derives at each time point.
+        inputs: the signatures the input slices can hold, if the caller knows them; then copy
+            rules over hidden predicates are unfolded (:mod:`solver.incremental.unfold`), and an
+            input atom of another signature is refused.
     """
 
     def __init__(self, program: Program, timeline: Timeline, background: frozenset[Atom],
-                 residual: str = "python", shown: frozenset[str] | None = None):
+                 residual: str = "python", shown: frozenset[str] | None = None,
+                 inputs: frozenset[Signature] | None = None):
         check_safety(program)
         encode_program(program)  # refuses what the reference refuses, with the same errors
+        self.inputs = inputs
+        program = unfold_copies(program, shown, frozenset(a.signature for a in background), inputs)
         self.program, self.timeline, self.shown = program, timeline, shown
         self.background = frozenset(background) | {Atom(TRUE_PREDICATE)}
         derived = derived_predicates(program)
@@ -159,6 +166,9 @@ class Engine:
         groups: dict[Signature, list[Atom]] = {}
         for atom in atoms:
             groups.setdefault(atom.signature, []).append(atom)
+        if self.inputs is not None and not self.inputs.issuperset(groups):
+            raise ValueError(f"input atoms of {sorted(set(groups) - self.inputs)} at {t}, "
+                             f"which the caller said the input cannot hold")
         for signature, group in groups.items():
             states = self.by_signature.get(signature, ())
             if states:

@@ -1,0 +1,118 @@
+"""Unfolding copy rules: ``q(X̄) ← ⊞ M a(X̄)`` replaced in the bodies that read ``q`` (SPEC 3, 12).
+
+C-SPARQL's translation τ1 first copies the window into the default graph,
+
+    triple(S,P,O,default) ← ⊞^{10,0,10} ◇ striple(S,P,O,<s>).
+
+and its basic graph pattern then reads ``triple``. The incremental engine builds every copied
+atom at each pull and keys it again for the rule that reads it (CSRBench Q1 replayed to 10^5
+triples: a third of the run). When nothing else can make ``q`` hold, ``q(t̄)`` holds at ``t``
+exactly when the copy rule's body does under the substitution ``X̄ ↦ t̄``, so a body atom
+``q(t̄)`` can be replaced by ``⊞ M a(X̄)[X̄ ↦ t̄]`` without changing the answer at any time point
+on the other predicates (unfolding a non-recursive predicate defined by one rule), and the
+rule that read ``triple`` becomes a rule over fed window atoms, as CQELS's translation τ2 has.
+
+Unfolded only when all of this holds for ``q`` (otherwise the program is left as it is):
+
+* ``q`` is not shown (its atoms are not reported) and is neither input nor background: the
+  caller says which predicates the stream can hold (``inputs``); with ``inputs=None`` nothing
+  is unfolded;
+* exactly one rule has head ``q``: a plain atom whose arguments are distinct variables or
+  constants, a body of one positive window atom with ``◇`` or ``□`` (or a plain atom) over
+  another predicate, and the same variables in head and body;
+* every other occurrence of ``q`` is a positive plain body atom whose argument is the head's
+  constant wherever the head has a constant.
+
+>>> from lars.parser import parse_program
+>>> program = parse_program('t(S,O,d) :- [10] <> s(S,O). a(X) :- t(X,c,d), t(c,X,d).')
+>>> print(unfold_copies(program, frozenset({"a"}), frozenset(), frozenset({("s", 2)})).rules[0].body[1])
+Literal(formula=WindowAtom(window=TimeWindow(length=10, ahead=0, step=1), modality=Diamond(), atom=Atom(predicate='s', args=(Name(value='c'), Variable(name='X')))), negated=False)
+"""
+
+from __future__ import annotations
+
+from lars.analysis import Signature
+from lars.atoms import Atom
+from lars.formulas import Box, Diamond, WindowAtom, base_atom
+from lars.rules import Literal, Program, Rule
+from lars.terms import Variable
+
+
+def unfold_copies(program: Program, shown: frozenset[str] | None, background: frozenset[Signature],
+                  inputs: frozenset[Signature] | None) -> Program:
+    """``program`` with the copy rules of the module docstring unfolded (and dropped)."""
+    if shown is None or inputs is None:
+        return program
+    for rule in program:
+        signature = rule.head.signature if isinstance(rule.head, Atom) else None
+        if (signature is not None and signature[0] not in shown and signature not in inputs
+                and signature not in background and unfoldable(program, rule)):
+            return unfold_copies(unfolded(program, rule), shown, background, inputs)
+    return program
+
+
+def is_copy_rule(rule: Rule) -> bool:
+    """``q(X̄) ← ⊞ M a(X̄)`` (``M`` is ``◇`` or ``□``) or ``q(X̄) ← a(X̄)``, with distinct head
+    variables, the same variables on both sides, and ``a`` other than ``q``."""
+    head = rule.head
+    if not isinstance(head, Atom) or len(rule.body) != 1 or rule.body[0].negated:
+        return False
+    formula = rule.body[0].formula
+    if isinstance(formula, WindowAtom):
+        if not isinstance(formula.modality, (Diamond, Box)):
+            return False
+    elif not isinstance(formula, Atom):
+        return False
+    names = [arg.name for arg in head.args if isinstance(arg, Variable)]
+    return (len(names) == len(set(names)) and set(names) == formula.variables()
+            and base_atom(formula).signature != head.signature)
+
+
+def unfoldable(program: Program, copy: Rule) -> bool:
+    """Whether ``copy`` is a copy rule, the only rule for its head predicate, and every other
+    occurrence of that predicate can take its body (see the module docstring)."""
+    if not is_copy_rule(copy):
+        return False
+    signature = copy.head.signature
+    for rule in program:
+        if rule is copy:
+            continue
+        head = rule.head if isinstance(rule.head, Atom) else rule.head.atom
+        if head.signature == signature:
+            return False
+        for literal in rule.body:
+            formula = literal.formula
+            if isinstance(formula, Atom) and formula.signature == signature:
+                if literal.negated or any(not isinstance(h, Variable) and h != u
+                                          for h, u in zip(copy.head.args, formula.args)):
+                    return False
+            elif hasattr(formula, "atom") and formula.atom.signature == signature:
+                return False  # q inside a window or under @
+    return True
+
+
+def unfolded(program: Program, copy: Rule) -> Program:
+    """``program`` without ``copy``, each body atom over its head replaced by its body."""
+    signature = copy.head.signature
+    [body] = copy.body
+    rules = []
+    for rule in program:
+        if rule is copy:
+            continue
+        literals = []
+        for literal in rule.body:
+            formula = literal.formula
+            if isinstance(formula, Atom) and formula.signature == signature:
+                binding = {h.name: u for h, u in zip(copy.head.args, formula.args)
+                           if isinstance(h, Variable)}
+                literal = Literal(substituted(body.formula, binding))
+            literals.append(literal)
+        rules.append(Rule(rule.head, tuple(literals), rule.position))
+    return Program(tuple(rules))
+
+
+def substituted(formula: Atom | WindowAtom, binding: dict) -> Atom | WindowAtom:
+    """A plain or window atom with its variables replaced by ``binding``'s terms."""
+    if isinstance(formula, Atom):
+        return formula.substitute(binding)
+    return WindowAtom(formula.window, formula.modality, formula.atom.substitute(binding))
