@@ -52,7 +52,7 @@ from agreement.runplan import RunPlan
 from agreement.witness import PAPER_PAIR, SearchResult, Witness, find_witness
 from agreement.witnesssearch import DEFAULT_MAX_GROUND, Bounds, Progress
 from agreement.sources import (
-    TEXT_SOURCE, Source, is_query, period_ticks, read_atom_stream, read_source,
+    TEXT_SOURCE, Source, is_query, period_ticks, atom_stream_reader, read_source,
 )
 from ingest.eager import read_rdf_stream, static_graphs
 from ingest.encoded import EncodedLines
@@ -62,7 +62,6 @@ from ingest.policy import ReadReport, within_timeline
 from lars.analysis import is_stratified
 from lars.errors import InputError, LarsError, Position, placed
 from lars.parser import parse_facts, parse_program
-from lars.streams import Stream, Timeline
 from solver.formats import RunInfo
 from solver.reference import DEFAULT_MAX_FACTS, Limits
 from translate.api import parse_query, query_background, translate
@@ -180,11 +179,11 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
     if not is_query(source, text):
         program = parse_program(text, source)
         facts = frozenset(parse_facts(*read_source(background))) if background is not None else frozenset()
-        atoms = read_atom_stream(stream, reading.policy, report) if stream is not None else Stream(Timeline(0, 0))
-        line = choose_timeline(atoms.timeline.start, atoms.timeline.end, start, end, max_time_points)
-        items = atoms.items
+        read, first, last = (atom_stream_reader(stream, reading.policy, report) if stream is not None
+                             else ((lambda: iter(())), None, None))
+        line = choose_timeline(first, last, start, end, max_time_points)
         return RunPlan(program, line, facts,
-                       lambda: within_timeline(iter(items), line.start, line.end, report, "atom"),
+                       lambda: within_timeline(read(), line.start, line.end, report, "atom"),
                        RunInfo((line.start, line.end), (line.start, line.end), is_stratified(program)),
                        unit, "LARS program" if source == TEXT_SOURCE else Path(source).name, report,
                        strategy=strategy, limits=limits, **ranges)

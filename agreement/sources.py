@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from ingest.larsfile import read_stream
+from ingest.larsfile import read_stream, stream_reader
 from ingest.policy import ReadPolicy, ReadReport, parse_lines, read_text
 from lars.atoms import Atom
 from lars.parser import parse_stream_line
@@ -50,6 +51,23 @@ def names_file(value: str) -> bool:
         return False
 
 
+def atom_stream_reader(stream: Source, policy: ReadPolicy, report: ReadReport
+                       ) -> tuple[Callable[[], Iterator[tuple[int, Sequence[Atom]]]], int | None, int | None]:
+    """A function reading the slices of a LARS atom stream, and its first and largest time
+    points: a file under the default policy is read lazily at each call
+    (:func:`ingest.larsfile.stream_reader`), anything else is read here into memory."""
+    if policy.quiet and is_file(stream):
+        return stream_reader(stream, report)
+    atoms = read_atom_stream(stream, policy, report)
+    items = atoms.items
+    return (lambda: iter(items)), atoms.timeline.start, atoms.timeline.end
+
+
+def is_file(stream: Source) -> bool:
+    """Whether a stream argument names a file rather than holding the stream's text."""
+    return isinstance(stream, os.PathLike) or not ("\n" in stream or ":" in stream) or names_file(stream)
+
+
 def read_atom_stream(stream: Source, policy: ReadPolicy, report: ReadReport) -> Stream:
     """A LARS atom stream from a file, or from text (lines ``t: a(1), b``; text is what holds a
     line break, or a colon without naming a file).
@@ -57,7 +75,7 @@ def read_atom_stream(stream: Source, policy: ReadPolicy, report: ReadReport) -> 
     >>> read_atom_stream("1: p(1)\\n3: q", ReadPolicy(), ReadReport()).time_points()
     [1, 3]
     """
-    if isinstance(stream, os.PathLike) or not ("\n" in stream or ":" in stream) or names_file(stream):
+    if is_file(stream):
         return read_stream(stream, policy=policy, report=report)
     contents: dict[int, list[Atom]] = {}
     for entry in parse_lines(stream.splitlines(), TEXT_SOURCE, parse_stream_line, policy, report):

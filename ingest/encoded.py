@@ -28,10 +28,10 @@ from collections.abc import Callable, Iterable
 
 from rdflib.term import BNode, Literal, URIRef
 
+from ingest.rdffiles import FAST_LINE, StreamTriple, iri_term, parse_ntriples_line
 from lars.atoms import Atom
 from lars.errors import LarsError
 from lars.terms import Constant
-from ingest.rdffiles import FAST_LINE, StreamTriple, iri_term, parse_ntriples_line
 from translate.api import input_atoms
 from translate.rdf import STRIPLE, RdfTermEncoder
 

@@ -16,14 +16,26 @@ shared :class:`~ingest.policy.ReadPolicy`. The line syntax itself is
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import itertools
+from collections.abc import Callable, Iterator
+from functools import partial
+from operator import attrgetter
 from pathlib import Path
 
-from lars.errors import InputError
-from lars.parser import parse_stream_line
+from ingest.lazy import checked_reader, lines_from_end
 from ingest.policy import (
-    Entry, ReadPolicy, ReadReport, handle, parse_lines, read_lines, require_report,
+    Entry,
+    ReadPolicy,
+    ReadReport,
+    decode_line,
+    handle,
+    parse_lines,
+    read_lines,
+    require_report,
 )
+from lars.atoms import Atom
+from lars.errors import InputError, LarsError
+from lars.parser import parse_stream_line
 from lars.streams import Stream, Timeline
 
 
@@ -45,6 +57,43 @@ def read_stream_entries(path: str | Path, *, policy: ReadPolicy = ReadPolicy(),
     """
     report = require_report(policy, report)
     return parse_lines(read_lines(path), str(path), parse_stream_line, policy, report)
+
+
+def stream_slices(path: str | Path, policy: ReadPolicy, report: ReadReport
+                  ) -> Iterator[tuple[int, tuple[Atom, ...]]]:
+    """The slices ``(t, atoms in arrival order)`` of a LARS atom stream file, read lazily (the
+    lines of one time point joined, in line order)."""
+    entries = read_stream_entries(path, policy=policy, report=report)
+    return ((t, tuple(itertools.chain.from_iterable(entry.elements for entry in group)))
+            for t, group in itertools.groupby(entries, key=attrgetter("time")))
+
+
+def line_time(raw: bytes, path: str) -> int | None:
+    """The time point of a well-formed stream line, else ``None`` (blank, comment or bad)."""
+    try:
+        parsed = parse_stream_line(decode_line(raw, path, 0), path, 0)
+    except LarsError:
+        return None
+    return None if parsed is None else parsed[0]
+
+
+def stream_reader(path: str | Path, report: ReadReport
+                  ) -> tuple[Callable[[], Iterator[tuple[int, tuple[Atom, ...]]]], int | None, int | None]:
+    """A function reading a LARS atom stream file's slices lazily (:func:`stream_slices`) under
+    the default policy (stop, strict), and its first and largest time points, read from its two
+    ends without reading it through (as :func:`ingest.lazy.stream_reader` does for RDF streams:
+    accepted lines ascend, so the last well-formed line has the largest time point, and a line
+    that goes back is refused when reading reaches it).
+
+    Raises:
+        InputError: the file cannot be read; its last line is before its first.
+    """
+    path = str(path)
+    times = (line_time(raw, path) for raw in read_lines(path))
+    first = next((t for t in times if t is not None), None)
+    last = next((t for t in map(partial(line_time, path=path), lines_from_end(path)) if t is not None), None)
+    read = partial(stream_slices, path, ReadPolicy(), report)
+    return checked_reader(read, first, last), first, last
 
 
 def read_stream(path: str | Path, timeline: Timeline | None = None, *,

@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Callable, Iterator
+from typing import Any
 from dataclasses import dataclass
 from functools import partial
 from operator import attrgetter
@@ -205,7 +206,8 @@ class QueryInput:
             yield t, list(atoms)
 
 
-def ending_at(read: Callable[[], Iterator[RdfSlice]], last: int | None) -> Iterator[RdfSlice]:
+def ending_at(read: Callable[[], Iterator[tuple[int, Any]]], last: int | None
+              ) -> Iterator[tuple[int, Any]]:
     """The slices of ``read()``, checked to end at ``last``, the time point of the stream's last
     well-formed line (under ``on_error="stop"`` and ``order="strict"``).
 
@@ -256,11 +258,23 @@ def stream_reader(path: str | os.PathLike | None, options: ReadOptions, report: 
         times = [t for t, _ in rdf_slices(path, options, ReadReport())]
         return read, (times[0] if times else None), (times[-1] if times else None)
     first, last = edge_time_point(path, iri, last=False), edge_time_point(path, iri, last=True)
+    return checked_reader(read, first, last), first, last
+
+
+def checked_reader(read: Callable[[], Iterator[tuple[int, Any]]], first: int | None,
+                   last: int | None) -> Callable[[], Iterator[tuple[int, Any]]]:
+    """``read``, its slices checked to end at ``last`` (:func:`ending_at`), for a stream whose
+    ends ``first`` and ``last`` were read from its two ends under the default policy; when
+    ``last < first`` some line goes back in time, and the stream is read here to refuse it.
+
+    Raises:
+        InputError: the line that goes back in time, when ``last < first``.
+    """
     checked = partial(ending_at, read, last)
     if first is not None and last is not None and last < first:
         for _ in checked():
             pass
-    return checked, first, last
+    return checked
 
 
 def choose_timeline(first: int | None, last: int | None, start: int | None, end: int | None,

@@ -13,7 +13,7 @@ from lars.errors import InputError, ParseError, Position
 from ingest.policy import (
     Entry, ReadPolicy, ReadReport, TimeOrder, combine_orders, group_by_time, parse_lines,
 )
-from ingest.larsfile import read_stream, read_stream_entries
+from ingest.larsfile import read_stream, read_stream_entries, stream_reader
 from lars.streams import Timeline
 from lars.terms import Name, Number, String
 
@@ -173,3 +173,48 @@ def test_checking_from_a_combined_state_flags_the_same_lines(times, data):
     second = TimeOrder("s", combine_orders(None, first.state))
     flags += [str(second.check(time, line)) for line, time in enumerate(times[cut:], start=cut + 1)]
     assert flags == expected
+
+
+# --- the lazy reader of lars run (stream_reader) against read_stream -----------------------------
+
+STREAM_LINES = st.one_of(
+    st.builds(lambda t, atoms: f"{t}: {atoms}", st.integers(-3, 6),
+              st.sampled_from(["", "p(1)", "p(1), q(a)", 'r("s")', "p( 2 ) , p(1)"])),
+    st.sampled_from(["", "# comment", "   ", "2: p(", "x: p(1)"]))
+
+
+def outcome_of(read) -> tuple:
+    try:
+        return "ok", read()
+    except (InputError, ParseError) as error:
+        return "error", (type(error), str(error))
+
+
+@given(st.lists(STREAM_LINES, max_size=8), st.booleans())
+def test_lazy_reader_gives_what_read_stream_gives(tmp_path_factory, lines, crlf):
+    """Same slices and ends for well-formed files; the same error for a bad line or one going
+    back in time, if not at once then when reading reaches it."""
+    path = write(tmp_path_factory.mktemp("lazy"), ("\r\n" if crlf else "\n").join(lines))
+
+    def eager():
+        stream = read_stream(path)
+        return stream.timeline.start, stream.timeline.end, [(t, tuple(a)) for t, a in stream.items]
+
+    def lazy():
+        read, first, last = stream_reader(path, ReadReport())
+        items = list(read())
+        return (0 if first is None else first, 0 if last is None else last,
+                [(t, a) for t, a in items if a])  # a Stream lists no empty time point
+
+    assert outcome_of(lazy) == outcome_of(eager)
+
+
+def test_lazy_reader_reads_at_each_call_and_not_before(tmp_path):
+    path = write(tmp_path, "0: p(1)\n1: q\n2: oops(\n5: p(2)\n")
+    read, first, last = stream_reader(path, ReadReport())
+    assert (first, last) == (0, 5)
+    got = []
+    with pytest.raises(ParseError, match=r"s\.stream:3:"):
+        for item in read():
+            got.append(item)
+    assert got == [(0, (Atom("p", (Number(1),)),))]  # the slice at 1 ends where line 3 is read

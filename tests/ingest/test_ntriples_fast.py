@@ -307,8 +307,8 @@ def test_one_encoder_over_many_lines(lines, default):
     default = None if default is None else URIRef(default)
     reader = EncodedLines(RdfTermEncoder(), default, URIRef("urn:q"))
     for line in lines:
-        assert encoded_outcome(lambda: reader(line, "s.nt", 7)) == \
-            encoded_outcome(lambda: read_then_encode(line, default, URIRef("urn:q")))
+        assert encoded_outcome(lambda line=line: reader(line, "s.nt", 7)) == \
+            encoded_outcome(lambda line=line: read_then_encode(line, default, URIRef("urn:q")))
 
 
 def test_encoded_lines_forget_when_full(monkeypatch):

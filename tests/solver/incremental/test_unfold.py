@@ -25,9 +25,15 @@ from solver.incremental.engine import Engine
 from solver.incremental.unfold import unfold_copies
 from solver.strategies import evaluate, slices_of
 from tests.strategies import (
-    DERIVED_SIGNATURES, INPUT_SIGNATURES, backgrounds, programs, streams, timelines, windows,
+    DERIVED_SIGNATURES,
+    INPUT_SIGNATURES,
+    backgrounds,
+    programs,
+    streams,
+    timelines,
+    windows,
 )
-from translate.api import translate, parse_query
+from translate.api import parse_query, translate
 
 X = Variable("X")
 INPUTS = frozenset(INPUT_SIGNATURES)
