@@ -75,18 +75,34 @@ def atom_json_head(atom: Atom) -> str:
                        "args": [constant_json(arg) for arg in atom.args]}, ensure_ascii=False)[:-1]
 
 
+_PIECES: dict[Atom, tuple[str, str]] = {}
+"""Atom → (:func:`atom_text`, :func:`atom_json_head`) for the atoms written lately: one lookup
+per written atom (hashing an atom is a Python call per argument), emptied past 2^16 atoms."""
+
+
+def atom_pieces(atom: Atom) -> tuple[str, str]:
+    """The text of ``atom`` (its sort key) and its JSON head, remembered."""
+    if len(_PIECES) >= 1 << 16:
+        _PIECES.clear()
+    found = _PIECES[atom] = (atom_text(atom), atom_json_head(atom))
+    return found
+
+
 def answer_json_text(answer) -> str:
     """``json.dumps({"time": t, "answer_streams": [[atom_json(a, s), ...], ...]})`` for one time
-    point, put together from remembered pieces (the per-atom cost of writing ``jsonl``).
+    point, put together from remembered pieces (the per-atom cost of writing ``jsonl``), atoms in
+    the order of :func:`sorted_pairs` (by time point, then text: a sort of plain tuples).
 
     >>> from solver.answers import TimePointAnswer
     >>> answer_json_text(TimePointAnswer(3, (frozenset({(Atom("x"), 3)}),)))
     '{"time": 3, "answer_streams": [[{"atom": "x", "predicate": "x", "args": [], "time": 3}]]}'
     """
-    streams = ", ".join("[" + ", ".join(f'{atom_json_head(atom)}, "time": {time}}}'
-                                        for atom, time in sorted_pairs(stream)) + "]"
-                        for stream in answer.streams)
-    return f'{{"time": {answer.time}, "answer_streams": [{streams}]}}'
+    known, texts = _PIECES.get, []
+    for stream in answer.streams:
+        rows = [(time, *(known(atom) or atom_pieces(atom))) for atom, time in stream]
+        rows.sort()
+        texts.append("[" + ", ".join([f'{head}, "time": {time}}}' for time, _, head in rows]) + "]")
+    return f'{{"time": {answer.time}, "answer_streams": [{", ".join(texts)}]}}'
 
 
 def sorted_pairs(stream: AnswerStream) -> list[tuple[Atom, int]]:
