@@ -28,7 +28,9 @@ values of the stream. ``stratified`` never calls clingo.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 from lars.analysis import Signature, check_safety, is_stratified
 from lars.atoms import Atom
@@ -136,10 +138,39 @@ def projected(answer: TimePointAnswer, shown: frozenset[str]) -> TimePointAnswer
     return TimePointAnswer(answer.time, tuple(streams) if len(streams) <= 1 else canonical(streams))
 
 
+@contextmanager
+def fewer_collections(threshold: int = 50_000) -> Iterator[None]:
+    """Python's cyclic garbage collector run less often while the block runs (restored after).
+
+    A run allocates atoms, tuples and sets by the million and makes almost no reference cycles,
+    yet every 700 allocations the collector scans the young objects, and now and then all of
+    them: the window contents, the memos, and the hundreds of thousands of objects the imports
+    made. That was a third of ``lars run``'s CPU on the join workload (100 × 1000 facts: 3.0 s,
+    2.0 s with the collector off). Here the objects made before the run are frozen (never
+    scanned again; :func:`gc.freeze`) and the young generation is collected every
+    ``threshold`` allocations instead of 700; cycles are still collected.
+    """
+    old = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(threshold, *old[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
+        gc.unfreeze()
+
+
 def run(engine: Engine, slices: Iterator[tuple[int, list[Atom]]], timeline: Timeline) -> Iterator[TimePointAnswer]:
     """Step the engine through the time points, taking each slice at its time; where no input
     comes for a while and the engine says nothing moves (:meth:`Engine.quiet_until`), the
-    answers in between are the last one shifted, without stepping."""
+    answers in between are the last one shifted, without stepping (with
+    :func:`fewer_collections`)."""
+    with fewer_collections():
+        yield from _steps(engine, slices, timeline)
+
+
+def _steps(engine: Engine, slices: Iterator[tuple[int, list[Atom]]], timeline: Timeline) -> Iterator[TimePointAnswer]:
+    """:func:`run`'s loop."""
     pending = next(slices, None)
     t = timeline.start
     while t <= timeline.end:
