@@ -289,8 +289,18 @@ def within_timeline(slices: Iterable[tuple[int, Sequence[Any]]], start: int, end
             close()
 
 
-def read_lines(path: str | Path) -> Iterator[bytes]:
+def read_lines(path: str | Path, block: int = 1 << 20) -> Iterator[bytes]:
     """The lines of a file as bytes, without their LF or CRLF ends.
+
+    Read in blocks of ``block`` bytes, each split at once (a block without CR is handed on as
+    its list of lines), not line by line: a tenth of ``lars run``'s CPU on long streams went to
+    taking lines one at a time and trimming each.
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile(delete=False) as file:
+    ...     _ = file.write(b"a\\r\\nb\\n\\nc\\r\\r\\nd")
+    >>> list(read_lines(file.name, block=3))
+    [b'a', b'b', b'', b'c\\r', b'd']
 
     Raises:
         InputError: the file cannot be opened (missing, a folder, no permission).
@@ -299,9 +309,17 @@ def read_lines(path: str | Path) -> Iterator[bytes]:
         file = open(path, "rb")  # noqa: SIM115 (closed by the with below)
     except OSError as exc:
         raise InputError(f"cannot read the file: {exc.strerror or exc}", Position(str(path))) from None
-    with file as lines:
-        for raw in lines:
-            yield raw.rstrip(b"\n").removesuffix(b"\r")
+    with file:
+        rest = b""
+        while chunk := file.read(block):
+            data = rest + chunk
+            lines = data.split(b"\n")
+            rest = lines.pop()
+            if b"\r" in data:
+                lines = [line.removesuffix(b"\r") for line in lines]
+            yield from lines
+        if rest:
+            yield rest.removesuffix(b"\r")
 
 
 def read_text(path: str | Path) -> str:

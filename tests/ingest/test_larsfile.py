@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from lars.atoms import Atom
 from lars.errors import InputError, ParseError, Position
 from ingest.policy import (
-    Entry, ReadPolicy, ReadReport, TimeOrder, combine_orders, group_by_time, parse_lines,
+    Entry, ReadPolicy, ReadReport, TimeOrder, combine_orders, group_by_time, parse_lines, read_lines,
 )
 from ingest.larsfile import read_stream, read_stream_entries, stream_reader
 from lars.streams import Timeline
@@ -218,3 +218,14 @@ def test_lazy_reader_reads_at_each_call_and_not_before(tmp_path):
         for item in read():
             got.append(item)
     assert got == [(0, (Atom("p", (Number(1),)),))]  # the slice at 1 ends where line 3 is read
+
+
+@given(st.lists(st.sampled_from([b"a", b"\r", b"\n", b"\r\n", b"xy", b"\xc3\xa9"]), max_size=20),
+       st.integers(1, 8))
+def test_read_lines_in_blocks_gives_the_lines_one_by_one(tmp_path_factory, pieces, block):
+    """Blocks of any size give what reading line by line and trimming LF, then CR, gives."""
+    path = tmp_path_factory.mktemp("lines") / "f"
+    path.write_bytes(b"".join(pieces))
+    with open(path, "rb") as file:
+        expected = [raw.rstrip(b"\n").removesuffix(b"\r") for raw in file]
+    assert list(read_lines(path, block=block)) == expected
