@@ -91,18 +91,32 @@ def atom_pieces(atom: Atom) -> tuple[str, str]:
 def answer_json_text(answer) -> str:
     """``json.dumps({"time": t, "answer_streams": [[atom_json(a, s), ...], ...]})`` for one time
     point, put together from remembered pieces (the per-atom cost of writing ``jsonl``), atoms in
-    the order of :func:`sorted_pairs` (by time point, then text: a sort of plain tuples).
+    the order of :func:`sorted_pairs`.
 
     >>> from solver.answers import TimePointAnswer
     >>> answer_json_text(TimePointAnswer(3, (frozenset({(Atom("x"), 3)}),)))
     '{"time": 3, "answer_streams": [[{"atom": "x", "predicate": "x", "args": [], "time": 3}]]}'
     """
-    known, texts = _PIECES.get, []
-    for stream in answer.streams:
-        rows = [(time, *(known(atom) or atom_pieces(atom))) for atom, time in stream]
-        rows.sort()
-        texts.append("[" + ", ".join([f'{head}, "time": {time}}}' for time, _, head in rows]) + "]")
-    return f'{{"time": {answer.time}, "answer_streams": [{", ".join(texts)}]}}'
+    streams = ", ".join([stream_json_text(stream) for stream in answer.streams])
+    return f'{{"time": {answer.time}, "answer_streams": [{streams}]}}'
+
+
+def stream_json_text(stream: AnswerStream) -> str:
+    """One answer stream as a JSON list: the atoms grouped by time point, each group's texts
+    sorted as plain strings (a sort of ``(time, text)`` tuples took 0.45 µs an atom, this 0.1)
+    and its atoms joined with one ``"time"`` ending."""
+    known, by_time = _PIECES.get, {}
+    for atom, time in stream:
+        text, head = known(atom) or atom_pieces(atom)
+        group = by_time.get(time)
+        if group is None:
+            group = by_time[time] = {}
+        group[text] = head
+    parts = []
+    for time in sorted(by_time):
+        group, end = by_time[time], f', "time": {time}}}'
+        parts.append((end + ", ").join([group[text] for text in sorted(group)]) + end)
+    return "[" + ", ".join(parts) + "]"
 
 
 def sorted_pairs(stream: AnswerStream) -> list[tuple[Atom, int]]:
