@@ -164,8 +164,8 @@ class Engine:
         if not atoms:
             return
         groups: dict[Signature, list[Atom]] = {}
-        for atom in atoms:
-            groups.setdefault(atom.signature, []).append(atom)
+        for atom in atoms:  # the signature, without a property call per input atom
+            groups.setdefault((atom.predicate, len(atom.args)), []).append(atom)
         if self.inputs is not None and not self.inputs.issuperset(groups):
             raise ValueError(f"input atoms of {sorted(set(groups) - self.inputs)} at {t}, "
                              f"which the caller said the input cannot hold")
