@@ -24,9 +24,9 @@ or many), each a list of the atoms the rules add, with the time point each atom 
 from __future__ import annotations
 
 import functools
-
+import itertools
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -124,8 +124,21 @@ def sorted_pairs(stream: AnswerStream) -> list[tuple[Atom, int]]:
     return sorted(stream, key=lambda pair: (pair[1], atom_text(pair[0])))
 
 
+def first_computed(answers: Iterable[TimePointAnswer]) -> Iterator[TimePointAnswer]:
+    """``answers`` with the first one computed now, before a writer writes its header: a stream
+    is read as it is solved, so a bad line in its first time point fails with nothing written.
+
+    >>> next(first_computed(iter([1, 2]))), list(first_computed([]))
+    (1, [])
+    """
+    answers = iter(answers)
+    first = next(answers, None)
+    return answers if first is None else itertools.chain((first,), answers)
+
+
 def write_json(answers: Iterable[TimePointAnswer], out: TextIO, info: RunInfo) -> None:
     """One JSON document, written one time point at a time."""
+    answers = first_computed(answers)
     header = {"format": "lars-answers", "version": 1,
               "timeline": {"start": info.timeline[0], "end": info.timeline[1]},
               "evaluated": {"from": info.evaluated[0], "to": info.evaluated[1]},
@@ -145,6 +158,7 @@ def pair_text(atom: Atom, time: int, now: int) -> str:
 
 def write_table(answers: Iterable[TimePointAnswer], out: TextIO, info: RunInfo) -> None:
     """Time points whose answer is not the single empty answer stream, one line per atom."""
+    answers = first_computed(answers)
     out.write(header_line(info))
     out.write(f"{'time':>6}  {'stream':<7} atoms\n")
     quiet = 0
