@@ -120,7 +120,7 @@ def result_set_rows(result_file: str) -> tuple[str, object]:
     if boolean is not None:
         return "ask", bool(boolean.toPython())
     solutions = sorted(graph.objects(results, RS.solution),
-                       key=lambda s: int(graph.value(s, RS.index) or 0))
+                       key=lambda s: int(graph.value(s, RS["index"]) or 0))
     rows = [_bound({str(graph.value(b, RS.variable)): graph.value(b, RS.value)
                     for b in graph.objects(solution, RS.binding)}) for solution in solutions]
     return "select", rows
@@ -187,7 +187,8 @@ def ours(query: str, data: list[str], named: list[str]) -> tuple[str, object, li
     specs = list(data) + [f"{Path(f).resolve().as_uri()}={f}" for f in named]
     plan = prepare_run(Path(query), static=specs, engine="sparql", bags=True)
     t = plan.translation
-    answer = next(iter(plan.answers()))
+    # unsliced: the rows below take ORDER BY, OFFSET and LIMIT, as `lars run --format` does
+    answer = next(iter(plan.answers(sliced=False)))
     atoms = [atom for stream in answer.streams[:1] for atom, _ in stream]
     rows = t.rows(atoms, plan.encoder, chopped=True)
     order = [key.variable.name for key in t.query.order]
