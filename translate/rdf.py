@@ -12,19 +12,33 @@ memory. Constants:
   ``Name("false")``, which the SPARQL functions return (:mod:`translate.sparqlfunctions`);
 * a plain or xsd:string literal whose text does not start with ``"`` is ``String(text)``;
 * every other literal (other datatypes, other numbers, language tags, ill-typed literals) is
-  ``String`` of its N-Triples form, which starts with ``"``; language tags are lower-cased
-  (RDF 1.1: they compare case-insensitively, so ``"a"@EN`` and ``"a"@en`` are one term);
+  ``String`` of its N-Triples form, which starts with ``"``; language tags are lower-cased:
+  SPARQL's tests treat ``"a"@EN`` and ``"a"@en`` as one term (a pattern with one matches the
+  other, ``dawg-lang-3``; ``=`` is true on them), as RDF 1.1 Concepts (3.3) permits ("lexical
+  representations of language tags MAY be converted to lower case").
 * ``null`` (an unbound variable) is ``Name("null")``, ``error`` (a SPARQL expression error,
   inside expressions only) ``Name("error")`` and the default graph ``Name("default")``.
 
 Values are compared by the SPARQL functions, never by the constant order: ``"1"^^xsd:integer``
 (``1``) and ``"1.0"^^xsd:double`` (a string) are different terms with equal values.
 
+Terms are kept exactly as written (RDF 1.1 Concepts, 3.3: two literals are the same term when
+their lexical forms, datatypes and language tags are equal character by character; the tags up
+to case, above): ``"01"^^xsd:integer`` and ``"1.0"^^xsd:decimal`` are different terms from ``1``
+and ``"1"^^xsd:decimal``, so joins, DISTINCT and GROUP BY, which use term identity,
+keep them apart, and answers show them as the data wrote them; ``=``, ``<`` and the other
+operators compare their values (:mod:`translate.sparqlfunctions`). For this, importing this
+module turns off rdflib's literal normalisation (``rdflib.NORMALIZE_LITERALS``), which would
+rewrite ``"01"^^xsd:integer`` as ``"1"`` while parsing data or queries. One identity rdflib
+does not normalise and RDF 1.1 makes: ``"a"^^xsd:string`` is ``"a"``.
+
 >>> enc = RdfTermEncoder()
 >>> enc.encode(Literal("83", datatype=XSD_DOUBLE)), enc.encode(Literal(83))
-(String(value='"83.0"^^<http://www.w3.org/2001/XMLSchema#double>'), Number(value=83))
+(String(value='"83"^^<http://www.w3.org/2001/XMLSchema#double>'), Number(value=83))
 >>> enc.decode(enc.encode(Literal("chat", lang="FR")))
 rdflib.term.Literal('chat', lang='fr')
+>>> enc.encode(Literal("01", datatype=XSD_INTEGER)), enc.encode(Literal("-0", datatype=XSD_INTEGER))
+(String(value='"01"^^<http://www.w3.org/2001/XMLSchema#integer>'), String(value='"-0"^^<http://www.w3.org/2001/XMLSchema#integer>'))
 """
 
 from __future__ import annotations
@@ -37,6 +51,7 @@ from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 
+import rdflib
 from rdflib import BNode, Literal, URIRef
 from rdflib.graph import DATASET_DEFAULT_GRAPH_ID, Dataset, Graph
 from rdflib.term import Identifier
@@ -84,6 +99,7 @@ class _QuietTermWarnings(logging.Filter):
 
 
 logging.getLogger("rdflib.term").addFilter(_QuietTermWarnings())
+rdflib.NORMALIZE_LITERALS = False  # terms as written (see the module doc)
 
 
 def numeric_value(literal: Literal) -> Fraction | None:
@@ -121,7 +137,7 @@ def to_constant(term: Identifier) -> Constant:
     lexical, datatype = str(term), term.datatype
     if term.language is not None:
         return String(Literal(lexical, lang=term.language.lower()).n3())
-    if datatype == XSD_INTEGER and re.fullmatch(r"-?(0|[1-9][0-9]*)", lexical) \
+    if datatype == XSD_INTEGER and re.fullmatch(r"0|-?[1-9][0-9]*", lexical) \
             and INT_MIN <= int(lexical) <= INT_MAX:
         return Number(int(lexical))
     if datatype == XSD_BOOLEAN and lexical in _BOOLEANS:

@@ -39,7 +39,6 @@ from decimal import Decimal
 from rdflib import Literal, URIRef
 from rdflib.namespace import XSD
 from rdflib.plugins.sparql import operators
-from rdflib.plugins.sparql.datatypes import type_promotion
 from rdflib.plugins.sparql.operators import EBV
 from rdflib.plugins.sparql.parserutils import CompValue
 from rdflib.plugins.sparql.sparql import Prologue, QueryContext
@@ -48,6 +47,9 @@ from rdflib.term import Identifier
 from lars.externals import external
 from lars.terms import Constant, Number
 from translate.rdf import ERROR, FALSE, NULL, TRUE, from_constant, to_constant
+from translate.xsdvalues import (
+    INTEGER_TYPES, NUMERIC_TYPES, canonical, compare_temporal, numeric, temporal, xpath_string,
+)
 
 
 NONDETERMINISTIC = frozenset({"NOW", "RAND", "UUID", "STRUUID", "BNODE"})
@@ -164,30 +166,67 @@ def sparql_not_in(value: Constant, *options: Constant) -> Constant:
 
 # --- the strict operators, by rdflib ---------------------------------------------------------
 
-_NUMERIC = frozenset(XSD[name] for name in (
-    "integer", "decimal", "double", "float", "int", "long", "short", "byte", "nonNegativeInteger",
-    "positiveInteger", "nonPositiveInteger", "negativeInteger", "unsignedLong", "unsignedInt",
-    "unsignedShort", "unsignedByte"))
-_ORDERED = {XSD.string: "string", None: "string", XSD.boolean: "boolean",
-            XSD.dateTime: "dateTime", XSD.date: "date", XSD.time: "time",
+_NUMERIC = NUMERIC_TYPES
+_ORDERED = {XSD.string: "string", None: "string", XSD.boolean: "boolean", XSD.time: "time",
             **{datatype: "numeric" for datatype in _NUMERIC}}
+_TEMPORAL = {XSD.dateTime: "dateTime", XSD.date: "date"}
 
 
 def _order_kind(term: Identifier) -> str | None:
-    """The operand kind for which SPARQL defines ``<`` (§17.3), ``None`` for other terms."""
-    if not isinstance(term, Literal) or term.language is not None or term.ill_typed:
+    """The operand kind for which SPARQL defines ``<`` (§17.3; xsd:date too), ``None`` for
+    other terms and for ill-typed literals."""
+    if not isinstance(term, Literal) or term.language is not None:
         return None
-    return _ORDERED.get(term.datatype)
+    if term.datatype in _TEMPORAL:
+        return _TEMPORAL[term.datatype] if temporal(term) is not None else None
+    return None if term.ill_typed else _ORDERED.get(term.datatype)
 
 
-def _compare(op: str, a: Identifier, b: Identifier) -> Identifier:
-    comparable = _order_kind(a) is not None and _order_kind(a) == _order_kind(b)
-    if op in ("=", "!=") and not comparable:
-        if isinstance(a, Literal) and isinstance(b, Literal) and a != b:
-            raise _Error  # RDFterm-equal: two different literals it cannot compare (§17.4.1.7)
-        return Literal((a == b) == (op == "="))
-    if not comparable:
+def _value_kind(term: Literal) -> str | None:
+    """The value space of a literal whose value we know: an order kind, or ``lang`` for a
+    literal with a language tag; ``None`` for an unknown datatype or an ill-typed literal."""
+    return "lang" if term.language is not None else _order_kind(term)
+
+
+def _equal(a: Identifier, b: Identifier) -> bool:
+    """SPARQL's ``=`` (RDFterm-equal and the typed comparisons, §17.4.1.7). Two literals of
+    value spaces we know and that do not meet (a number and a string, a dateTime and a date, a
+    language-tagged literal and any other literal) are unequal, as §17.3.1 lets an
+    implementation that knows both datatypes say (the tests' ``KnownTypesDefault2Neq`` and
+    ``LangTagAwareness``); a literal of an unknown datatype or an ill-typed one equals only
+    itself, and comparing it with another literal is an error."""
+    if not (isinstance(a, Literal) and isinstance(b, Literal)) or to_constant(a) == to_constant(b):
+        return a == b
+    kind_a, kind_b = _value_kind(a), _value_kind(b)
+    if kind_a == kind_b and kind_a in ("dateTime", "date"):
+        return _temporal_order(a, b) == 0
+    if kind_a == kind_b and kind_a not in (None, "lang"):
+        return bool(operators.RelationalExpression(
+            CompValue("RelationalExpression", expr=a, op="=", other=b), _CONTEXT))
+    if "lang" in (kind_a, kind_b) or None not in (kind_a, kind_b):
+        return False
+    raise _Error  # RDFterm-equal: two literals whose values it does not know
+
+
+def _temporal_order(a: Literal, b: Literal) -> int:
+    order = compare_temporal(temporal(a), temporal(b))
+    if order is None:
+        raise _Error  # a zoned and an unzoned value less than 14 hours apart: indeterminate
+    return order
+
+
+_ORDER_TESTS = {"<": lambda o: o < 0, "<=": lambda o: o <= 0, ">": lambda o: o > 0,
+                ">=": lambda o: o >= 0}
+
+
+def _compare(op: str, a: Identifier, b: Identifier) -> Identifier | bool:
+    if op in ("=", "!="):
+        return _equal(a, b) == (op == "=")
+    kind = _order_kind(a)
+    if kind is None or kind != _order_kind(b):
         raise _Error  # SPARQL orders only numbers, strings, booleans and date-times
+    if kind in ("dateTime", "date"):
+        return _ORDER_TESTS[op](_temporal_order(a, b))
     return operators.RelationalExpression(
         CompValue("RelationalExpression", expr=a, op=op, other=b), _CONTEXT)
 
@@ -207,9 +246,10 @@ def _relational(op: str) -> Callable[[Constant, Constant], Constant]:
 
 
 def _number(term: Identifier):
-    if not isinstance(term, Literal) or term.datatype not in _NUMERIC or term.ill_typed:
+    value = numeric(term)
+    if value is None:
         raise _Error
-    return term.value
+    return value
 
 
 def _ieee(op: str, a: float, b: float) -> float:
@@ -223,38 +263,48 @@ def _ieee(op: str, a: float, b: float) -> float:
 _OPERATIONS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
 
 
-def _canonical(value: Decimal) -> Decimal:
-    """A decimal in XSD's canonical form: no trailing zeros, but at least one decimal (``2.0``)."""
-    value = value.normalize()
-    return value.quantize(Decimal("0.1")) if value == value.to_integral_value() else value
+def _promoted(*datatypes: URIRef) -> URIRef:
+    """The type XPath's numeric promotion gives an operation on these types (integer types are
+    xsd:integer, decimal < float < double)."""
+    for wider in (XSD.double, XSD.float, XSD.decimal):
+        if wider in datatypes:
+            return wider
+    return XSD.integer
 
 
 def _arithmetic(op: str) -> Callable[[Constant, Constant], Constant]:
     """``+ - * /`` with XPath's numeric type promotion (SPARQL §17.3): integers stay integers
-    (``/`` makes a decimal), decimals are exact, floats and doubles follow IEEE 754."""
+    (``/`` makes a decimal), decimals are exact, floats and doubles follow IEEE 754 (floats in
+    single precision); the result in its canonical form (:func:`translate.xsdvalues.canonical`)."""
     def apply(a: Identifier, b: Identifier) -> Identifier:
         x, y = _number(a), _number(b)
-        datatype = type_promotion(a.datatype, b.datatype)
+        datatype = _promoted(a.datatype, b.datatype)
         if datatype in (XSD.double, XSD.float):
-            return Literal(_ieee(op, float(x), float(y)), datatype=datatype)
+            return canonical(_ieee(op, float(x), float(y)), datatype)
         if op == "/" or datatype == XSD.decimal:
             if op == "/" and y == 0:
                 raise _Error  # division by zero is an error for integers and decimals
-            return Literal(_canonical(_OPERATIONS[op](Decimal(x), Decimal(y))),
-                           datatype=XSD.decimal)
-        return Literal(_OPERATIONS[op](int(x), int(y)))
+            return canonical(_OPERATIONS[op](Decimal(x), Decimal(y)), XSD.decimal)
+        return canonical(_OPERATIONS[op](int(x), int(y)), XSD.integer)
 
     def compute(left: Constant, right: Constant) -> Constant:
         return _constant(lambda: apply(_term(left), _term(right)))
     return compute
 
 
-def _unary(kind: str) -> Callable[[Constant], Constant]:
-    evaluate = getattr(operators, kind)
+@external("plus")
+def sparql_plus(value: Constant) -> Constant:
+    """Unary ``+``: the number itself, as written."""
+    return _constant(lambda: _term(value) if _number(_term(value)) is not None else None)
 
-    def compute(value: Constant) -> Constant:
-        return _constant(lambda: evaluate(CompValue(kind, expr=_term(value)), _CONTEXT))
-    return compute
+
+@external("neg")
+def sparql_neg(value: Constant) -> Constant:
+    """Unary ``-``: the negated value, of the operand's type (an integer type: xsd:integer)."""
+    def negate() -> Literal:
+        term = _term(value)
+        return canonical(-_number(term), _promoted(term.datatype))
+    return _constant(negate)
 
 
 sparql_eq, sparql_ne, sparql_lt, sparql_le, sparql_gt, sparql_ge = (
@@ -263,8 +313,6 @@ sparql_eq, sparql_ne, sparql_lt, sparql_le, sparql_gt, sparql_ge = (
 sparql_add, sparql_sub, sparql_mul, sparql_div = (
     external(name)(_arithmetic(op)) for name, op in (("add", "+"), ("sub", "-"), ("mul", "*"),
                                                      ("div", "/")))
-sparql_neg = external("neg")(_unary("UnaryMinus"))
-sparql_plus = external("plus")(_unary("UnaryPlus"))
 
 COMPARISONS = {"=": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 ARITHMETIC = {"+": "add", "-": "sub", "*": "mul", "/": "div"}
@@ -272,30 +320,36 @@ ARITHMETIC = {"+": "add", "-": "sub", "*": "mul", "/": "div"}
 
 @external("cast")
 def sparql_cast(datatype: Constant, value: Constant) -> Constant:
-    """``xsd:T(value)``: the XPath constructor functions (§17.5); rdflib's, except from booleans
-    and numbers to numbers and booleans, which rdflib refuses or gets wrong (it cannot cast
-    ``true`` or ``0.0`` to xsd:integer)."""
+    """``xsd:T(value)``: the XPath constructor functions (§17.5), numbers written in canonical
+    form; rdflib's, except from booleans and numbers to numbers and booleans, which rdflib
+    refuses or gets wrong (it cannot cast ``true`` or ``0.0`` to xsd:integer), and from numbers
+    and booleans to strings, which XPath defines by value (``xsd:string(1.0)`` is ``"1"``)."""
     def cast():
         target, source = _term(datatype), _term(value)
         kind = _order_kind(source)
+        if target == XSD.string and kind in ("numeric", "boolean"):
+            return Literal(xpath_string(source))
         if target in _NUMBER_CASTS and kind in ("numeric", "boolean"):
-            number = source.value
+            number = numeric(source) if kind == "numeric" else source.value
             if isinstance(number, float) and not math.isfinite(number) and target != XSD.double \
                     and target != XSD.float:
                 raise _Error  # NaN and INF have no integer or decimal
             return _NUMBER_CASTS[target](number)
         if isinstance(source, Literal) and source.ill_typed:
             raise _Error
-        return operators.Function(CompValue("Function", iri=target, expr=[source]), _CONTEXT)
+        result = operators.Function(CompValue("Function", iri=target, expr=[source]), _CONTEXT)
+        if target in _NUMBER_CASTS and isinstance(result, Literal) and not result.ill_typed:
+            return _NUMBER_CASTS[target](numeric(result) if target != XSD.boolean else result.value)
+        return result
     return _constant(cast)
 
 
 _NUMBER_CASTS = {
-    XSD.integer: lambda v: Literal(int(v)),
-    XSD.decimal: lambda v: Literal(Decimal(int(v)) if isinstance(v, bool) else Decimal(str(v)),
-                                   datatype=XSD.decimal),
-    XSD.double: lambda v: Literal(float(v), datatype=XSD.double),
-    XSD.float: lambda v: Literal(float(v), datatype=XSD.float),
+    XSD.integer: lambda v: canonical(int(v), XSD.integer),
+    XSD.decimal: lambda v: canonical(Decimal(int(v)) if isinstance(v, bool) else Decimal(str(v)),
+                                     XSD.decimal),
+    XSD.double: lambda v: canonical(float(v), XSD.double),
+    XSD.float: lambda v: canonical(float(v), XSD.float),
     XSD.boolean: lambda v: Literal(bool(v) and not (isinstance(v, float) and math.isnan(v))),
 }
 

@@ -29,7 +29,7 @@ DOUBLE = "http://www.w3.org/2001/XMLSchema#double"
     pytest.param(Literal(83), Number(83), id="integer"),
     pytest.param(Literal(-7), Number(-7), id="negative-integer"),
     pytest.param(Literal(2 ** 40), String(f'"{2 ** 40}"^^<{xsd("integer")}>'), id="big-integer"),
-    pytest.param(Literal("83", datatype=xsd("double")), String(f'"83.0"^^<{DOUBLE}>'), id="double"),
+    pytest.param(Literal("83", datatype=xsd("double")), String(f'"83"^^<{DOUBLE}>'), id="double"),
     pytest.param(Literal("83.5", datatype=xsd("decimal")), String(f'"83.5"^^<{xsd("decimal")}>'),
                  id="decimal"),
     pytest.param(Literal("-7", datatype=xsd("int")), String(f'"-7"^^<{xsd("int")}>'), id="int-subtype"),
