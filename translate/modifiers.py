@@ -7,7 +7,9 @@ each window). DISTINCT and REDUCED need nothing: the rows are a set already.
 Ordering follows section 15.1: unbound first, then blank nodes, IRIs, literals. Literals that the
 ``<`` operator compares are ordered by it: numbers by value, simple and xsd:string literals by
 code points; other literals (language tags, other datatypes) come after these, by datatype and
-lexical form, since SPARQL leaves their relative order to the implementation.
+lexical form, since SPARQL leaves their relative order to the implementation; date-times and
+dates by their instant (a value without a time zone read as UTC, where XML Schema leaves the
+order of a zoned and an unzoned value open).
 
 >>> from rdflib import Literal, URIRef
 >>> from translate.rsp import OrderKey, Var
@@ -26,6 +28,7 @@ from rdflib import BNode, Literal, URIRef
 from rdflib.term import Identifier
 
 from translate.rdf import XSD_STRING, numeric_value
+from translate.xsdvalues import temporal
 from translate.rsp import OrderKey
 
 Row = dict[str, Identifier | None]
@@ -47,7 +50,10 @@ def order_key(term: Identifier | None) -> tuple:
             return (3, 1)
         if term.language is None and term.datatype in (None, XSD_STRING):
             return (3, 2, str(term))
-        return (3, 3, str(term.datatype or ""), str(term.language or ""), str(term))
+        moment = temporal(term)
+        if moment is not None:  # by instant (one without a time zone read as UTC), then text
+            return (3, 3, str(term.datatype), "", moment.seconds, str(term))
+        return (3, 3, str(term.datatype or ""), str(term.language or ""), 0, str(term))
     return (4, str(term))
 
 

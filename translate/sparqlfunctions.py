@@ -48,7 +48,7 @@ from lars.externals import external
 from lars.terms import Constant, Number
 from translate.rdf import ERROR, FALSE, NULL, TRUE, from_constant, to_constant
 from translate.xsdvalues import (
-    INTEGER_TYPES, NUMERIC_TYPES, canonical, compare_temporal, numeric, temporal, xpath_string,
+    NUMERIC_TYPES, canonical, compare_temporal, exact, numeric, temporal, xpath_string,
 )
 
 
@@ -284,7 +284,7 @@ def _arithmetic(op: str) -> Callable[[Constant, Constant], Constant]:
         if op == "/" or datatype == XSD.decimal:
             if op == "/" and y == 0:
                 raise _Error  # division by zero is an error for integers and decimals
-            return canonical(_OPERATIONS[op](Decimal(x), Decimal(y)), XSD.decimal)
+            return canonical(exact(_OPERATIONS[op], Decimal(x), Decimal(y)), XSD.decimal)
         return canonical(_OPERATIONS[op](int(x), int(y)), XSD.integer)
 
     def compute(left: Constant, right: Constant) -> Constant:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import re
 import struct
-from decimal import Decimal
+from decimal import Context, Decimal, localcontext
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -89,8 +89,23 @@ def _decimal_form(value: Decimal) -> str:
     on each side of the point (``2.0``, ``-0.5``, ``0.0``)."""
     if value == 0:
         return "0.0"
-    text = format(value.normalize(), "f")
+    text = format(_stripped(value), "f")
     return text if "." in text else text + ".0"
+
+
+def _stripped(value: Decimal) -> Decimal:
+    """``value`` without trailing zeros, never rounded (``Decimal.normalize`` rounds to the
+    context's 28 digits)."""
+    return value.normalize(Context(prec=max(28, len(value.as_tuple().digits))))
+
+
+def exact(operation, x: Decimal, y: Decimal) -> Decimal:
+    """``operation(x, y)`` on decimals with enough digits that ``+ - *`` are exact (``/`` gets
+    at least 28 significant digits)."""
+    digits = len(x.as_tuple().digits) + len(y.as_tuple().digits) + \
+        abs(x.adjusted() - y.adjusted()) + 2
+    with localcontext(Context(prec=max(28, digits))):
+        return operation(x, y)
 
 
 def canonical(value, datatype: URIRef) -> Literal:
@@ -216,4 +231,4 @@ def _xpath_decimal(value: Decimal) -> str:
     """XPath's string of a decimal: no exponent, no trailing zeros, no point if integral."""
     if value == 0:
         return "0"
-    return format(value.normalize(), "f")
+    return format(_stripped(value), "f")
