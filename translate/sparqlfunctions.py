@@ -300,10 +300,15 @@ def sparql_plus(value: Constant) -> Constant:
 
 @external("neg")
 def sparql_neg(value: Constant) -> Constant:
-    """Unary ``-``: the negated value, of the operand's type (an integer type: xsd:integer)."""
+    """Unary ``-``: the negated value, of the operand's type (an integer type: xsd:integer),
+    written as the operand with its sign changed (``-"3"^^xsd:double`` is ``"-3"``)."""
     def negate() -> Literal:
         term = _term(value)
-        return canonical(-_number(term), _promoted(term.datatype))
+        number, text = _number(term), str(term).strip()
+        if isinstance(number, float) and math.isnan(number):
+            return term
+        spelled = text[1:] if text.startswith("-") else "-" + text.removeprefix("+")
+        return Literal(spelled, datatype=_promoted(term.datatype))
     return _constant(negate)
 
 

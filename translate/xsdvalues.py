@@ -34,6 +34,7 @@ import re
 import struct
 from decimal import Context, Decimal, localcontext
 from fractions import Fraction
+from functools import lru_cache
 from typing import NamedTuple
 
 from rdflib import Literal, URIRef
@@ -164,6 +165,7 @@ def _month_length(year: int, month: int) -> int:
     return 30 if month in (4, 6, 9, 11) else 31
 
 
+@lru_cache(maxsize=1 << 16)
 def temporal(literal: Literal) -> Temporal | None:
     """The value of a valid xsd:dateTime or xsd:date literal (a date is the instant its day
     starts), ``None`` for any other term or an invalid lexical form."""

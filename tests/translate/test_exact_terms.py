@@ -182,8 +182,10 @@ def test_canonical_decimals_read_back_exactly(value: Decimal, other: Decimal) ->
     (f.sparql_add, (typed("3", "decimal"), Literal(3)), typed("6.0", "decimal")),
     (f.sparql_div, (Literal(1), Literal(3)), typed("0.3333333333333333333333333333", "decimal")),
     (f.sparql_plus, (typed("3", "double"),), typed("3", "double")),  # the operand as written
-    (f.sparql_neg, (typed("3", "float"),), typed("-3.0E0", "float")),
-    (f.sparql_neg, (typed("7", "int"),), typed("-7", "integer")),
+    (f.sparql_neg, (typed("3", "float"),), typed("-3", "float")),  # query-unminus-2
+    (f.sparql_neg, (typed("+7", "int"),), typed("-7", "integer")),
+    (f.sparql_neg, (typed("-0.5", "decimal"),), typed("0.5", "decimal")),
+    (f.sparql_neg, (typed("-INF", "double"),), typed("INF", "double")),
 ])
 def test_arithmetic_keeps_the_promoted_type(function, args, result) -> None:
     assert from_constant(function(*map(to_constant, args))) == result
