@@ -57,6 +57,7 @@ from rdflib.plugins.parsers.ntriples import W3CNTriplesParser, r_wspace
 from rdflib.term import BNode, Literal, Node, URIRef
 
 from lars.errors import InputError, LarsError, ParseError, Position
+import translate.rdf  # noqa: F401 - its import keeps literals as written (no rdflib normalising)
 from ingest.xmlguard import check_xml_entities
 from ingest.policy import (
     ReadPolicy, ReadReport, handle, parse_lines, read_lines, read_text, require_report,

@@ -146,3 +146,20 @@ def test_limit_and_offset_pick_the_answers_of_a_time_point_in_every_format(query
     assert status == 0 and 'ans_1("\\"x\\"@en",<http://ex.org/c>,default)' in out
     status, out, _ = run(capsys, "run", str(query), "--format", "sparql-json")
     assert [b["x"]["value"] for b in json.loads(out)["results"]["bindings"]] == [EX + "c"]
+
+
+def test_results_show_literals_as_the_data_writes_them(tmp_path, capsys):
+    """Lexical forms survive reading, solving and writing: ``"01"^^xsd:integer`` and ``1.0E6``
+    come out as written, and a FILTER by value keeps both spellings of one."""
+    (tmp_path / "data.ttl").write_text(
+        '@prefix : <http://ex.org/> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n'
+        ':a :p "01"^^xsd:integer . :b :p 1 . :c :p 1.0E6 .')
+    (tmp_path / "q.rq").write_text("PREFIX : <http://ex.org/>\n"
+                                   "SELECT ?s ?v FROM <data.ttl> WHERE { ?s :p ?v FILTER (?v < 2) }")
+    status, out, _ = run(capsys, "run", str(tmp_path / "q.rq"), "--format", "sparql-json")
+    found = {(b["s"]["value"], b["v"]["value"]) for b in json.loads(out)["results"]["bindings"]}
+    assert status == 0 and found == {(EX + "a", "01"), (EX + "b", "1")}
+    status, out, _ = run(capsys, "run", str(tmp_path / "q.rq"), "--format", "sparql-tsv")
+    values = {str(v) for b in Result.parse(io.StringIO(out), format="tsv").bindings
+              for k, v in b.items() if str(k) == "v"}
+    assert values == {"01", "1"}  # a bare Turtle 01 is "01"^^xsd:integer
