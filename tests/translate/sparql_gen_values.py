@@ -22,10 +22,14 @@ EX = Namespace("http://ex.org/")
 SUBJECTS = (EX.a, EX.b, EX.c)
 NUMBERS = (Literal(1), Literal(2), Literal(-3), Literal("2.5", datatype=XSD.decimal),
            Literal("0.1", datatype=XSD.decimal), Literal("1.5E0", datatype=XSD.double),
-           Literal("2", datatype=XSD.double))
+           Literal("2", datatype=XSD.double, normalize=False))
 """The values of ``ex:n``, which SUM and AVG read (no xsd:float or xsd:int: rdflib's AVG of floats
-is a double and its SUM of one xsd:int an xsd:int, see ``test_prop2_values.DEVIATIONS``)."""
-VALUES = NUMBERS + (Literal("2.0", datatype=XSD.float), Literal("7", datatype=XSD.int), Literal("x"), Literal("abc"), Literal("x", lang="en"), Literal("X", lang="en-GB"),
+is a double and its SUM of one xsd:int an xsd:int, see ``test_prop2_values.DEVIATIONS``). Terms
+are built as written (``normalize=False``), whatever rdflib's setting when this module loads."""
+VALUES = NUMBERS + (Literal("2.0", datatype=XSD.float, normalize=False),
+                    Literal("01", datatype=XSD.integer, normalize=False),  # another spelling of 1
+                    Literal("7", datatype=XSD.int), Literal("x"), Literal("abc"),
+                    Literal("x", lang="en"), Literal("X", lang="en-GB"),
                     Literal(True), Literal("2004-08-08T06:10:00", datatype=XSD.dateTime),
                     Literal("2004-08-08T07:00:00", datatype=XSD.dateTime), EX.a)
 KEYS = (EX.k1, EX.k2)

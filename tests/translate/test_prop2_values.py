@@ -234,6 +234,8 @@ def _data(turtle: str) -> Dataset:
          data=_data("ex:c ex:p 1 ."))
 @example(case=_case("?s ?b", "?s ex:p ?v BIND ((?s && sameTerm(?s, ?v)) AS ?b)"),  # error && false
          data=_data("ex:c ex:p 1 ."))
+@example(case=_case("?s ?v", "?s ex:p ?v . ?t ex:p ?w FILTER (?v = ?w && !sameTerm(?v, ?w))"),
+         data=_data('ex:a ex:p 1 . ex:b ex:p "01"^^xsd:integer .'))  # equal values, two terms
 def test_tau_agrees_with_sparql_on_values(case: Case, data: Dataset) -> None:
     run_case(case, data)
 
