@@ -60,6 +60,7 @@ from rdflib.util import from_n3
 from lars.atoms import Atom
 from lars.errors import InputError
 from lars.terms import Constant, Iri, Name, Number, String, is_iri_text
+from translate.xsdvalues import numeric
 
 XSD = "http://www.w3.org/2001/XMLSchema#"
 XSD_INTEGER = URIRef(XSD + "integer")
@@ -78,10 +79,6 @@ TRIPLE = "triple"
 STRIPLE = "striple"
 INT_MIN, INT_MAX = -(2 ** 31), 2 ** 31 - 1
 _BOOLEANS = {"true": TRUE, "false": FALSE}
-NUMERIC_TYPES = frozenset(URIRef(XSD + name) for name in (
-    "integer", "decimal", "double", "float", "int", "long", "short", "byte",
-    "nonNegativeInteger", "positiveInteger", "nonPositiveInteger", "negativeInteger",
-    "unsignedLong", "unsignedInt", "unsignedShort", "unsignedByte"))
 
 
 class _QuietTermWarnings(logging.Filter):
@@ -105,12 +102,8 @@ rdflib.NORMALIZE_LITERALS = False  # terms as written (see the module doc)
 def numeric_value(literal: Literal) -> Fraction | None:
     """The exact value of a numeric literal, ``None`` for other or ill-typed literals (for the
     ORDER BY of :mod:`translate.modifiers`)."""
-    if literal.language is not None or literal.datatype not in NUMERIC_TYPES:
-        return None
-    value = literal.value
-    if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
-        return None
-    if isinstance(value, (float, Decimal)) and not math.isfinite(value):
+    value = numeric(literal)
+    if value is None or (isinstance(value, (float, Decimal)) and not math.isfinite(value)):
         return None
     return Fraction(value)
 

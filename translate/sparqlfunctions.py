@@ -6,7 +6,10 @@ joining, and both get the same value. The arguments are constants of the RDF enc
 (:mod:`translate.rdf`), decoded to rdflib terms; the work is done by rdflib's own operator
 implementations (``rdflib.plugins.sparql.operators``), so numbers compare by value across xsd
 types with SPARQL's promotion rules, decimals stay exact, doubles follow IEEE, language tags
-compare case-insensitively, and xsd:dateTime and xsd:boolean compare by value.
+compare case-insensitively, and xsd:boolean compares by value; date-times and dates compare by
+XML Schema's partial order, computed numbers are written in canonical form and casts to
+xsd:string follow XPath (:mod:`translate.xsdvalues`, where rdflib departs from the
+specifications); ``=`` is false on literals of known, disjoint value spaces (:func:`_equal`).
 
 Every function is total: an argument that is ``null`` (unbound) or ``error``, an ill-typed
 literal, a type error, all give the constant ``error`` (SPARQL's expression error), never an
@@ -48,9 +51,14 @@ from lars.externals import external
 from lars.terms import Constant, Number
 from translate.rdf import ERROR, FALSE, NULL, TRUE, from_constant, to_constant
 from translate.xsdvalues import (
-    NUMERIC_TYPES, canonical, compare_temporal, exact, numeric, temporal, xpath_string,
+    NUMERIC_TYPES,
+    canonical,
+    compare_temporal,
+    exact,
+    numeric,
+    temporal,
+    xpath_string,
 )
-
 
 NONDETERMINISTIC = frozenset({"NOW", "RAND", "UUID", "STRUUID", "BNODE"})
 """Functions whose value is not a function of their arguments: refused by the translation, as
@@ -164,11 +172,10 @@ def sparql_not_in(value: Constant, *options: Constant) -> Constant:
     return sparql_not(sparql_in(value, *options))
 
 
-# --- the strict operators, by rdflib ---------------------------------------------------------
+# --- the strict operators: rdflib's, and XML Schema's order on date-times -------------------
 
-_NUMERIC = NUMERIC_TYPES
 _ORDERED = {XSD.string: "string", None: "string", XSD.boolean: "boolean", XSD.time: "time",
-            **{datatype: "numeric" for datatype in _NUMERIC}}
+            **{datatype: "numeric" for datatype in NUMERIC_TYPES}}
 _TEMPORAL = {XSD.dateTime: "dateTime", XSD.date: "date"}
 
 

@@ -47,5 +47,5 @@ def test_offset_is_applied_once(tmp_path) -> None:
     (tmp_path / "data.ttl").write_text("<http://e/a> <http://e/p> 1, 2, 3 .")
     query = tmp_path / "q.rq"
     query.write_text("SELECT ?v WHERE { ?s <http://e/p> ?v } ORDER BY ?v OFFSET 1")
-    kind, rows, order = harness.ours(str(query), [str(tmp_path / "data.ttl")], [])
+    _, rows, order = harness.ours(str(query), [str(tmp_path / "data.ttl")], [])
     assert [row["v"] for row in rows] == [Literal(2), Literal(3)] and order == ["v"]

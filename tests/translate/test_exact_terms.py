@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from decimal import Context, Decimal
 
 import pytest
@@ -22,7 +22,13 @@ from tests.translate.solving import answer_rows, row_set
 from translate import background_atoms, parse_query, translate
 from translate import sparqlfunctions as f
 from translate.rdf import ERROR, FALSE, TRUE, from_constant, to_constant
-from translate.xsdvalues import canonical, compare_temporal, temporal, to_float32, xpath_string
+from translate.xsdvalues import (
+    canonical,
+    compare_temporal,
+    temporal,
+    to_float32,
+    xpath_string,
+)
 
 PREFIX = "PREFIX : <http://ex.org/>\nPREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n"
 
@@ -115,7 +121,7 @@ def _lexical(moment: datetime, zone: timezone) -> str:
 
 
 MOMENTS = st.datetimes(min_value=datetime(2, 1, 1), max_value=datetime(9998, 1, 1)).map(
-    lambda d: d.replace(microsecond=0, tzinfo=timezone.utc))
+    lambda d: d.replace(microsecond=0, tzinfo=UTC))
 ZONES = st.integers(-14 * 4, 14 * 4).map(lambda q: timezone(timedelta(minutes=15 * q)))
 
 

@@ -252,8 +252,8 @@ DEVIATIONS = [  # (head, body, tail, data, SPARQL 1.1's rows, what rdflib does, 
     ("(2 * 3 AS ?r)", "", "", "", {_row(r=Literal(6))},
      "rdflib multiplies integers into an xsd:decimal", "integer-product"),
     ('("b" IN ("2"^^ex:t) AS ?r)', "", "", "", {frozenset()},
-     "rdflib's IN answers false where RDFterm-equal has an error (a literal of an unknown "
-     "datatype)", "string-in-unknown"),
+     ("rdflib's IN answers false where RDFterm-equal has an error (a literal of an unknown "
+      "datatype)"), "string-in-unknown"),
     ('(1 < "x" AS ?r)', "", "", "", {frozenset()},
      "rdflib's Literal.__lt__ answers false where SPARQL has an error", "number-lt-string"),
     ("(1 IN (1.0) AS ?r)", "", "", "", {_row(r=Literal(True))},
