@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,7 @@ from ingest.encoded import EncodedLines
 from ingest.lazy import QueryInput, choose_timeline, stream_reader
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport, within_timeline
+from ingest.ranges import cuttable, file_ranges
 from lars.analysis import is_stratified
 from lars.errors import InputError, LarsError, Position, placed
 from lars.parser import parse_facts, parse_program
@@ -175,7 +177,8 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
     limits = Limits(max_facts=max_facts)
     if partitions < 0:
         raise InputError(f"--partitions must be 1 or more (0: no cutting), not {partitions}")
-    ranges = {"partitions": partitions, "master": None if spark == "never" else master}
+    on_cluster = spark == "always" or (spark == "auto" and not master.startswith("local"))
+    ranges = {"partitions": partitions, "master": master if on_cluster else None}
     if not is_query(source, text):
         program = parse_program(text, source)
         facts = frozenset(parse_facts(*read_source(background))) if background is not None else frozenset()
@@ -201,9 +204,14 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
                       encoder, read, report)
     line = (data.timeline.start, data.timeline.end)
     title = view.short_title() if source == TEXT_SOURCE else f"{Path(source).name}: {view.short_title()}"
+    cut = None
+    if partitions and stream is not None and start is None and end is None \
+            and cuttable(os.fspath(stream), reading):
+        cut = partial(file_ranges, os.fspath(stream), timeline=data.timeline, encoder=encoder,
+                      stream_iri=reading.stream, sole=sole, sole_note=stream_note(sole) if sole else "")
     return RunPlan(t.program, data.timeline, data.background, data.slices,
                    RunInfo(line, line, is_stratified(t.program), unit), unit, title, report, t,
-                   encoder, strategy, limits, **ranges)
+                   encoder, strategy, limits, cut=cut, **ranges)
 
 
 def one_translation(text: str, source: str, **options) -> ProgramView:

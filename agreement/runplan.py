@@ -17,7 +17,10 @@ from lars.rules import Program
 from lars.streams import Timeline
 from solver.answers import TimePointAnswer
 from solver.formats import RunInfo
-from solver.partition import evaluate_partitioned, process_runner, spark_runner
+from solver.partition import (
+    RangeSource, evaluate_partitioned, evaluate_ranges, history_needed, process_runner,
+    spark_runner,
+)
 from solver.reference import Limits
 from solver.strategies import Slice, evaluate
 from translate.api import Translation
@@ -50,7 +53,11 @@ class RunPlan:
     partitions: int = 0
     """With ``n > 0``: the timeline cut into ``n`` ranges (:mod:`solver.partition`)."""
     master: str | None = None
-    """Where the ranges are evaluated: a Spark master, or ``None`` for this process."""
+    """Where the ranges are evaluated: a Spark master, or ``None`` for worker processes."""
+    cut: Callable[[int, int | None], list[tuple[Timeline, RangeSource]]] | None = None
+    """``(parts, history) -> ranges`` whose workers read the stream file themselves
+    (:func:`ingest.ranges.file_ranges`); ``None``: the driver reads the stream and ships each
+    range its slices."""
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -62,17 +69,25 @@ class RunPlan:
         """The answers at every time point of the timeline, in order (a query's: chopped ``ans_1``,
         with ``sliced`` only the atoms of the rows its OFFSET and LIMIT keep), computed with
         :func:`solver.strategies.evaluate` (``strategy``; all give the same answers) or, with
-        :attr:`partitions`, range by range (:func:`solver.partition.evaluate_partitioned`)."""
-        slices = self.slices() if slices is None else slices
+        :attr:`partitions`, range by range: each worker reading its part of the stream file
+        (:attr:`cut`) or shipped its slices (:func:`solver.partition.evaluate_partitioned`)."""
         shown = None if self.translation is None else frozenset({self.translation.answer.predicate})
-        if self.partitions:
-            runner = process_runner if self.master is None else spark_runner(self.master)
-            answers = evaluate_partitioned(self.program, slices, self.timeline, self.background,
-                                           self.partitions, runner, self.limits, shown, self.strategy)
+        inputs = None if self.translation is None else frozenset({(STRIPLE, 4)})
+        runner = process_runner if self.master is None else spark_runner(self.master)
+        if self.partitions and self.cut is not None and slices is None:
+            lookback = history_needed(self.program)
+            history = None if lookback.tuples or lookback.masks else lookback.ticks
+            answers = evaluate_ranges(self.program, self.cut(self.partitions, history),
+                                      self.timeline, self.background, runner, self.limits,
+                                      shown, self.strategy, self.report.notes, inputs)
+        elif self.partitions:
+            answers = evaluate_partitioned(self.program, self.slices() if slices is None else slices,
+                                           self.timeline, self.background, self.partitions, runner,
+                                           self.limits, shown, self.strategy, inputs)
         else:
-            answers = evaluate(self.program, slices, self.timeline, self.background, self.strategy,
-                               self.limits, shown=shown, inputs=None if self.translation is None
-                               else {(STRIPLE, 4)})
+            answers = evaluate(self.program, self.slices() if slices is None else slices,
+                               self.timeline, self.background, self.strategy, self.limits,
+                               shown=shown, inputs=inputs)
         if self.translation is None:
             return answers
         answers = answers_only(answers)

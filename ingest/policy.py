@@ -213,7 +213,7 @@ def decode_line(raw: bytes | str, source: str, number: int) -> str:
 
 
 def parse_lines(lines: Iterable[bytes | str], source: str, parser: LineParser, policy: ReadPolicy,
-                report: ReadReport) -> Iterator[Entry]:
+                report: ReadReport, first_number: int = 1) -> Iterator[Entry]:
     """Parse numbered lines under ``policy``: entries in arrival order, or sorted by time.
 
     Args:
@@ -222,13 +222,14 @@ def parse_lines(lines: Iterable[bytes | str], source: str, parser: LineParser, p
         parser: the line parser.
         policy: what to do with bad lines and backwards timestamps.
         report: where skipped and reordered lines are counted.
+        first_number: the line number of the first line (a part of a file read from its middle).
 
     Raises:
         ParseError: a bad line, under ``on_error="stop"``.
         InputError: a timestamp going back in time, under ``order="strict"``.
     """
     order, pending = TimeOrder(source), []
-    for number, raw in enumerate(lines, start=1):
+    for number, raw in enumerate(lines, start=first_number):
         report.records += 1
         try:
             parsed = parser(decode_line(raw, source, number), source, number)

@@ -155,6 +155,17 @@ def split(timeline: Timeline, parts: int) -> list[Timeline]:
     return ranges
 
 
+def cut_before(timeline: Timeline, cuts: Iterable[int]) -> list[Timeline]:
+    """``timeline`` cut before each time point of ``cuts`` (those outside it, or at its start,
+    make no cut): consecutive ranges covering it.
+
+    >>> cut_before(Timeline(0, 9), [4, 0, 7, 12, 4])
+    [Timeline(start=0, end=3), Timeline(start=4, end=6), Timeline(start=7, end=9)]
+    """
+    starts = sorted({t for t in cuts if timeline.start < t <= timeline.end} | {timeline.start})
+    return [Timeline(start, end - 1) for start, end in zip(starts, [*starts[1:], timeline.end + 1])]
+
+
 def tuple_suffix_start(slices: Sequence[Slice], before: int, size: int) -> int:
     """Index of the first slice of the shortest suffix of ``slices[:before]`` with ``size`` atoms."""
     index, held = before, 0
@@ -215,6 +226,22 @@ def checked_times(slices: Sequence[Slice], timeline: Timeline) -> list[int]:
     return times
 
 
+RangeSource = Callable[[list[str]], Iterable[Slice]]
+"""A range's input, read where the range runs: called with a list to append warnings about the
+input to, it gives the slices the range needs, ascending in time. :class:`Shipped` holds slices
+the driver picked; :class:`ingest.ranges.FileRange` reads its byte range of a stream file."""
+
+
+@dataclass(frozen=True)
+class Shipped:
+    """A range's input picked by the driver (:func:`range_input`) and shipped with the task."""
+
+    slices: tuple[Slice, ...]
+
+    def __call__(self, notes: list[str]) -> tuple[Slice, ...]:
+        return self.slices
+
+
 @dataclass(frozen=True)
 class RangeTask:
     """Everything one range needs; a frozen, picklable value shipped to an executor.
@@ -223,91 +250,104 @@ class RangeTask:
         program, background: the problem.
         timeline: the whole timeline (windows are clamped to it, heads ``@_T a`` checked).
         span: the reference times to evaluate.
-        slices: the input the range needs (:func:`range_input`).
+        source: the input the range needs (:data:`RangeSource`), read on the executor.
         limits: the solver's limits.
         shown: report only atoms of these predicates (all if ``None``), so that an executor
             sends back no more than is asked for.
         strategy: how the range is solved (:data:`solver.strategies.STRATEGIES`).
         modules: the modules that register the program's external functions, imported by the
             executor (:func:`lars.externals.load`).
+        inputs: the signatures the input can hold, when known (as for
+            :func:`solver.strategies.evaluate`).
     """
 
     program: Program
     background: frozenset[Atom]
     timeline: Timeline
     span: Timeline
-    slices: tuple[Slice, ...]
+    source: RangeSource
     limits: Limits = field(default_factory=Limits)
     shown: frozenset[str] | None = None
     strategy: str = "reference"
     modules: tuple[str, ...] = ()
+    inputs: frozenset[Signature] | None = None
 
 
-def range_answers(task: RangeTask) -> Iterator[TimePointAnswer]:
-    """The answers of one range, one time point at a time (nothing is gathered).
+def range_answers(task: RangeTask, notes: list[str]) -> Iterator[TimePointAnswer]:
+    """The answers of one range, one time point at a time (nothing is gathered); warnings about
+    its input go to ``notes``.
 
     The reference solves the range's time points only; the faster strategies step from the
-    start of the timeline over the shipped slices (the time points before the first of them
+    start of the timeline over the range's slices (the time points before the first of them
     without input, jumped over where nothing moves) and report the range's answers."""
     load(task.modules)
+    slices = iter(task.source(notes))
     if task.strategy == "reference":
-        problem = Problem(task.program, Stream(task.timeline, task.slices), task.background, task.limits)
+        problem = Problem(task.program, Stream(task.timeline, tuple(slices)), task.background,
+                          task.limits)
         for answer in problem.run(task.span):
             yield answer if task.shown is None else projected(answer, task.shown)
         return
-    for answer in evaluate(task.program, task.slices, task.timeline, task.background,
-                           task.strategy, task.limits, task.shown):
+    for answer in evaluate(task.program, slices, task.timeline, task.background,
+                           task.strategy, task.limits, task.shown, task.inputs):
         if answer.time > task.span.end:
-            return
+            break
         if answer.time >= task.span.start:
             yield answer
+    for _ in slices:
+        pass  # the rest is read too, so that a source's checks (time order) see all of it
 
 
 @dataclass(frozen=True)
 class RangeResult:
-    """The answers of one range, or the error it raised as plain data ``(type, message,
-    position, hint)``: a pickled exception keeps its message only."""
+    """The answers of one range and the warnings about its input, or the error it raised as
+    plain data ``(type, message, position, hint)``: a pickled exception keeps its message only."""
 
     answers: tuple[TimePointAnswer, ...] = ()
     error: tuple | None = None
+    notes: tuple[str, ...] = ()
 
 
 def evaluate_range(task: RangeTask) -> RangeResult:
     """All answers of one range, gathered to be sent back from an executor (errors as data)."""
+    notes: list[str] = []
     try:
-        return RangeResult(tuple(range_answers(task)))
+        return RangeResult(tuple(range_answers(task, notes)), notes=tuple(notes))
     except LarsError as error:
         return RangeResult(error=(type(error), error.message, error.position, error.hint))
 
 
-def answers_of(result: RangeResult) -> tuple[TimePointAnswer, ...]:
-    """The answers of a range, raising its error again on the driver."""
+def answers_of(result: RangeResult, notes: list[str]) -> tuple[TimePointAnswer, ...]:
+    """The answers of a range, raising its error again on the driver; its warnings go to
+    ``notes`` (each once)."""
+    notes.extend(note for note in result.notes if note not in notes)
     if result.error is None:
         return result.answers
     kind, message, position, hint = result.error
     raise kind(message, position, hint)
 
 
-Runner = Callable[[list[RangeTask]], Iterable[Iterable[TimePointAnswer]]]
-"""Maps range tasks to the answers of each range, in task order."""
+Runner = Callable[[list[RangeTask], list[str]], Iterable[Iterable[TimePointAnswer]]]
+"""Maps range tasks to the answers of each range, in task order; the ranges' warnings about
+their input go to the list."""
 
 
-def in_process(tasks: list[RangeTask]) -> Iterator[Iterator[TimePointAnswer]]:
+def in_process(tasks: list[RangeTask], notes: list[str]) -> Iterator[Iterator[TimePointAnswer]]:
     """The plain runner: one range after another in this process, each answer as it is found."""
-    return (range_answers(task) for task in tasks)
+    return (range_answers(task, notes) for task in tasks)
 
 
-def process_runner(tasks: list[RangeTask]) -> Iterator[tuple[TimePointAnswer, ...]]:
+def process_runner(tasks: list[RangeTask], notes: list[str]) -> Iterator[tuple[TimePointAnswer, ...]]:
     """A runner that evaluates the ranges in parallel, one worker process each (this machine's
     cores), and gives each range's answers once it is done, in task order."""
     if len(tasks) <= 1:
-        yield from (tuple(range_answers(task)) for task in tasks)
+        yield from (tuple(range_answers(task, notes)) for task in tasks)
         return
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
                                           else None)
     with ProcessPoolExecutor(max_workers=len(tasks), mp_context=context) as pool:
         for result in [pool.submit(evaluate_range, task) for task in tasks]:
-            yield answers_of(result.result())
+            yield answers_of(result.result(), notes)
 
 
 def spark_runner(master: str = "local[*]") -> Runner:
@@ -317,21 +357,50 @@ def spark_runner(master: str = "local[*]") -> Runner:
     when the first session starts). All answers come back to the driver at once (``collect``),
     so the driver holds the whole answer stream; an error in a range is raised again there.
     """
-    def run(tasks: list[RangeTask]) -> Iterator[tuple[TimePointAnswer, ...]]:
+    def run(tasks: list[RangeTask], notes: list[str]) -> Iterator[tuple[TimePointAnswer, ...]]:
         if not tasks:
             return iter(())
         with spark_session(master) as session:
             rdd = session.sparkContext.parallelize(tasks, len(tasks))
             results = rdd.map(evaluate_range).collect()
-        return (answers_of(result) for result in results)
+        return (answers_of(result, notes) for result in results)
     return run
+
+
+def evaluate_ranges(program: Program, ranges: Sequence[tuple[Timeline, RangeSource]],
+                    timeline: Timeline, background: frozenset[Atom] = frozenset(),
+                    runner: Runner = in_process, limits: Limits | None = None,
+                    shown: Iterable[str] | None = None, strategy: str = "reference",
+                    notes: list[str] | None = None,
+                    inputs: Iterable[Signature] | None = None) -> Iterator[TimePointAnswer]:
+    """The answers at every point of ``timeline``, computed range by range, in time order.
+
+    Args:
+        program: a safe LARS program.
+        ranges: consecutive spans covering ``timeline``, ascending, each with a source of the
+            input it needs (the history its windows reach back to, :func:`history_needed`).
+        timeline, background, runner, limits, shown, strategy, inputs: as for
+            :func:`evaluate_partitioned`.
+        notes: where the ranges' warnings about their input go.
+
+    Raises:
+        InputError: an unsafe rule; UnsupportedError: a rule outside the fragment.
+    """
+    check_safety(program)
+    encode_program(program)
+    shown = None if shown is None else frozenset(shown)
+    modules = modules_of(program_functions(program))
+    inputs = None if inputs is None else frozenset(inputs)
+    tasks = [RangeTask(program, frozenset(background), timeline, span, source, limits or Limits(),
+                       shown, strategy, modules, inputs) for span, source in ranges]
+    return itertools.chain.from_iterable(runner(tasks, [] if notes is None else notes))
 
 
 def evaluate_partitioned(program: Program, slices: Iterable[Slice], timeline: Timeline,
                          background: frozenset[Atom] = frozenset(), parts: int = 1,
                          runner: Runner = in_process, limits: Limits | None = None,
-                         shown: Iterable[str] | None = None,
-                         strategy: str = "reference") -> Iterator[TimePointAnswer]:
+                         shown: Iterable[str] | None = None, strategy: str = "reference",
+                         inputs: Iterable[Signature] | None = None) -> Iterator[TimePointAnswer]:
     """The answers at every point of ``timeline``, computed range by range, in time order.
 
     Equal to ``Problem(program, Stream(timeline, slices), background).run()``.
@@ -346,6 +415,8 @@ def evaluate_partitioned(program: Program, slices: Iterable[Slice], timeline: Ti
         limits: the solver's limits.
         shown: as for :func:`solver.strategies.evaluate`.
         strategy: how each range is solved (all give the reference's answers).
+        inputs: the signatures the slices can hold, when known (as for
+            :func:`solver.strategies.evaluate`).
 
     Raises:
         InputError: ``parts < 1``, an unsafe rule, slices out of order or off the timeline (all
@@ -353,14 +424,10 @@ def evaluate_partitioned(program: Program, slices: Iterable[Slice], timeline: Ti
         UnsupportedError: a rule outside the fragment.
     """
     check_safety(program)
-    encode_program(program)
     slices = slices if isinstance(slices, Sequence) else list(slices)
     times = checked_times(slices, timeline)
     lookback = history_needed(program)
-    shown = None if shown is None else frozenset(shown)
-    modules = modules_of(program_functions(program))
-    tasks = [RangeTask(program, frozenset(background), timeline, span,
-                       tuple(_range_input(slices, times, span, lookback)), limits or Limits(), shown,
-                       strategy, modules)
-             for span in split(timeline, parts)]
-    return itertools.chain.from_iterable(runner(tasks))
+    ranges = [(span, Shipped(tuple(_range_input(slices, times, span, lookback))))
+              for span in split(timeline, parts)]
+    return evaluate_ranges(program, ranges, timeline, background, runner, limits, shown, strategy,
+                           inputs=inputs)

@@ -19,8 +19,8 @@ from lars.parser import parse_program
 from lars.streams import Stream, Timeline
 from solver.reference import Limits, Problem
 from solver.partition import (
-    Lookback, RangeTask, answers_of, evaluate_partitioned, evaluate_range, history_needed, in_process,
-    range_input, spark_runner, split,
+    Lookback, RangeTask, Shipped, answers_of, evaluate_partitioned, evaluate_range, history_needed,
+    in_process, range_input, spark_runner, split,
 )
 from tests.helpers import atom, make_stream
 from tests.strategies import (
@@ -158,14 +158,15 @@ def test_ranges_are_answered_in_time_order():
 
 
 def test_a_limit_exceeded_in_a_range_is_raised_on_the_driver():
+    slices = ((2, (atom("p"),)), (3, (atom("p"),)))
     task = RangeTask(parse_program("x :- [3] <> p."), frozenset(), Timeline(0, 5), Timeline(3, 5),
-                     ((2, (atom("p"),)), (3, (atom("p"),))), Limits(max_facts=1))
+                     Shipped(slices), Limits(max_facts=1))
     result = evaluate_range(task)
     assert result.answers == () and result.error[0] is LimitError
-    gathered = lambda tasks: [answers_of(evaluate_range(t)) for t in tasks]  # noqa: E731
+    gathered = lambda tasks, notes: [answers_of(evaluate_range(t), notes) for t in tasks]  # noqa: E731
     for runner in (in_process, gathered):
         with pytest.raises(LimitError, match="would ground 2 input facts") as raised:
-            list(evaluate_partitioned(task.program, task.slices, task.timeline, parts=2,
+            list(evaluate_partitioned(task.program, slices, task.timeline, parts=2,
                                       runner=runner, limits=Limits(max_facts=1)))
         assert raised.value.hint == "raise it with --max-facts"
 
