@@ -19,8 +19,8 @@ from lars.parser import parse_program
 from lars.streams import Stream, Timeline
 from solver.reference import Limits, Problem
 from solver.partition import (
-    Lookback, RangeTask, Shipped, answers_of, evaluate_partitioned, evaluate_range, history_needed,
-    in_process, range_input, spark_runner, split,
+    Lookback, RangeTask, Shipped, answers_of, cut_before, evaluate_partitioned, evaluate_range,
+    evaluate_ranges, history_needed, in_process, range_input, spark_runner, split,
 )
 from tests.helpers import atom, make_stream
 from tests.strategies import (
@@ -128,6 +128,20 @@ def test_ranges_solved_by_the_fast_strategies_equal_the_reference(case):
     program, stream, background, parts = case
     assert partitioned(program, stream, background, parts, strategy="auto") == \
         reference(program, stream, background)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(straddling_scenario(), masking_scenario()), st.lists(st.integers(-5, 60), max_size=6),
+       st.sampled_from(["reference", "auto"]))
+def test_ranges_cut_at_random_points_equal_the_reference(case, cuts, strategy):
+    """Ranges of any lengths (as a stream file's byte offsets make them), each shipped the
+    history :func:`history_needed` asks for: the answers are still the reference's."""
+    program, stream, background, _ = case
+    lookback = history_needed(program)
+    ranges = [(span, Shipped(tuple(range_input(stream.items, span, lookback))))
+              for span in cut_before(stream.timeline, cuts)]
+    assert list(evaluate_ranges(program, ranges, stream.timeline, frozenset(background),
+                                strategy=strategy)) == reference(program, stream, background)
 
 
 def test_a_hopping_window_reaches_back_a_hop_before_its_range():
