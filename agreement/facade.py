@@ -244,10 +244,13 @@ def run(program_or_query: Source, **options: Any) -> AnswerStreamView:
             :mod:`solver.strategies`; all give the same answers).
         spark, master: read an RDF stream with Spark on ``master``: ``always``, ``never``, or
             ``auto`` (:func:`ingest.lazy.uses_spark`: big inputs on a cluster).
-        partitions: with ``n > 0``, cut the timeline into ``n`` ranges, each shipped with the
-            history its windows need and solved by ``strategy`` as one Spark task on ``master``
-            (in ``n`` worker processes if ``spark="never"``); the same answers, but the stream
-            and each range's answers are held in memory (:mod:`solver.partition`).
+        partitions: with ``n > 0``, cut the timeline into ``n`` ranges, each solved by
+            ``strategy`` with the history its windows need, in ``n`` worker processes, or as
+            Spark tasks on ``master`` with ``spark="always"`` (or ``"auto"`` and a cluster
+            master); the same answers. A query's stream file (local, default reading policy,
+            default timeline) is cut by byte offsets and each worker reads its own part
+            (:mod:`ingest.ranges`); other input is read by the driver and each range shipped
+            its slices (:mod:`solver.partition`). Each range's answers are held until it ends.
 
     Returns:
         an :class:`~agreement.notebook.views.AnswerStreamView`; for a query, its chopped ``ans_1`` atoms.

@@ -2,7 +2,9 @@
 
 A master and a worker are started with the launcher that ships with pyspark (``bin/spark-class``),
 the commands run in fresh processes with ``--master spark://127.0.0.1:PORT`` (``lars run``
-also with ``--partitions 2``, so the ranges are solved as tasks on the worker's executors), and
+also with ``--partitions 2``, so the ranges are solved as tasks on the worker's executors: over
+a Turtle folder read by the driver, and over an N-Triples file each executor reads its range of
+itself), and
 their output must equal the in-process run's. The cluster is stopped at the end, whatever
 happened. Slow: two JVMs start (half a minute on a busy machine).
 """
@@ -20,6 +22,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from ingest.rdffiles import CSRBENCH_STREAM, read_turtle_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 CSRBENCH = ROOT / "examples" / "csrbench"
@@ -93,6 +97,30 @@ def lars(*args: str) -> subprocess.CompletedProcess:
     environment = {**os.environ, "PYTHONPATH": str(ROOT), "PYSPARK_PYTHON": sys.executable}
     return subprocess.run([sys.executable, "-c", CLI, *args], capture_output=True, text=True,
                           env=environment, timeout=900)
+
+
+@pytest.fixture(scope="module")
+def stream_file(tmp_path_factory) -> Path:
+    """The bundled CSRBench stream as one timestamped N-Triples file (as replay_csrbench.py
+    writes its first round)."""
+    path = tmp_path_factory.mktemp("csrbench") / "stream.nt"
+    with path.open("w", encoding="utf-8") as out:
+        for element in read_turtle_folder(CSRBENCH / "stream"):
+            triple = " ".join(term.n3() for term in element.triple)
+            out.write(f"{triple} {CSRBENCH_STREAM.n3()} {element.time}\n")
+    return path
+
+
+@pytest.mark.parametrize("form", ["q1-cqels", "q1-csparql"])
+def test_run_with_partitions_reading_the_file_on_the_executors(cluster, stream_file, form):
+    """Each executor seeks to its range of the stream file and reads it (ingest/ranges.py)."""
+    query = str(CSRBENCH / "queries" / f"{form}.rq")
+    local = lars("run", query, "--stream", str(stream_file), "--spark", "never", "--format", "json",
+                 "--quiet")
+    remote = lars("run", query, "--stream", str(stream_file), "--master", cluster,
+                  "--partitions", "2", "--format", "json", "--quiet")
+    assert local.returncode == 0 and remote.returncode == 0, remote.stderr
+    assert json.loads(remote.stdout) == json.loads(local.stdout) != []
 
 
 def test_run_with_partitions_on_the_cluster_equals_the_run_in_process(cluster):

@@ -144,11 +144,17 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     return status, captured.out, captured.err
 
 
-@pytest.mark.parametrize("form", ["q1-cqels", "q1-csparql"])
+@pytest.mark.parametrize("form, mode", [
+    pytest.param("q1-cqels", [], id="cqels"),
+    pytest.param("q1-csparql", [], id="csparql"),
+    pytest.param("q1-cqels", ["--mode", "push"], id="cqels-push"),
+    pytest.param("q1-csparql", ["--mode", "pull", "--period", "7s"], id="csparql-pull-7s"),
+])
 @pytest.mark.parametrize("parts", ["2", "3", "7"])
-def test_lars_run_partitions_read_by_workers_equal_the_uncut_run(csrbench_nt, capsys, form, parts):
+def test_lars_run_partitions_read_by_workers_equal_the_uncut_run(csrbench_nt, capsys, form, mode,
+                                                                  parts):
     query = str(CSRBENCH / "queries" / f"{form}.rq")
-    argv = [query, "--stream", str(csrbench_nt), "--format", "json", "--spark", "never"]
+    argv = [query, "--stream", str(csrbench_nt), "--format", "json", "--spark", "never", *mode]
     status, whole, _ = run(capsys, *argv)
     assert status == 0 and whole.count('"time"') > 10
     assert run(capsys, *argv, "--partitions", parts) == (0, whole, "")
