@@ -32,6 +32,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import multiprocessing
+import os
 from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -338,14 +339,16 @@ def in_process(tasks: list[RangeTask], notes: list[str]) -> Iterator[Iterator[Ti
 
 
 def process_runner(tasks: list[RangeTask], notes: list[str]) -> Iterator[tuple[TimePointAnswer, ...]]:
-    """A runner that evaluates the ranges in parallel, one worker process each (this machine's
-    cores), and gives each range's answers once it is done, in task order."""
+    """A runner that evaluates the ranges in parallel in worker processes, as many as this
+    process may use cores (more ranges wait for a free worker), and gives each range's answers
+    once it is done, in task order."""
     if len(tasks) <= 1:
         yield from (tuple(range_answers(task, notes)) for task in tasks)
         return
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
                                           else None)
-    with ProcessPoolExecutor(max_workers=len(tasks), mp_context=context) as pool:
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    with ProcessPoolExecutor(max_workers=min(len(tasks), cores or 1), mp_context=context) as pool:
         for result in [pool.submit(evaluate_range, task) for task in tasks]:
             yield answers_of(result.result(), notes)
 

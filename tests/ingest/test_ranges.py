@@ -8,6 +8,7 @@ run --partitions`` on CSRBench Q1 (both forms), including its errors.
 
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
 
@@ -78,7 +79,7 @@ def test_each_range_reads_its_time_points_and_the_history_before_them(
     planned = plan_ranges(path, parts, timeline, history, STREAM)
     spans = [span for span, _ in planned]
     assert spans[0].start == timeline.start and spans[-1].end == timeline.end
-    assert all(a.end + 1 == b.start for a, b in zip(spans, spans[1:]))
+    assert all(a.end + 1 == b.start for a, b in itertools.pairwise(spans))
     assert 1 <= len(planned) <= parts
     for span, (start, end) in planned:
         source = FileRange(path, start, end, RdfTermEncoder(), stream_iri=STREAM)
