@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 from dataclasses import dataclass
 from functools import partial
@@ -36,7 +36,7 @@ from lars.atoms import Atom
 from lars.errors import InputError, LarsError, Position
 from ingest.limits import check_timeline_length, max_time_points
 from ingest.policy import (
-    ReadPolicy, ReadReport, decode_line, parse_lines, read_lines, read_text, within_timeline,
+    Entry, ReadPolicy, ReadReport, decode_line, parse_lines, read_lines, read_text, within_timeline,
 )
 from lars.streams import Timeline
 from ingest.options import ReadOptions
@@ -96,6 +96,12 @@ def spark_threshold_bytes() -> int:
     return int(text) * 2**20
 
 
+def atom_slices(entries: Iterable[Entry]) -> Iterator[AtomSlice]:
+    """Entries of :class:`~ingest.encoded.EncodedLines` grouped into slices, ascending in time."""
+    return ((t, tuple(itertools.chain.from_iterable(entry.elements for entry in group)))
+            for t, group in itertools.groupby(entries, key=attrgetter("time")))
+
+
 def rdf_slices(path: str, options: ReadOptions, report: ReadReport,
                encoded: EncodedLines | None = None) -> Iterator[RdfSlice] | Iterator[AtomSlice]:
     """The slices of a timestamped N-Triples file or a Turtle folder, ascending in time, read
@@ -110,9 +116,7 @@ def rdf_slices(path: str, options: ReadOptions, report: ReadReport,
         if folder or uses_spark(path, options.spark, options.master):
             return ((t, tuple(encoded.encode(t, elements)))
                     for t, elements in rdf_slices(path, options, report))
-        entries = parse_lines(read_lines(path), path, encoded, policy, report)
-        return ((t, tuple(itertools.chain.from_iterable(entry.elements for entry in group)))
-                for t, group in itertools.groupby(entries, key=attrgetter("time")))
+        return atom_slices(parse_lines(read_lines(path), path, encoded, policy, report))
     if uses_spark(path, options.spark, options.master):
         if folder:
             paths = [str(p) for p in turtle_files(path, policy=policy, report=report)]

@@ -290,8 +290,10 @@ def within_timeline(slices: Iterable[tuple[int, Sequence[Any]]], start: int, end
             close()
 
 
-def read_lines(path: str | Path, block: int = 1 << 20) -> Iterator[bytes]:
-    """The lines of a file as bytes, without their LF or CRLF ends.
+def read_lines(path: str | Path, block: int = 1 << 20, start: int = 0,
+               end: int | None = None) -> Iterator[bytes]:
+    """The lines of a file as bytes, without their LF or CRLF ends (with ``start`` and ``end``,
+    those of the bytes ``[start, end)``, both line starts: a worker's range, :mod:`ingest.ranges`).
 
     Read in blocks of ``block`` bytes, each split at once (a block without CR is handed on as
     its list of lines), not line by line: a tenth of ``lars run``'s CPU on long streams went to
@@ -311,8 +313,11 @@ def read_lines(path: str | Path, block: int = 1 << 20) -> Iterator[bytes]:
     except OSError as exc:
         raise InputError(f"cannot read the file: {exc.strerror or exc}", Position(str(path))) from None
     with file:
-        rest = b""
-        while chunk := file.read(block):
+        file.seek(start)
+        rest, left = b"", (None if end is None else end - start)
+        while chunk := file.read(block if left is None else min(block, left)):
+            if left is not None:
+                left -= len(chunk)
             data = rest + chunk
             lines = data.split(b"\n")
             rest = lines.pop()

@@ -28,25 +28,21 @@ line number, counted only then). Other streams are read by the driver and shippe
 
 from __future__ import annotations
 
-import itertools
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
-from functools import partial
-from operator import attrgetter
+from dataclasses import dataclass
 from typing import BinaryIO
 
 from rdflib import URIRef
 
-from ingest.lazy import RdfSlice
+from ingest.encoded import EncodedLines
+from ingest.lazy import AtomSlice, atom_slices
 from ingest.options import ReadOptions
-from ingest.policy import ReadPolicy, ReadReport, decode_line, parse_lines
+from ingest.policy import ReadPolicy, ReadReport, decode_line, parse_lines, read_lines
 from ingest.rdffiles import parse_ntriples_line
-from lars.atoms import Atom
 from lars.errors import InputError, LarsError, Position
 from lars.streams import Timeline
 from solver.partition import cut_before
-from translate.api import input_atoms
 from translate.rdf import RdfTermEncoder
 
 
@@ -117,8 +113,7 @@ class FileRange:
     """One worker's part of a stream file: the lines in ``[start, end)`` bytes, as slices.
 
     A picklable value (:data:`solver.partition.RangeSource`): the worker opens the file, seeks
-    to ``start`` and parses, groups and encodes its lines as ``lars run`` does in one process
-    (:class:`ingest.lazy.QueryInput`).
+    to ``start`` and parses, encodes and groups its lines as ``lars run`` does in one process.
 
     Attributes:
         path: the stream file.
@@ -137,48 +132,30 @@ class FileRange:
     sole: URIRef | None = None
     sole_note: str = ""
 
-    def __call__(self, notes: list[str]) -> Iterator[tuple[int, list[Atom]]]:
-        """The range's slices, encoded; warnings about them go to ``notes``.
+    def __call__(self, notes: list[str]) -> Iterator[AtomSlice]:
+        """The range's slices of ``striple`` atoms; warnings about them go to ``notes``.
 
         Raises:
             InputError, ParseError: a bad line or one going back in time, with its line number.
         """
         try:
-            for t, elements in self.rdf_slices(1, notes):
-                yield t, input_atoms(elements, self.encoder).get(t, [])
+            yield from self.slices(1, notes)
         except LarsError:
-            for _ in self.rdf_slices(self.first_line_number(), []):
+            for _ in self.slices(self.first_line_number(), []):
                 pass  # read again with the real line numbers: raises the same error with them
             raise
 
-    def lines(self) -> Iterator[bytes]:
-        """The lines in ``[start, end)``, without their line ends."""
-        try:
-            file = open(self.path, "rb")  # noqa: SIM115 (closed by the with below)
-        except OSError as exc:
-            raise InputError(f"cannot read the file: {exc.strerror or exc}", Position(self.path)) from None
-        with file:
-            file.seek(self.start)
-            position = self.start
-            for raw in file:
-                if position >= self.end:
-                    return
-                position += len(raw)
-                yield raw.rstrip(b"\n").removesuffix(b"\r")
+    def slices(self, first_number: int, notes: list[str]) -> Iterator[AtomSlice]:
+        """The slices of the range's lines, read as ``lars run`` reads a whole file
+        (:class:`ingest.encoded.EncodedLines`), the lines numbered from ``first_number``."""
+        def noted() -> None:
+            if self.sole_note not in notes:
+                notes.append(self.sole_note)
 
-    def rdf_slices(self, first_number: int, notes: list[str]) -> Iterator[RdfSlice]:
-        """The slices of the range's lines, numbered from ``first_number``."""
-        parser = partial(parse_ntriples_line, default_stream=self.stream_iri)
-        entries = parse_lines(self.lines(), self.path, parser, ReadPolicy(), ReadReport(),
-                              first_number)
-        elements = itertools.chain.from_iterable(entry.elements for entry in entries)
-        for t, group in itertools.groupby(elements, key=attrgetter("time")):
-            group = tuple(group)
-            if self.sole is not None and any(e.stream is None for e in group):
-                if self.sole_note not in notes:
-                    notes.append(self.sole_note)
-                group = tuple(e if e.stream is not None else replace(e, stream=self.sole) for e in group)
-            yield t, group
+        parser = EncodedLines(self.encoder, self.stream_iri, self.sole, noted)
+        lines = read_lines(self.path, start=self.start, end=self.end)
+        return atom_slices(parse_lines(lines, self.path, parser, ReadPolicy(), ReadReport(),
+                                       first_number))
 
     def first_line_number(self) -> int:
         """The line number of the line at ``start`` (counted from the file's start)."""

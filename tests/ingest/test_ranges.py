@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from rdflib import URIRef
 
 from agreement.cli.app import main
-from ingest.lazy import QueryInput, rdf_slices
+from ingest.encoded import EncodedLines
+from ingest.lazy import rdf_slices
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport
 from ingest.ranges import FileRange, cuttable, file_ranges, plan_ranges
@@ -59,9 +60,9 @@ def write(tmp_path_factory, lines: list[str]) -> str:
 
 
 def whole_slices(path: str) -> dict[int, tuple]:
-    options = ReadOptions(stream_iri=str(STREAM))
-    return {t: tuple(e.triple for e in elements)
-            for t, elements in rdf_slices(path, options, ReadReport())}
+    """The file's slices of ``striple`` atoms, read whole as ``lars run`` reads it uncut."""
+    encoded = EncodedLines(RdfTermEncoder(), STREAM)
+    return dict(rdf_slices(path, ReadOptions(), ReadReport(), encoded))
 
 
 def timeline_of(slices: dict[int, tuple]) -> Timeline:
@@ -83,7 +84,7 @@ def test_each_range_reads_its_time_points_and_the_history_before_them(
     assert 1 <= len(planned) <= parts
     for span, (start, end) in planned:
         source = FileRange(path, start, end, RdfTermEncoder(), stream_iri=STREAM)
-        read = {t: tuple(e.triple for e in elements) for t, elements in source.rdf_slices(1, [])}
+        read = dict(source([]))
         reach = timeline.start if history is None else span.start - history
         needed = {t: triples for t, triples in whole.items() if reach <= t <= span.end}
         assert {t: triples for t, triples in read.items() if t >= reach} == needed
@@ -106,10 +107,7 @@ def test_ranges_read_by_workers_answer_as_the_uncut_run(tmp_path_factory, lines,
     path = write(tmp_path_factory, lines)
     program = parse_program(text.format(l=length, d=step))
     encoder = RdfTermEncoder()
-    whole = QueryInput(Timeline(-100, 10**6), frozenset(), encoder,
-                       lambda: rdf_slices(path, ReadOptions(stream_iri=str(STREAM)), ReadReport()),
-                       ReadReport())
-    slices = list(whole.slices())
+    slices = list(whole_slices(path).items())
     timeline = Timeline(min(0, slices[0][0]), slices[-1][0])
     expected = list(evaluate(program, slices, timeline))
     ranges = file_ranges(path, parts, history_needed(program).ticks, timeline=timeline,
