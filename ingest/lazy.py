@@ -156,7 +156,7 @@ def lines_from_end(path: str, block: int = 1 << 16) -> Iterator[bytes]:
         yield rest.removesuffix(b"\r")
 
 
-def _line_time(raw: bytes, path: str, stream: URIRef | None) -> int | None:
+def line_time(raw: bytes, path: str, stream: URIRef | None) -> int | None:
     """The time point of one well-formed N-Triples stream line, else ``None``."""
     try:
         parsed = parse_ntriples_line(decode_line(raw, path, 0), path, 0, default_stream=stream)
@@ -182,7 +182,7 @@ def edge_time_point(path: str, stream: URIRef | None, last: bool) -> int | None:
         times = (_file_time(file, stream) for file in (reversed(files) if last else files))
     else:
         lines = lines_from_end(path) if last else read_lines(path)
-        times = (_line_time(raw, path, stream) for raw in lines)
+        times = (line_time(raw, path, stream) for raw in lines)
     return next((t for t in times if t is not None), None)
 
 

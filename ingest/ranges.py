@@ -36,10 +36,9 @@ from typing import BinaryIO
 from rdflib import URIRef
 
 from ingest.encoded import EncodedLines
-from ingest.lazy import AtomSlice, atom_slices
+from ingest.lazy import AtomSlice, atom_slices, line_time
 from ingest.options import ReadOptions
-from ingest.policy import ReadPolicy, ReadReport, decode_line, parse_lines, read_lines
-from ingest.rdffiles import parse_ntriples_line
+from ingest.policy import ReadPolicy, ReadReport, parse_lines, read_lines
 from lars.errors import InputError, LarsError, Position
 from lars.streams import Timeline
 from solver.partition import cut_before
@@ -55,16 +54,6 @@ def line_start(file: BinaryIO, offset: int) -> int:
     return file.tell()
 
 
-def line_time(raw: bytes, source: str, stream: URIRef | None) -> int | None:
-    """The time point of a stream line, ``None`` for a blank, comment or bad one."""
-    try:
-        parsed = parse_ntriples_line(decode_line(raw.rstrip(b"\r\n"), source, 0), source, 0,
-                                     default_stream=stream)
-    except LarsError:
-        return None
-    return None if parsed is None else parsed[0]
-
-
 def time_from(file: BinaryIO, offset: int, source: str, stream: URIRef | None
               ) -> tuple[int, int | None]:
     """The first line with a time point that starts at or after ``offset``: its offset and time
@@ -74,7 +63,7 @@ def time_from(file: BinaryIO, offset: int, source: str, stream: URIRef | None
         start, raw = file.tell(), file.readline()
         if not raw:
             return start, None
-        time = line_time(raw, source, stream)
+        time = line_time(raw.rstrip(b"\r\n"), source, stream)
         if time is not None:
             return start, time
 
@@ -96,8 +85,7 @@ def first_at_or_after(file: BinaryIO, size: int, time: int, source: str,
 
 def previous_line_start(file: BinaryIO, offset: int, block: int = 1 << 12) -> int:
     """The offset of the line that ends just before ``offset`` (a line start), 0 if none."""
-    end = offset - 1  # the line end of the previous line
-    position = end
+    position = offset - 1  # the line end of the previous line
     while position > 0:
         step = min(block, position)
         file.seek(position - step)
