@@ -149,7 +149,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     pytest.param("q1-cqels", ["--mode", "push"], id="cqels-push"),
     pytest.param("q1-csparql", ["--mode", "pull", "--period", "7s"], id="csparql-pull-7s"),
 ])
-@pytest.mark.parametrize("parts", ["2", "3", "7"])
+@pytest.mark.parametrize("parts", ["2", "7"])
 def test_lars_run_partitions_read_by_workers_equal_the_uncut_run(csrbench_nt, capsys, form, mode,
                                                                   parts):
     query = str(CSRBENCH / "queries" / f"{form}.rq")
