@@ -1,8 +1,10 @@
 """An agreement check prepared but not yet run: both translations, the timeline, the stream unread.
 
-:func:`agreement.facade.check_variants` translates what ``lars agree`` is given into one
-:class:`CheckPlan` per CQELS variant; :meth:`CheckPlan.view` reads the stream once, interval by
-interval (:mod:`agreement.streaming`), and collects the verdicts and both sides' answers.
+:func:`agreement.facade.prepare_check` translates what ``lars agree`` is given into one
+:class:`CheckPlan` per CQELS variant. Both ways of running it read the stream once, interval by
+interval (:mod:`agreement.streaming`): :meth:`CheckPlan.view` collects the verdicts and both
+sides' answers (a notebook's view), :meth:`CheckPlan.write` hands them to a report writer as
+they come and keeps none (``lars agree``, :mod:`agreement.reportwriter`).
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ from dataclasses import dataclass
 
 from agreement.check import collect_check
 from agreement.notebook.checkview import AgreementView
+from agreement.reportwriter import Head, ReportWriter
 from agreement.streaming import ComputedCheck
 from ingest.lazy import RdfSlice
 from ingest.policy import ReadReport, within_timeline
+from translate.durations import unit_text
 
 
 @dataclass(frozen=True)
@@ -52,3 +56,23 @@ class CheckPlan:
             found.notes.append(self.extended)
         return AgreementView(found, found.csparql, found.cqels, counts, self.prefixes,
                              self.warnings, self.title)
+
+    def head(self) -> Head:
+        """What the report says before its intervals."""
+        check, line = self.check, self.check.timeline
+        return Head("computed", check.period, unit_text(check.query.unit_ms), (line.start, line.end),
+                    check.variables)
+
+    def write(self, writer: ReportWriter) -> bool:
+        """Check every interval, handing each side's answers and each interval's verdict to
+        ``writer`` as they come; whether they agree on every interval."""
+        def observe(t: int, _triples: int, csparql, cqels) -> None:
+            if csparql is not None:
+                writer.answers("csparql", t, csparql)
+            if cqels is not None:
+                writer.answers("cqels", t, cqels)
+
+        for result in self.check.intervals(self.slices(), observe):
+            writer.interval(result.verdict, result.explanations or [])
+        writer.finish(self.check.notes() + ([self.extended] if self.extended else []))
+        return writer.agree

@@ -297,17 +297,28 @@ def check(query: Source | None = None, **options: Any) -> AgreementView:
     return view
 
 
-def check_variants(query: Source | None = None, *, stream: str | os.PathLike | None = None,
-                   static: Sequence[str] = (), period: str | int | None = None, csparql: Source | None = None,
-                   variant: str = "brave", unit: str = "1s", window_bounds: str = "closed",
-                   start: int | None = None, end: int | None = None,
-                   recorded_csparql: str | os.PathLike | None = None,
-                   recorded_cqels: str | os.PathLike | None = None, stream_iri: str | None = None,
-                   on_error: str = "stop", order: str = "strict", spark: str = "auto",
-                   master: str = "local[*]", profiles: str | None = None,
-                   max_time_points: int | None = None,
-                   max_explanations: int | None = DEFAULT_MAX_EXPLANATIONS) -> list[AgreementView]:
-    """:func:`check`, with one view per CQELS variant of ``cq(Q)`` when ``variant="all"``.
+def check_variants(query: Source | None = None, **options: Any) -> list[AgreementView]:
+    """:func:`check`, with one view per CQELS variant of ``cq(Q)`` when ``variant="all"``;
+    options as :func:`prepare_check`. The paper's pair is checked reading the stream once per
+    variant, interval by interval, and the answers of both sides are collected for the view."""
+    return [found.view() if isinstance(found, CheckPlan) else found
+            for found in prepare_check(query, **options)]
+
+
+def prepare_check(query: Source | None = None, *, stream: str | os.PathLike | None = None,
+                  static: Sequence[str] = (), period: str | int | None = None, csparql: Source | None = None,
+                  variant: str = "brave", unit: str = "1s", window_bounds: str = "closed",
+                  start: int | None = None, end: int | None = None,
+                  recorded_csparql: str | os.PathLike | None = None,
+                  recorded_cqels: str | os.PathLike | None = None, stream_iri: str | None = None,
+                  on_error: str = "stop", order: str = "strict", spark: str = "auto",
+                  master: str = "local[*]", profiles: str | None = None,
+                  max_time_points: int | None = None,
+                  max_explanations: int | None = DEFAULT_MAX_EXPLANATIONS) -> list[CheckPlan | AgreementView]:
+    """What :func:`check_variants` checks, one item per CQELS variant of ``cq(Q)`` (several for
+    ``variant="all"``): for the paper's pair computed from a stream, a :class:`CheckPlan` with
+    the stream still unread (``lars agree`` writes its report as the intervals close,
+    :meth:`CheckPlan.write`); for recorded answers and other profiles, the finished view.
 
     Args:
         query: the CQELS or C-SPARQL query, text or path; from a C-SPARQL query the CQELS side
@@ -331,8 +342,8 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
         max_explanations: explain at most this many disagreeing intervals (``None``: all).
 
     The paper's pair is checked reading the stream once per variant, interval by interval
-    (:func:`check_plans`, :mod:`agreement.streaming`): what is held is what the windows need
-    and the answers, not the stream. Other profiles read the stream whole.
+    (:func:`check_plans`, :mod:`agreement.streaming`): what is held is what the windows need,
+    not the stream. Other profiles read the stream whole.
     """
     ticks = period_ticks(period, unit)
     pair = profile_pair(profiles)
@@ -362,11 +373,11 @@ def check_variants(query: Source | None = None, *, stream: str | os.PathLike | N
     if max_explanations is not None and max_explanations < 0:
         raise InputError(f"--max-explanations must be 0 or more, not {max_explanations}")
     if pair is None:
-        return [plan.view() for plan in check_plans(
+        return list(check_plans(
             text, source, given, other, stream=stream, static=static, period=ticks, variant=variant,
             unit=unit, window_bounds=window_bounds, start=start, end=end,
             reading=ReadOptions(stream_iri, on_error, order, spark, master),
-            max_explanations=max_explanations, max_time_points=max_time_points)]
+            max_explanations=max_explanations, max_time_points=max_time_points))
     report, notes = ReadReport(), []
     options, sole = stream_options(other or given, stream,
                                    ReadOptions(stream_iri, on_error, order, spark, master), notes)

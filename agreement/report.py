@@ -9,7 +9,7 @@ after ``start`` up to the pull at ``end``), sets of time points as ranges (``21�
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from agreement.answers import Solution, binding_json, shorten_iris, solution_json, values_text
@@ -58,11 +58,21 @@ class AgreementReport:
 
     def summary(self) -> str:
         """One line: the verdict and how many intervals disagree of how many."""
-        count, total = len(self.disagreeing), len(self.verdicts)
-        verdict = "AGREE" if self.agree else "DISAGREE"
-        return (f"{verdict}: C-SPARQL and CQELS ({self.source} answers) disagree on {count} of "
-                f"{total} pulling intervals (period {self.period} × {self.unit}, timeline "
-                f"{interval_text(*self.timeline)})")
+        return summary_line(self.source, self.period, self.unit, self.timeline,
+                            len(self.disagreeing), len(self.verdicts))
+
+    def reasons(self, verdict: IntervalVerdict) -> list[Explanation]:
+        """The explanations found for one interval (none where it agrees or was not explained)."""
+        return self.explanations.get((verdict.start, verdict.end), [])
+
+
+def summary_line(source: str, period: int, unit: str, timeline: tuple[int, int], disagreeing: int,
+                 total: int) -> str:
+    """The report's first line: the verdict and how many intervals disagree of how many."""
+    verdict = "DISAGREE" if disagreeing else "AGREE"
+    return (f"{verdict}: C-SPARQL and CQELS ({source} answers) disagree on {disagreeing} of "
+            f"{total} pulling intervals (period {period} × {unit}, timeline "
+            f"{interval_text(*timeline)})")
 
 
 WITNESSES = 3
@@ -80,9 +90,8 @@ def interval_name(verdict: IntervalVerdict) -> str:
     return interval_text(verdict.start, verdict.end, "left-open")
 
 
-def cause_text(report: AgreementReport, verdict: IntervalVerdict) -> str:
-    """The causes found for one disagreeing interval, in one phrase."""
-    reasons = report.explanations.get((verdict.start, verdict.end), [])
+def cause_text(verdict: IntervalVerdict, reasons: Sequence[Explanation]) -> str:
+    """The causes found for one disagreeing interval (``reasons``: its explanations), in one phrase."""
     causes = []
     for condition in dict.fromkeys(e.condition for e in reasons):
         if condition == "snapshot-differs":
@@ -96,7 +105,7 @@ def cause_text(report: AgreementReport, verdict: IntervalVerdict) -> str:
     return "; ".join(causes) or "no cause found"
 
 
-def interval_summary(report: AgreementReport, verdict: IntervalVerdict) -> str:
+def interval_summary(verdict: IntervalVerdict, reasons: Sequence[Explanation]) -> str:
     """One line per disagreeing interval: what differs and why."""
     counts = []
     if verdict.only_cqels:
@@ -104,7 +113,7 @@ def interval_summary(report: AgreementReport, verdict: IntervalVerdict) -> str:
     if verdict.only_csparql:
         counts.append(f"{len(verdict.only_csparql)} only in C-SPARQL")
     counts.append(f"{len(verdict.both)} in common")
-    return f"interval {interval_name(verdict)}: {', '.join(counts)}; cause: {cause_text(report, verdict)}"
+    return f"interval {interval_name(verdict)}: {', '.join(counts)}; cause: {cause_text(verdict, reasons)}"
 
 
 def render_text(report: AgreementReport, prefixes: Sequence[tuple[str, str]] = (),
@@ -115,31 +124,38 @@ def render_text(report: AgreementReport, prefixes: Sequence[tuple[str, str]] = (
     Args:
         prefixes: shorten IRIs with these (the query's prefixes, on a terminal).
     """
+    lines = [report.summary()]
+    lines += [f"note: {note}" for note in report.notes]
+    if report.disagreeing:
+        lines.append("")
+        lines += [interval_summary(verdict, report.reasons(verdict)) for verdict in report.disagreeing]
+    for verdict in report.disagreeing:
+        lines += interval_lines(verdict, report.reasons(verdict), prefixes, verbose)
+    return "\n".join(lines) + "\n"
+
+
+def interval_lines(verdict: IntervalVerdict, reasons: Sequence[Explanation],
+                   prefixes: Sequence[tuple[str, str]], verbose: bool) -> list[str]:
+    """The text block of one disagreeing interval: its reasons, then each answer only one
+    engine gave, with when it was given and the reasons that concern it."""
     def text(row: Row) -> str:
         return values_text(row, prefixes)
 
     def shorten(line: str) -> str:
         return shorten_iris(line, prefixes)
 
-    lines = [report.summary()]
-    lines += [f"note: {note}" for note in report.notes]
-    if report.disagreeing:
-        lines.append("")
-        lines += [interval_summary(report, verdict) for verdict in report.disagreeing]
-    for verdict in report.disagreeing:
-        reasons = report.explanations.get((verdict.start, verdict.end), [])
-        lines.append(f"\ninterval {interval_name(verdict)}")
+    lines = [f"\ninterval {interval_name(verdict)}"]
+    for why in reasons:
+        if why.row is None:
+            lines += reason_lines(why, verbose, shorten, "  ")
+    answers = [("CQELS", row, times) for row, times in verdict.only_cqels.items()]
+    answers += [("C-SPARQL", row, (verdict.end,)) for row in verdict.only_csparql]
+    for side, row, times in sorted(answers, key=lambda a: (a[0], text(a[1]))):
+        lines.append(f"  only {side:<9} {text(row)}  at {points_text(times)}")
         for why in reasons:
-            if why.row is None:
-                lines += reason_lines(why, verbose, shorten, "  ")
-        answers = [("CQELS", row, times) for row, times in verdict.only_cqels.items()]
-        answers += [("C-SPARQL", row, (verdict.end,)) for row in verdict.only_csparql]
-        for side, row, times in sorted(answers, key=lambda a: (a[0], text(a[1]))):
-            lines.append(f"  only {side:<9} {text(row)}  at {points_text(times)}")
-            for why in reasons:
-                if why.row == row:
-                    lines += reason_lines(why, verbose, shorten, "      ")
-    return "\n".join(lines) + "\n"
+            if why.row == row:
+                lines += reason_lines(why, verbose, shorten, "      ")
+    return lines
 
 
 def reason_lines(why: Explanation, verbose: bool, shorten: Callable[[str], str], indent: str) -> list[str]:
@@ -153,41 +169,65 @@ def reason_lines(why: Explanation, verbose: bool, shorten: Callable[[str], str],
     return lines
 
 
+def interval_json(verdict: IntervalVerdict, reasons: Sequence[Explanation],
+                  variables: Sequence[str], row_text: Callable[[Row], str]) -> dict:
+    """One pulling interval as JSON (an item of the document's ``intervals``), answers in the
+    order of ``row_text``."""
+    def why(row: Row | None) -> list[dict]:
+        return [{"condition": e.condition, "message": e.message, "witnesses": list(e.witnesses)}
+                for e in reasons if e.row == row]
+
+    return {
+        "start": verdict.start, "end": verdict.end, "interval": interval_name(verdict),
+        "agree": verdict.agree,
+        "cause": None if verdict.agree else cause_text(verdict, reasons),
+        "common": [binding_json(variables, row) for row in sorted(verdict.both, key=row_text)],
+        "only_cqels": [{"binding": binding_json(variables, row), "times": list(times),
+                        "explanations": why(row)}
+                       for row, times in sorted(verdict.only_cqels.items(),
+                                                key=lambda item: row_text(item[0]))],
+        "only_csparql": [{"binding": binding_json(variables, row), "times": [verdict.end],
+                          "explanations": why(row)}
+                         for row in sorted(verdict.only_csparql, key=row_text)],
+        "explanations": why(None),
+    }
+
+
+def answers_json(variables: Sequence[str], t: int, rows: Iterable[Row],
+                 row_text: Callable[[Row], str]) -> list[dict]:
+    """One side's answers at ``t`` as solution mappings, in the order of ``row_text``."""
+    return [solution_json(variables, Solution(t, row)) for row in sorted(rows, key=row_text)]
+
+
+def head_json(report: AgreementReport | None = None, **fields) -> dict:
+    """The document's fields before ``intervals``, in the schema's order, from a collected
+    ``report`` or from ``fields`` (``agree``, ``summary``, ``source``, ``period``, ``unit``,
+    ``timeline``, ``variables``, ``notes``, ``disagreeing``)."""
+    if report is not None:
+        fields = {"agree": report.agree, "summary": report.summary(), "source": report.source,
+                  "period": report.period, "unit": report.unit, "timeline": report.timeline,
+                  "variables": report.variables, "notes": report.notes,
+                  "disagreeing": len(report.disagreeing)}
+    start, end = fields["timeline"]
+    return {"format": "lars-agreement", "version": 2, "agree": fields["agree"],
+            "summary": fields["summary"], "source": fields["source"], "period": fields["period"],
+            "unit": fields["unit"], "timeline": {"start": start, "end": end},
+            "variables": list(fields["variables"]), "notes": list(fields["notes"]),
+            "disagreeing": fields["disagreeing"]}
+
+
 def to_json(report: AgreementReport) -> dict:
     """The report as one JSON document (``docs/schemas/agreement.schema.json``, version 2):
     answers as solution mappings (:mod:`agreement.answers`), full IRIs."""
     variables = report.variables
 
-    def reasons(verdict: IntervalVerdict, row: Row | None) -> list[dict]:
-        return [{"condition": e.condition, "message": e.message, "witnesses": list(e.witnesses)}
-                for e in report.explanations.get((verdict.start, verdict.end), []) if e.row == row]
-
-    def interval(verdict: IntervalVerdict) -> dict:
-        return {
-            "start": verdict.start, "end": verdict.end, "interval": interval_name(verdict),
-            "agree": verdict.agree,
-            "cause": None if verdict.agree else cause_text(report, verdict),
-            "common": [binding_json(variables, row) for row in sorted(verdict.both, key=report.row_text)],
-            "only_cqels": [{"binding": binding_json(variables, row), "times": list(times),
-                            "explanations": reasons(verdict, row)}
-                           for row, times in sorted(verdict.only_cqels.items(),
-                                                    key=lambda item: report.row_text(item[0]))],
-            "only_csparql": [{"binding": binding_json(variables, row), "times": [verdict.end],
-                              "explanations": reasons(verdict, row)}
-                             for row in sorted(verdict.only_csparql, key=report.row_text)],
-            "explanations": reasons(verdict, None),
-        }
-
     def series(answers: AnswerSeries | None) -> list[dict] | None:
         if answers is None:
             return None
-        return [solution_json(variables, Solution(t, row)) for t in sorted(answers.answers)
-                for row in sorted(answers.answers[t], key=report.row_text)]
+        return [solution for t in sorted(answers.answers)
+                for solution in answers_json(variables, t, answers.answers[t], report.row_text)]
 
-    return {"format": "lars-agreement", "version": 2, "agree": report.agree,
-            "summary": report.summary(), "source": report.source, "period": report.period,
-            "unit": report.unit, "timeline": {"start": report.timeline[0], "end": report.timeline[1]},
-            "variables": list(variables), "notes": report.notes,
-            "disagreeing": len(report.disagreeing),
-            "intervals": [interval(verdict) for verdict in report.verdicts],
+    return {**head_json(report),
+            "intervals": [interval_json(verdict, report.reasons(verdict), variables, report.row_text)
+                          for verdict in report.verdicts],
             "answers": {"csparql": series(report.csparql), "cqels": series(report.cqels)}}

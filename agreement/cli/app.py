@@ -204,8 +204,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "agreement the query meets; exits 0")
     add_query_options(agree)
     add_data_options(agree)
-    agree.add_argument("--format", choices=("text", "json"), default="text",
-                       help="a report for people, or one JSON document")
+    agree.add_argument("--format", choices=("text", "json", "jsonl"), default="text",
+                       help="a report for people, one JSON document, or JSON lines written as "
+                            "the intervals close (a head line, answer and interval lines, a "
+                            "summary line)")
     agree.add_argument("--verbose", action="store_true",
                        help="all witnesses of every explanation (default: the first few)")
     agree.add_argument("--no-prefixes", action="store_true",

@@ -8,6 +8,7 @@ and write results to ``out`` (stdout); warnings and reading reports go to stderr
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Iterable
@@ -15,7 +16,10 @@ from pathlib import Path
 from typing import TextIO
 
 from agreement.analyze import SUFFICIENT_NOTE, render_analysis
-from agreement.facade import analyze_query, check_variants, prepare_run, translate_variants
+from agreement.checkplan import CheckPlan
+from agreement.facade import analyze_query, prepare_check, prepare_run, translate_variants
+from agreement.notebook.checkview import AgreementView
+from agreement.reportwriter import JsonLinesWriter, JsonWriter, TextWriter, report_head, write_collected
 from agreement.answers import (
     ANSWER_FORMATS, AnswerFormat, open_answer_sink, shorten_on, shown_prefixes,
     solutions,
@@ -163,7 +167,12 @@ def command_analyze(args: argparse.Namespace, out: TextIO) -> int:
 
 def command_agree(args: argparse.Namespace, out: TextIO) -> int:
     """``lars agree``: do C-SPARQL and CQELS agree? 0 if they do, 1 if not."""
-    if is_event_source(args.cqels or args.query):
+    events = is_event_source(args.cqels or args.query)
+    if args.format == "jsonl" and (events or args.analyze):
+        raise InputError("--format jsonl writes the interval check as it runs; "
+                         + ("event queries" if events else "--analyze") + " write text or json",
+                         hint="use --format json")
+    if events:
         return command_agree_events(args, out)
     refuse_event_options(args)
     if args.analyze:
@@ -171,17 +180,45 @@ def command_agree(args: argparse.Namespace, out: TextIO) -> int:
     query = args.cqels or args.query
     options = query_options(args)
     del options["engine"]
-    views = check_variants(
+    found = prepare_check(
         query and Path(query), period=args.period, csparql=args.csparql and Path(args.csparql),
         recorded_csparql=args.recorded_csparql, recorded_cqels=args.recorded_cqels,
         profiles=args.profiles, max_explanations=args.max_explanations, **options,
         **data_options(args))
-    print_warnings(list(dict.fromkeys(w for view in views for w in view.warnings)))
+    several = len(found) > 1
+    agree, warnings = True, []
+    if args.format == "json" and several:
+        out.write("[\n")
+    for index, item in enumerate(found):
+        if index:
+            out.write(",\n" if args.format == "json" else "\n" if args.format == "text" else "")
+        if args.format == "json" and several:
+            out.write(" ")
+        agree &= write_agreement(item, args, out, depth=int(several))
+        warnings += item.warnings
     if args.format == "json":
-        documents = [view.to_json() for view in views]
-        out.write(json.dumps(documents[0] if len(documents) == 1 else documents, indent=1,
-                             ensure_ascii=False) + "\n")
+        out.write("\n]\n" if several else "\n")
+    print_warnings(list(dict.fromkeys(warnings)))
+    return 0 if agree else 1
+
+
+def write_agreement(item: CheckPlan | AgreementView, args: argparse.Namespace, out: TextIO,
+                    depth: int) -> bool:
+    """One report of ``lars agree`` in ``--format``; a plan is checked as it is written, interval
+    by interval (:mod:`agreement.reportwriter`), a finished view only written. Whether they agree."""
+    shorten = shorten_on(out, args.no_prefixes)
+    prefixes = item.prefixes if shorten else ()
+    if isinstance(item, CheckPlan):
+        head = item.head()
+        writer = {"text": lambda: TextWriter(out, head, prefixes, args.verbose),
+                  "json": lambda: JsonWriter(out, head, depth),
+                  "jsonl": lambda: JsonLinesWriter(out, head)}[args.format]()
+        return item.write(writer)
+    if args.format == "text":
+        out.write(item.text(shorten, args.verbose))
+    elif args.format == "json":
+        out.write(json.dumps(item.to_json(), indent=1, ensure_ascii=False).replace("\n", "\n" + " " * depth))
     else:
-        shorten = shorten_on(out, args.no_prefixes)
-        out.write("\n".join(view.text(shorten, args.verbose) for view in views))
-    return 0 if all(view.agree for view in views) else 1
+        report = dataclasses.replace(item.report, csparql=item.csparql, cqels=item.cqels)
+        write_collected(report, JsonLinesWriter(out, report_head(report)))
+    return item.agree
