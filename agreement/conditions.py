@@ -3,8 +3,8 @@
 * **(ii) static data and streams share no pattern** — a triple pattern of a stream graph pattern
   that also matches static triples lets C-SPARQL (which merges streams into the default graph)
   answer from static data alone; :func:`shared_patterns` names each such pattern with an example
-  triple, :func:`merged_triples` each stream triple that only C-SPARQL's merged default graph
-  reads (it arrived on a stream whose STREAM pattern does not read it), and :func:`static_only`
+  triple, :class:`MergedTriples` the stream triples that only C-SPARQL's merged default graph
+  reads (they arrived on a stream whose STREAM pattern does not read them), and :func:`static_only`
   the answers C-SPARQL pulled before any stream triple arrived.
 * **(iii) push snapshots over an interval equal the pull snapshot at its end** — when they
   differ, CQELS and C-SPARQL see different data; :func:`snapshot_explanations` names the
@@ -67,24 +67,64 @@ def shared_patterns(query: RspQuery, graphs: dict) -> list[Explanation]:
     return found
 
 
-def merged_triples(query: RspQuery, elements: Sequence[StreamTriple]) -> list[Explanation]:
-    """Condition (ii) on the stream: triples that arrive on a stream whose STREAM patterns do not
-    read them, but that another pattern of the query matches. C-SPARQL merges every stream into
-    its default graph, where that pattern sees them; CQELS reads each stream only through its
-    own STREAM patterns, so it never does."""
-    own = {spec.stream: spec.pattern.triples for spec in query.streams}
-    every = [p for spec in query.streams for p in spec.pattern.triples] + static_patterns(query.pattern)
-    found = []
-    for element in elements:
-        if any(bind(p, element.triple, {}) is not None for p in own.get(element.stream, ())):
-            continue
-        other = next((p for p in every if bind(p, element.triple, {}) is not None), None)
-        if other is not None:
+MERGED_WITNESSES = 10
+"""Triples kept as witnesses per stream and pattern of condition (ii) on the stream (the others
+are counted): a stream that sends such triples all day must not fill the memory."""
+
+
+class MergedTriples:
+    """Condition (ii) on the stream: triples that arrive on a stream whose STREAM patterns do
+    not read them, but that another pattern of the query matches. C-SPARQL merges every stream
+    into its default graph, where that pattern sees them; CQELS reads each stream only through
+    its own STREAM patterns, so it never does.
+
+    Triples are fed as they are read (:meth:`add`); per stream and pattern the first
+    :data:`MERGED_WITNESSES` are kept and the rest counted. Only patterns whose predicate is a
+    variable or the triple's own are tried (found once per stream and predicate)."""
+
+    def __init__(self, query: RspQuery) -> None:
+        self.own = {spec.stream: spec.pattern.triples for spec in query.streams}
+        self.every = ([p for spec in query.streams for p in spec.pattern.triples]
+                      + static_patterns(query.pattern))
+        self.tried: dict[tuple, tuple[list[TriplePattern], list[TriplePattern]]] = {}
+        self.found: dict[tuple, tuple[TriplePattern, list[StreamTriple], list[int]]] = {}
+
+    def patterns(self, stream, predicate) -> tuple[list[TriplePattern], list[TriplePattern]]:
+        """The stream's own patterns and the query's patterns a triple with ``predicate`` may match."""
+        key = (stream, predicate)
+        if key not in self.tried:
+            def fits(pattern: TriplePattern) -> bool:
+                return isinstance(pattern.predicate, (Var, BlankVar)) or pattern.predicate == predicate
+            self.tried[key] = ([p for p in self.own.get(stream, ()) if fits(p)],
+                               [p for p in self.every if fits(p)])
+        return self.tried[key]
+
+    def add(self, elements: Sequence[StreamTriple]) -> None:
+        """Look at the triples of one time point."""
+        for element in elements:
+            own, every = self.patterns(element.stream, element.triple[1])
+            if not every or any(bind(p, element.triple, {}) is not None for p in own):
+                continue
+            other = next((p for p in every if bind(p, element.triple, {}) is not None), None)
+            if other is not None:
+                _, kept, count = self.found.setdefault((element.stream, other), (other, [], [0]))
+                count[0] += 1
+                if len(kept) < MERGED_WITNESSES:
+                    kept.append(element)
+
+    def explanations(self) -> list[Explanation]:
+        """One explanation per stream and pattern that read such triples so far."""
+        found = []
+        for (stream, _), (pattern, kept, [count]) in self.found.items():
+            many = f"{count} triples" if count > 1 else "a triple"
             found.append(Explanation(
-                "stream-merged", f"a triple on <{element.stream}> that its STREAM pattern does not "
-                f"read matches {pattern_text(other)}: C-SPARQL merges all streams into the default "
-                "graph and sees it there, CQELS does not", (witness(element),)))
-    return found
+                "stream-merged", f"{many} on <{stream}> that its STREAM pattern does not read "
+                f"match{'' if count > 1 else 'es'} {pattern_text(pattern)}: C-SPARQL merges all "
+                "streams into the default graph and sees "
+                f"{'them' if count > 1 else 'it'} there, CQELS does not"
+                + (f" (the first {len(kept)} shown)" if count > len(kept) else ""),
+                tuple(witness(e) for e in kept)))
+        return found
 
 
 def static_only(verdict: IntervalVerdict, elements: Sequence[StreamTriple], row_text) -> list[Explanation]:

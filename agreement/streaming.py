@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from agreement.compare import AnswerSeries, IntervalVerdict, Row, interval_verdict, pull_range
-from agreement.conditions import merged_triples, shared_patterns, snapshot_explanations, static_only
+from agreement.conditions import MergedTriples, shared_patterns, snapshot_explanations, static_only
 from agreement.answers import values_text
 from agreement.explain import Explanation, shifted_answers
 from agreement.history import StreamHistory, keep_from
@@ -90,7 +90,7 @@ class ComputedCheck:
                              f"{', '.join(self.variables)} and {', '.join(order)}")
         self.cqels_order = tuple(order.index(name) for name in self.variables)
         self.shared = shared_patterns(self.query, self.graphs)
-        self.merged: list[Explanation] = []  # condition (ii) on the stream read so far
+        self.merged = MergedTriples(self.query)  # condition (ii) on the stream read so far
         self.first_input: list[StreamTriple] = []  # the first stream triple, once read
 
     def notes(self) -> list[str]:
@@ -128,7 +128,7 @@ class ComputedCheck:
                 history.add(t, elements)
                 if elements and not self.first_input:
                     self.first_input.append(elements[0])
-                self.merged += merged_triples(self.query, elements)
+                self.merged.add(elements)
                 yield t, input_atoms(elements, self.encoder).get(t, [])
 
         csparql_in, cqels_in = itertools.tee(fed())
@@ -181,7 +181,7 @@ class ComputedCheck:
         self.explained += 1
         csparql = AnswerSeries(self.variables, pulled)
         cqels = AnswerSeries(self.variables, pushed)
-        return IntervalResult(verdict, self.shared + self.merged
+        return IntervalResult(verdict, self.shared + self.merged.explanations()
             + static_only(verdict, self.first_input, values_text)
             + snapshot_explanations(verdict, self.query, self.variables, history, self.timeline,
                                     self.window_bounds)

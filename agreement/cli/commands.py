@@ -17,8 +17,7 @@ from typing import TextIO
 
 from agreement.analyze import SUFFICIENT_NOTE, render_analysis
 from agreement.checkplan import CheckPlan
-from agreement.facade import analyze_query, prepare_check, prepare_run, translate_variants
-from agreement.notebook.checkview import AgreementView
+from agreement.facade import AgreementView, analyze_query, prepare_check, prepare_run, translate_variants
 from agreement.reportwriter import JsonLinesWriter, JsonWriter, TextWriter, report_head, write_collected
 from agreement.answers import (
     ANSWER_FORMATS, AnswerFormat, open_answer_sink, shorten_on, shown_prefixes,
