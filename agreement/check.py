@@ -64,9 +64,9 @@ def check_recorded(csparql_file: str | Path, cqels_file: str | Path, period: int
         what="the recorded answers end")
     span = (line.start, line.end)
     check_timeline_length(*span, max_time_points_in_force(max_time_points))
-    verdicts = compare(csparql, cqels, period, span, half_open=pull is not None and _half_open(pull))
+    verdicts = compare(csparql, cqels, period, span, half_open=pull is not None and half_open(pull))
     notes = [RECORDED_NOTE, *([extended] if extended else [])] + (
-        _profile_notes(pull, push) if profiles else [])
+        profile_notes(pull, push) if profiles else [])
     report = AgreementReport("recorded", period, unit_text(unit_ms), span, csparql.variables,
                              verdicts, notes=notes, csparql=csparql, cqels=cqels)
     for verdict in report.disagreeing:
@@ -75,12 +75,14 @@ def check_recorded(csparql_file: str | Path, cqels_file: str | Path, period: int
     return report
 
 
-def _half_open(pull: Profile) -> bool:
+def half_open(pull: Profile) -> bool:
+    """Whether the pulling side's windows are right-open, so its intervals are ``[k·U, (k+1)·U)``."""
     return pull.bounds in ("right-open", "open")
 
 
-def _profile_notes(pull: Profile, push: Profile) -> list[str]:
-    reading = "[k·U, (k+1)·U)" if _half_open(pull) else "(k·U, (k+1)·U]"
+def profile_notes(pull: Profile, push: Profile) -> list[str]:
+    """What the report says about the two profiles and how their answers are compared."""
+    reading = "[k·U, (k+1)·U)" if half_open(pull) else "(k·U, (k+1)·U]"
     any_t0 = [p.name for p in (pull, push) if p.t0 is None]
     return [f"profiles: {pull.name} (pulling side: its report at (k+1)·U against the other side's "
             f"answers in {reading}) and {push.name}"
@@ -104,8 +106,8 @@ def check_profiles(query: RspQuery, elements: Sequence[StreamTriple], graphs: di
     span = (timeline.start, timeline.end)
     report = AgreementReport("computed", period, unit_text(query.unit_ms), span,
                              series[0].variables,
-                             compare(series[0], series[1], period, span, _half_open(profiles[0])),
-                             notes=_profile_notes(*profiles), csparql=series[0], cqels=series[1])
+                             compare(series[0], series[1], period, span, half_open(profiles[0])),
+                             notes=profile_notes(*profiles), csparql=series[0], cqels=series[1])
     for verdict in report.disagreeing:
         report.explanations[(verdict.start, verdict.end)] = shifted_answers(
             verdict, series[0], series[1], period, report.row_text)

@@ -36,12 +36,13 @@ from pathlib import Path
 from typing import Any
 
 from agreement.analyze import Finding, analyze
-from agreement.check import check_profiles, check_recorded
+from agreement.check import check_recorded
 from agreement.checkplan import CheckPlan
 from agreement.compare import pull_range
+from agreement.profilecheck import ProfileCheck, input_reach
 from agreement.streaming import ComputedCheck
 from agreement.defaults import (
-    default_period, derive_cqels, derived_text, name_streams, named_slices, pulling_timeline,
+    default_period, derive_cqels, derived_text, named_slices, pulling_timeline,
     stream_note, stream_options,
 )
 from agreement.eventcompare import EventComparison, compare_two_profiles
@@ -55,7 +56,7 @@ from agreement.witnesssearch import DEFAULT_MAX_GROUND, Bounds, Progress
 from agreement.sources import (
     TEXT_SOURCE, Source, is_query, period_ticks, atom_stream_reader, read_source,
 )
-from ingest.eager import read_rdf_stream, static_graphs
+from ingest.eager import static_graphs
 from ingest.encoded import EncodedLines
 from ingest.lazy import QueryInput, choose_timeline, stream_reader
 from ingest.options import ReadOptions
@@ -372,53 +373,23 @@ def prepare_check(query: Source | None = None, *, stream: str | os.PathLike | No
                               "this query's windows have none")
     if max_explanations is not None and max_explanations < 0:
         raise InputError(f"--max-explanations must be 0 or more, not {max_explanations}")
-    if pair is None:
-        return list(check_plans(
-            text, source, given, other, stream=stream, static=static, period=ticks, variant=variant,
-            unit=unit, window_bounds=window_bounds, start=start, end=end,
-            reading=ReadOptions(stream_iri, on_error, order, spark, master),
-            max_explanations=max_explanations, max_time_points=max_time_points))
-    report, notes = ReadReport(), []
-    options, sole = stream_options(other or given, stream,
-                                   ReadOptions(stream_iri, on_error, order, spark, master), notes)
-    elements, line = read_rdf_stream(stream, options, report, (start, end), max_time_points)
-    elements = name_streams(elements, sole, notes)
-    line, extended = pulling_timeline(line, ticks, end_given=end is not None,
-                                      last_input=max((e.time for e in elements), default=None))
-    graphs = static_graphs(list(static), other or given)
-    if given.engine == "csparql":
-        parsed = derive_cqels(given, elements, graphs)
-        notes.append("note: " + derived_text(parsed))
-    else:
-        parsed = parse_query(text, source, "cqels", unit)
-    warnings = notes + ([DIFFERENT_QUERIES] if other is not None and cs(other) != cs(parsed) else [])
-    warnings += report.summary()
-    counts: dict[int, int] = {}
-    for element in elements:
-        counts[element.time] = counts.get(element.time, 0) + 1
-    variants = variant_ids(len(parsed.streams)) if variant == "all" else [variant]
-    views = []
-    for v in variants:
-        found = check_profiles(parsed, elements, graphs, ticks, pair, line, v)
-        if not found.verdicts:
-            raise InputError(f"the timeline [{line.start},{line.end}] holds no pulling interval of "
-                             f"period {ticks}: nothing to check", hint="give a longer --to")
-        if extended:
-            found.notes.append(extended)
-        views.append(AgreementView(found, found.csparql, found.cqels.reordered(found.csparql.variables),
-                                   counts, parsed.prefixes, tuple(warnings),
-                                   "query" if source == TEXT_SOURCE else Path(source).name))
-    return views
+    return check_plans(text, source, given, other, stream=stream, static=static, period=ticks,
+                       variant=variant, unit=unit, window_bounds=window_bounds, start=start, end=end,
+                       reading=ReadOptions(stream_iri, on_error, order, spark, master),
+                       max_explanations=max_explanations, max_time_points=max_time_points,
+                       profiles=pair)
 
 
 def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None, *,
                 stream: str | os.PathLike | None, static: Sequence[str], period: int, variant: str,
                 unit: str, window_bounds: str, start: int | None, end: int | None,
                 reading: ReadOptions, max_explanations: int | None,
-                max_time_points: int | None) -> list[CheckPlan]:
-    """The paper's check of :func:`check_variants` (arguments as there), one plan per variant,
+                max_time_points: int | None,
+                profiles: tuple[Profile, Profile] | None = None) -> list[CheckPlan]:
+    """The computed check of :func:`prepare_check` (arguments as there), one plan per variant,
     nothing read yet but the queries, the static data and the stream's two ends (a C-SPARQL
-    query alone is read through once more, to derive its CQELS side)."""
+    query alone is read through once more, to derive its CQELS side, and so is a stream checked
+    under an Istream or Dstream profile, :func:`agreement.profilecheck.input_reach`)."""
     graphs = static_graphs(list(static), other or given)
     if given.engine == "csparql":
         options, sole = stream_options(given, stream, reading, [])
@@ -439,8 +410,14 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
         if not pull_range(period, (line.start, line.end)):
             raise InputError(f"the timeline [{line.start},{line.end}] holds no pulling interval of "
                              f"period {period}: nothing to check", hint="give a longer --to")
-        check = ComputedCheck(parsed, graphs, period, v, window_bounds, line, other, max_explanations)
-        plans.append(CheckPlan(check, named_slices(read, sole, report), report,
+        slices = named_slices(read, sole, report)
+        if profiles is None:
+            check = ComputedCheck(parsed, graphs, period, v, window_bounds, line, other, max_explanations)
+        else:
+            reach = input_reach(parsed, profiles, period, named_slices(read, sole, ReadReport()))
+            check = ProfileCheck(parsed, graphs, period, v, window_bounds, line, None,
+                                 max_explanations, profiles=profiles, reach=reach)
+        plans.append(CheckPlan(check, slices, report,
                                tuple(notes + notices), parsed.prefixes,
                                "query" if source == TEXT_SOURCE else Path(source).name, extended))
     return plans

@@ -21,7 +21,7 @@ so far, not those that arrive later.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from agreement.compare import AnswerSeries, IntervalVerdict, Row, interval_verdict, pull_range
@@ -81,6 +81,13 @@ class ComputedCheck:
                                  period_ticks=self.period, window_bounds=self.window_bounds)
         self.cqels = translate(self.query, "cqels", variant=self.variant, mode="push",
                                window_bounds=self.window_bounds)
+        self.prepare()
+        self.shared = shared_patterns(self.query, self.graphs)
+        self.merged = MergedTriples(self.query)  # condition (ii) on the stream read so far
+        self.first_input: list[StreamTriple] = []  # the first stream triple, once read
+
+    def prepare(self) -> None:
+        """The encoder, the static data and the variable order, once both sides are translated."""
         self.encoder = self.csparql.encoder()
         self.background = query_background(self.csparql.query, self.graphs, self.encoder)
         self.variables = self.csparql.answer.select_order
@@ -89,18 +96,36 @@ class ComputedCheck:
             raise InputError(f"the two sides have different result variables: "
                              f"{', '.join(self.variables)} and {', '.join(order)}")
         self.cqels_order = tuple(order.index(name) for name in self.variables)
-        self.shared = shared_patterns(self.query, self.graphs)
-        self.merged = MergedTriples(self.query)  # condition (ii) on the stream read so far
-        self.first_input: list[StreamTriple] = []  # the first stream triple, once read
+
+    half_open = False
+    """Whether an interval's pushes are those of ``[start, end)`` (SPEC section 12), not ``(start, end]``."""
+
+    def pulls(self, answer: TimePointAnswer) -> bool:
+        """Whether the pulling side reports at this answer's time point: at the multiples of ``U``."""
+        return answer.time % self.period == 0
+
+    def pushes(self, answer: TimePointAnswer, inputs: bool) -> bool:
+        """Whether the pushing side reports at this answer's time point: where input arrived."""
+        return inputs
+
+    def observed(self, elements: Sequence[StreamTriple]) -> None:
+        """Look at the triples of one time point as they are read (condition (ii) on the stream)."""
+        if elements and not self.first_input:
+            self.first_input.append(elements[0])
+        self.merged.add(elements)
 
     def notes(self) -> list[str]:
         """What the report says about how it was computed (complete after :meth:`intervals`)."""
-        notes = [f"CQELS variant: {self.variant}", f"window bounds: {self.window_bounds}"]
-        if self.unexplained:
-            notes.append(f"explained the first {self.explained} of "
-                         f"{self.explained + self.unexplained} disagreeing intervals "
-                         "(--max-explanations)")
-        return notes
+        return [f"CQELS variant: {self.variant}", f"window bounds: {self.window_bounds}",
+                *self.cap_note()]
+
+    def cap_note(self) -> list[str]:
+        """How many disagreeing intervals were explained, if ``max_explanations`` left some out."""
+        if not self.unexplained:
+            return []
+        total = self.explained + self.unexplained
+        return [(f"explained the first {self.explained} of {total} disagreeing intervals "
+                 "(--max-explanations)")]
 
     def rows(self, side: Translation, answer: TimePointAnswer) -> frozenset[Row]:
         """The rows of one side's answer at its time point, in C-SPARQL's variable order."""
@@ -126,35 +151,35 @@ class ComputedCheck:
         def fed() -> Iterator[tuple[int, list]]:
             for t, elements in slices:
                 history.add(t, elements)
-                if elements and not self.first_input:
-                    self.first_input.append(elements[0])
-                self.merged.add(elements)
+                self.observed(elements)
                 yield t, input_atoms(elements, self.encoder).get(t, [])
 
         csparql_in, cqels_in = itertools.tee(fed())
         csparql_answers = evaluate(self.csparql.program, csparql_in, line, self.background,
-                                   shown={self.csparql.answer.predicate})
+                                   shown=self.shown(self.csparql))
         cqels_answers = evaluate(self.cqels.program, cqels_in, line, self.background,
-                                 shown={self.cqels.answer.predicate})
+                                 shown=self.shown(self.cqels))
         ends = pull_range(period, (line.start, line.end))
+        shift = int(self.half_open)
         pulled: dict[int, frozenset[Row]] = {}
         pushed: dict[int, frozenset[Row]] = {}
         waiting: IntervalVerdict | None = None  # closed, to be explained once the next one is
         for cs_answer, cq_answer in zip(csparql_answers, cqels_answers):
             t = cs_answer.time
-            inputs = history.times_between(t, t)
-            is_pull = t % period == 0
+            is_pull = self.pulls(cs_answer)
+            is_push = self.pushes(cq_answer, bool(history.times_between(t, t)))
             if is_pull:
                 pulled[t] = self.rows(self.csparql, cs_answer)
-            if inputs:
+            if is_push:
                 pushed[t] = self.rows(self.cqels, cq_answer)
-            if observe is not None and (is_pull or inputs):
+            if observe is not None and (is_pull or is_push):
                 observe(t, len(history.between(t, t)), pulled.get(t) if is_pull else None,
-                        pushed.get(t) if inputs else None)
+                        pushed.get(t) if is_push else None)
             if t not in ends:
                 continue
-            verdict = interval_verdict(t, period, pulled[t], ((s, pushed[s]) for s in sorted(pushed)
-                                                              if t - period < s <= t))
+            verdict = interval_verdict(t, period, pulled.get(t, frozenset()),
+                                       ((s, pushed[s]) for s in sorted(pushed)
+                                        if t - period - shift < s <= t - shift))
             if waiting is not None:
                 yield self.result(waiting, history, pulled, pushed)
             waiting = verdict
@@ -162,12 +187,17 @@ class ComputedCheck:
         if waiting is not None:
             yield self.result(waiting, history, pulled, pushed)
 
+    def shown(self, side: Translation) -> set[str]:
+        """The predicates the solver keeps of one side's answers."""
+        return {side.answer.predicate}
+
     def forget(self, start: int, history: StreamHistory, pulled: dict, pushed: dict) -> None:
         """Drop what the interval beginning at ``start`` and the later ones no longer need: the
         answers before the previous interval, the triples its snapshots cannot select."""
         history.prune(keep_from(self.query, history, start, self.timeline, self.window_bounds))
+        oldest = start - self.period - int(self.half_open)  # the previous interval begins after it
         for answers in (pulled, pushed):
-            for s in [s for s in answers if s <= start - self.period]:
+            for s in [s for s in answers if s <= oldest]:
                 del answers[s]
 
     def result(self, verdict: IntervalVerdict, history: StreamHistory, pulled: dict,
@@ -179,10 +209,16 @@ class ComputedCheck:
             self.unexplained += 1
             return IntervalResult(verdict)
         self.explained += 1
+        return IntervalResult(verdict, self.explain(verdict, history, pulled, pushed))
+
+    def explain(self, verdict: IntervalVerdict, history: StreamHistory, pulled: dict,
+                pushed: dict) -> list[Explanation]:
+        """The reasons found for a disagreeing interval: the paper's conditions (ii) and (iii),
+        and answers shifted to a neighbouring interval."""
         csparql = AnswerSeries(self.variables, pulled)
         cqels = AnswerSeries(self.variables, pushed)
-        return IntervalResult(verdict, self.shared + self.merged.explanations()
-            + static_only(verdict, self.first_input, values_text)
-            + snapshot_explanations(verdict, self.query, self.variables, history, self.timeline,
-                                    self.window_bounds)
-            + shifted_answers(verdict, csparql, cqels, self.period, values_text))
+        return (self.shared + self.merged.explanations()
+                + static_only(verdict, self.first_input, values_text)
+                + snapshot_explanations(verdict, self.query, self.variables, history, self.timeline,
+                                        self.window_bounds)
+                + shifted_answers(verdict, csparql, cqels, self.period, values_text))
