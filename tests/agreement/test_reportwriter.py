@@ -5,15 +5,24 @@ answers."""
 
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import jsonschema
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rdflib import Literal, URIRef
 from referencing import Registry, Resource
 
 from agreement.cli.app import main
+from agreement.compare import AnswerSeries, compare
+from agreement.explain import Explanation
 from agreement.facade import check_variants
-from agreement.reportwriter import JsonLinesWriter, Spool, report_head, write_collected
+from agreement.report import AgreementReport, render_text, to_json
+from agreement.reportwriter import (
+    JsonLinesWriter, JsonWriter, Spool, TextWriter, report_head, write_collected,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 COUPONS = ROOT / "examples" / "coupons" / "rdf"
@@ -141,3 +150,42 @@ def test_a_spool_keeps_text_out_of_memory_until_copied():
     assert not spool.empty
     spool.copy_to(out)
     assert out.getvalue() == "a\nb\n" and spool.file.closed
+
+
+rows = st.tuples(st.sampled_from([URIRef("http://ex.org/a"), URIRef("http://ex.org/b"), Literal(1),
+                                  Literal("x\ny", lang="en"), None]), st.sampled_from(
+                                      [URIRef("http://ex.org/c"), Literal(2.5)]))
+explanations = st.builds(Explanation, st.sampled_from(["other-interval", "snapshot-differs"]),
+                         st.text(max_size=8), st.lists(st.text(max_size=5), max_size=4).map(tuple))
+
+
+@st.composite
+def reports(draw) -> AgreementReport:
+    """A report of a few intervals with answers on both sides, some explained."""
+    period, count = draw(st.integers(1, 4)), draw(st.integers(0, 4))
+    sides = [{t: frozenset(draw(st.lists(rows, max_size=3)))
+              for t in draw(st.lists(st.integers(1, period * count + 1), max_size=6, unique=True))}
+             for _ in range(2)]
+    csparql, cqels = (AnswerSeries(("x", "y"), side) for side in sides)
+    verdicts = compare(csparql, cqels, period, (0, period * count))
+    found = {(v.start, v.end): [replace(e, row=draw(st.sampled_from([None, *v.only_cqels, *v.only_csparql])))
+                                for e in draw(st.lists(explanations, max_size=3))]
+             for v in verdicts if not v.agree and draw(st.booleans())}
+    return AgreementReport("computed", period, "1s", (0, period * count), ("x", "y"), verdicts,
+                           found, draw(st.lists(st.text(max_size=6), max_size=2)),
+                           csparql=csparql, cqels=cqels)
+
+
+@settings(max_examples=150, deadline=None)
+@given(reports(), st.integers(0, 2), st.booleans())
+def test_writers_write_what_the_collected_report_renders(report, depth, verbose):
+    """Any report through :class:`JsonWriter` (at any depth) and :class:`TextWriter` gives the
+    text of ``json.dumps(to_json(report), indent=1)`` and of :func:`render_text`."""
+    out = io.StringIO()
+    agree = write_collected(report, JsonWriter(out, report_head(report), depth))
+    assert agree == report.agree
+    assert out.getvalue() == json.dumps(to_json(report), indent=1, ensure_ascii=False).replace(
+        "\n", "\n" + " " * depth)
+    out = io.StringIO()
+    write_collected(report, TextWriter(out, report_head(report), (("ex", "http://ex.org/"),), verbose))
+    assert out.getvalue() == render_text(report, (("ex", "http://ex.org/"),), verbose)
