@@ -197,12 +197,36 @@ def snapshot(spec: StreamSpec, history: StreamHistory, t: int, timeline: Timelin
     if isinstance(spec.window, TriplesWindow):
         kept = history.last(spec.stream, spec.window.count, t)
         return Snapshot(spec, t, kept[0].time if kept else t, t, tuple(kept))
-    window = tau_window(spec.window, reading)
-    lo, hi = time_window_range(window, t, timeline)
-    if needs_cutoff(spec.window, reading):
-        hi = min(hi, (t // spec.window.step) * spec.window.step - 1)
+    lo, hi = time_range(spec, t, timeline, reading)
     return Snapshot(spec, t, lo, hi, tuple(e for e in history.between(lo, min(hi, t))
                                             if e.stream == spec.stream))
+
+
+def time_range(spec: StreamSpec, t: int, timeline: Timeline, reading: str) -> tuple[int, int]:
+    """The time points ``[lo, hi]`` the time window of ``spec`` selects at ``t``."""
+    lo, hi = time_window_range(tau_window(spec.window, reading), t, timeline)
+    if needs_cutoff(spec.window, reading):
+        hi = min(hi, (t // spec.window.step) * spec.window.step - 1)
+    return lo, hi
+
+
+def snapshots(spec: StreamSpec, history: StreamHistory, times: Sequence[int], timeline: Timeline,
+              reading: str) -> dict[int, Snapshot]:
+    """:func:`snapshot` at each of ``times``; time points whose window selects the same time
+    points share one snapshot (and its indexes): a window with a STEP selects the same range
+    from one step to the next, so the pushes of an interval often see one snapshot."""
+    found: dict[int, Snapshot] = {}
+    shared: dict[tuple[int, int, int], Snapshot] = {}
+    for t in times:
+        if isinstance(spec.window, TriplesWindow):
+            found[t] = snapshot(spec, history, t, timeline, reading)
+            continue
+        lo, hi = time_range(spec, t, timeline, reading)
+        key = (lo, hi, min(hi, t))
+        if key not in shared:
+            shared[key] = snapshot(spec, history, t, timeline, reading)
+        found[t] = shared[key]
+    return found
 
 
 def bind(pattern: TriplePattern, triple, binding: dict[str, Node]) -> dict[str, Node] | None:
@@ -271,8 +295,8 @@ def snapshot_explanations(verdict: IntervalVerdict, query: RspQuery, variables: 
     for spec in query.streams:
         patterns = spec.pattern.triples
         pull = snapshot(spec, history, verdict.end, timeline, reading)
-        pushes = {t: snapshot(spec, history, t, timeline, reading)
-                  for t in history.times_between(verdict.start + 1, verdict.end)}
+        pushes = snapshots(spec, history, history.times_between(verdict.start + 1, verdict.end),
+                           timeline, reading)
         for row, times in sorted(verdict.only_cqels.items(), key=lambda item: values_text(item[0])):
             binding = row_binding(row, variables)
             seen = next(((t, m) for t in times if t in pushes
@@ -288,7 +312,7 @@ def snapshot_explanations(verdict: IntervalVerdict, query: RspQuery, variables: 
         for row in sorted(verdict.only_csparql, key=values_text):
             binding = row_binding(row, variables)
             match = support(patterns, pull, binding)
-            if match and not any(support(patterns, p, binding) for p in pushes.values()):
+            if match and not any(support(patterns, p, binding) for p in distinct(pushes.values())):
                 when = points_text(pushes) or "none in this interval"
                 found.append(Explanation(
                     "snapshot-differs", f"the pull at {verdict.end} sees a match in window "
@@ -296,6 +320,11 @@ def snapshot_explanations(verdict: IntervalVerdict, query: RspQuery, variables: 
                     f"(pushes at {when})", tuple(witness(e) for e in match), row))
         found += edge_explanations(verdict, spec, pull, variables)
     return found
+
+
+def distinct(snaps) -> list[Snapshot]:
+    """Each shared snapshot once (:func:`snapshots`)."""
+    return list({id(snap): snap for snap in snaps}.values())
 
 
 def edge_explanations(verdict: IntervalVerdict, spec: StreamSpec, pull: Snapshot,
