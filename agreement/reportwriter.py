@@ -62,7 +62,7 @@ class Spool:
     """Text appended now and copied out later, kept in a temporary file, not in memory."""
 
     def __init__(self) -> None:
-        self.file = tempfile.TemporaryFile("w+", encoding="utf-8")
+        self.file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="")  # text as written
         self.empty = True
 
     def write(self, text: str) -> None:

@@ -145,11 +145,11 @@ def test_jsonl_is_refused_where_nothing_runs_interval_by_interval(capsys):
 def test_a_spool_keeps_text_out_of_memory_until_copied():
     spool, out = Spool(), io.StringIO()
     assert spool.empty
-    spool.write("a\n")
-    spool.write("b\n")
+    spool.write("a\r\n")
+    spool.write("b\rc\n")
     assert not spool.empty
     spool.copy_to(out)
-    assert out.getvalue() == "a\nb\n" and spool.file.closed
+    assert out.getvalue() == "a\r\nb\rc\n" and spool.file.closed  # no newline translated
 
 
 rows = st.tuples(st.sampled_from([URIRef("http://ex.org/a"), URIRef("http://ex.org/b"), Literal(1),
