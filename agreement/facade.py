@@ -396,6 +396,8 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
         read, _, _ = stream_reader(stream, options, ReadReport())
         triples = (e for _, elements in named_slices(read, sole, ReadReport())() for e in elements)
         parsed = derive_cqels(given, triples, graphs)
+    elif given.engine in ("cqels", "rspql"):  # RSP-QL reads into the CQELS query (τ2)
+        parsed = given
     else:
         parsed = parse_query(text, source, "cqels", unit)
     notices = (["note: " + derived_text(parsed)] if given.engine == "csparql" else []) + (

@@ -93,3 +93,25 @@ def test_separate_queries_that_match_agree_quietly(capsys):
     status, report, err = agree(capsys, *RUNNING, "--period", "10m", "--csparql",
                                 str(COUPONS / "csparql.rq"))
     assert status == 0 and err == ""
+
+
+def test_an_rspql_query_is_checked_as_its_cqels_reading(tmp_path, capsys):
+    """RSP-QL (RSP4J's syntax) reads into the CQELS query (translate.rspql): `lars agree` takes
+    it as QUERY and reports exactly what the CQELS form gets."""
+    rspql = tmp_path / "q1.rspql"
+    rspql.write_text(
+        "PREFIX om-owl: <http://knoesis.wright.edu/ssw/ont/sensor-observation.owl#>\n"
+        "PREFIX weather: <http://knoesis.wright.edu/ssw/ont/weather.owl#>\n"
+        "REGISTER RSTREAM <http://ex.org/out> AS\n"
+        "SELECT ?sensor ?obs\n"
+        "FROM NAMED WINDOW <http://ex.org/w> ON <http://ex.org/streams/test> [RANGE PT10S STEP PT10S]\n"
+        "WHERE { WINDOW <http://ex.org/w> {\n"
+        "          ?obs om-owl:observedProperty weather:_AirTemperature ;\n"
+        "               om-owl:procedure ?sensor ; om-owl:result ?res .\n"
+        "          ?res om-owl:floatValue ?value . }\n"
+        "        FILTER(?value > 80) }\n")
+    common = ("--stream", str(CSRBENCH / "stream"), "--period", "10s", "--format", "json")
+    ours = agree(capsys, "agree", str(rspql), *common)
+    cqels = agree(capsys, "agree", str(CSRBENCH / "queries" / "q1-cqels.rq"), *common)
+    assert ours[0] == cqels[0] == 1
+    assert ours[1] == cqels[1]
