@@ -85,6 +85,8 @@ class _Reader:
     limit: int | None = None
     offset: int = 0
     subquery: bool = False
+    base: URIRef | None = None
+    """The query's base IRI (its BASE, else its file's URI), for ``IRI()``."""
 
     def refuse(self, feature: str, *keywords: str) -> None:
         position = self.source.find_keyword(*keywords) if keywords else None
@@ -109,7 +111,8 @@ def resolver(query: Query, source: SourceText) -> Callable[[str, Position | None
 def read_query(query: Query, source: SourceText,
                slots: dict[URIRef, StreamSlot] | None = None) -> QueryParts:
     """Our view of an rdflib query, or an :class:`UnsupportedError` listing every problem."""
-    reader = _Reader(source, dict(slots or {}))
+    base = query.prologue.base
+    reader = _Reader(source, dict(slots or {}), base=URIRef(base) if base else None)
     algebra = query.algebra
     if algebra.name not in ("SelectQuery", "AskQuery", "ConstructQuery"):
         kind = algebra.name.replace("Query", "").upper()
@@ -308,7 +311,7 @@ def _to_multiset(reader: _Reader, node) -> Pattern:
         return _values(node.p)
     if isinstance(node.p, list) and not node.p:  # VALUES ?x { }: rdflib keeps no names
         return Values((), ())
-    sub = _Reader(reader.source, reader.slots, reader.problems, subquery=True)
+    sub = _Reader(reader.source, reader.slots, reader.problems, subquery=True, base=reader.base)
     inner = _pattern(sub, _modifiers(sub, node.p))
     if sub.projection is None:
         reader.problems.append(("subquery", nth_select(reader.source)))
@@ -383,6 +386,8 @@ _KEYWORDS = {"MD": "MD5", "SHA": "SHA1", "NOTEXISTS": "NOT EXISTS", "ISURI": "IS
 def _builtin(reader: _Reader, node) -> Expr:
     keyword = node.name[len("Builtin_"):].upper()
     keyword = _KEYWORDS.get(keyword, keyword)
+    if keyword == "IRI" and reader.base is not None:  # resolved against the query's base
+        return Call(BUILTINS[keyword], (*_arguments(reader, node), reader.base))
     if keyword in BUILTINS:
         return Call(BUILTINS[keyword], _arguments(reader, node))
     word = keyword.split()[-1]
