@@ -43,7 +43,7 @@ from translate.names import (
 from translate.rdf import (
     DEFAULT_GRAPH, FALSE, NULL, STREAMS, STRIPLE, TRIPLE, TRUE, RdfTermEncoder,
 )
-from translate.paths import PATH_TYPES, PathRules
+from translate.paths import PATH_TYPES, Ends, PathRules
 from translate.rsp import (
     BGP, BlankVar, Exists, Extend, Filter, Graph, Group, Join, Minus, Optional, Pattern,
     StreamPattern, SubSelect, TriplePattern, Union, Values, Var,
@@ -228,7 +228,7 @@ class Tau:
                 raise UnsupportedError("property path inside a STREAM block (write the path "
                                        "outside STREAM, over the graphs)")
             s, o = self.term(triple.subject, blanks), self.term(triple.object, blanks)
-            ends = tuple(t for t in (s, o) if not isinstance(t, Variable))
+            ends = Ends(*(() if isinstance(t, Variable) else (t,) for t in (s, o)))
             atoms += self.paths.body(triple.predicate, s, o, last, ends)
         return atoms
 

@@ -69,9 +69,40 @@ def as_set(query: str, data: Dataset | None = None) -> set[tuple]:
     ("SELECT ?y WHERE { :a !(:r|^:q) ?y }", {("b",), ("c",)}),
     ("SELECT ?x WHERE { GRAPH :g1 { :b :p+ ?x } }", {("e",)}),
     ("SELECT ?g ?x WHERE { GRAPH ?g { :zz :p* ?x } }", {("g1", "zz")}),
+    # a sequence is a join through a fresh ?v (18.2.2.4): :zz is an end of the last step only,
+    # and ?x :p* ?v ranges over the graph's nodes (18.5), which :zz is not one of
+    ("SELECT ?x WHERE { ?x :p*/:p* :zz }", set()),
+    ("SELECT ?x WHERE { :zz :p*/:p* ?x }", set()),
+    ("SELECT ?x WHERE { :zz :p*/:p* :zz }", {(None,)}),  # ?v = :zz from both sides
+    ("SELECT ?x WHERE { ?x :p*/:p* :a }", {("a",), ("b",), ("c",)}),
+    ("SELECT ?x WHERE { ?x (:p*/:p*)* :zz }", {("zz",)}),
+    ("SELECT ?x WHERE { :zz (:q?/:p*)+ ?x }", set()),  # ?v :p* ?x: ?v in the graph
 ])
 def test_property_path(query: str, expected: set) -> None:
     assert as_set(query) == expected
+
+
+STAR_SEQUENCE = "SELECT * WHERE { { ?y :p ?y } { ?x (:p*/:p*) :b } }"
+SELF_LOOP = "@prefix : <http://ex.org/> . :a :p :a ."
+
+
+@pytest.mark.parametrize("bags", [False, True])
+def test_star_sequence_reaches_a_constant_outside_the_graph_only_through_the_graph(bags) -> None:
+    """The bag difference Prop 2 found (issue 15): ``?x :p*/:p* ?v . ?v :p* :b`` with :b not
+    in the graph has no solution by SPARQL's algebra (the first step's ``?v`` is a node of the
+    graph); with sets and with bags alike."""
+    translation = translate(parse_query(PREFIX + STAR_SEQUENCE), "sparql", bags=bags)
+    encoder = translation.encoder()
+    assert answer_rows(translation, encoder, background_atoms(dataset(SELF_LOOP), encoder)) == []
+
+
+@pytest.mark.xfail(strict=True, reason="rdflib evaluates a sequence path by substituting the end "
+                                       "into each step, so the zero-length match at :b, which is "
+                                       "not in the graph, also serves the first :p* (SPARQL 18.5: "
+                                       "?x :p* ?v ranges over the graph's nodes)")
+def test_rdflib_star_sequence() -> None:
+    data = dataset(SELF_LOOP)
+    assert list(data.query(PREFIX + STAR_SEQUENCE)) == []
 
 
 def test_star_with_both_ends_variable_matches_every_node_to_itself() -> None:
