@@ -8,12 +8,12 @@ one per line (collect, then fail). Graph nodes whose name is a stream placeholde
 
 >>> from translate.scanner import Rewrite, SourceText
 >>> from translate.sparql import parse_sparql
->>> text = "SELECT (NOW() AS ?a) WHERE { ?s <http://e/p> ?v } ORDER BY STR(?a)"
+>>> text = "SELECT (NOW() AS ?a) WHERE { ?s <http://e/p> ?v SERVICE <http://e/s> { ?s ?p ?o } }"
 >>> read_query(parse_sparql(Rewrite(text, []), SourceText(text)), SourceText(text))
 Traceback (most recent call last):
 ...
 lars.errors.UnsupportedError: <string>:1:9: error: unsupported: function NOW (its value is not a function of its arguments)
-<string>:1:51: error: unsupported: ORDER BY an expression (only variables, with ASC or DESC)
+<string>:1:49: error: unsupported: SERVICE
 """
 
 from __future__ import annotations
@@ -85,6 +85,8 @@ class _Reader:
     limit: int | None = None
     offset: int = 0
     subquery: bool = False
+    computed: list[tuple[Var, Expr]] = field(default_factory=list)
+    """ORDER BY expressions, each bound to a fresh variable the order reads (:func:`_order`)."""
     base: URIRef | None = None
     """The query's base IRI (its BASE, else its file's URI), for ``IRI()``."""
 
@@ -126,6 +128,7 @@ def read_query(query: Query, source: SourceText,
         variables = tuple(Var(name) for name in sorted(in_scope(pattern)))
     else:
         variables = tuple(Var(str(v)) for v in reader.projection)
+    pattern = _ordered(reader, pattern)
     prefixes = tuple((p, str(ns)) for p, ns in query.prologue.namespace_manager.namespaces())
     if algebra.name == "AskQuery":
         return QueryParts((), False, True, pattern, dataset, prefixes, "ask")
@@ -198,15 +201,29 @@ def _project(reader: _Reader, node):
     return node.p
 
 
+ORDER_PREFIX = "_lars_o"
+"""The variables that hold the values of ORDER BY expressions (never selected by ``*``)."""
+
+
+def _ordered(reader: _Reader, pattern: Pattern) -> Pattern:
+    """``pattern`` with the ORDER BY expressions bound (an error leaves the key unbound, which
+    orders first, as SPARQL orders an expression without a value)."""
+    for variable, expr in reader.computed:
+        pattern = Extend(pattern, variable, expr)
+    return pattern
+
+
 def _order(reader: _Reader, node):
     keys = []
     for condition in node.expr:
         expr, order = (condition, None) if isinstance(condition, Variable) else (
             condition.expr, condition.order)
-        if not isinstance(expr, Variable):
-            reader.refuse("ORDER BY an expression (only variables, with ASC or DESC)", "ORDER")
-            continue
-        keys.append(OrderKey(Var(str(expr)), order == "DESC"))
+        if isinstance(expr, Variable):
+            variable = Var(str(expr))
+        else:  # bound below the projection, as SPARQL orders before it projects (§15.1)
+            variable = Var(f"{ORDER_PREFIX}{len(reader.computed) + 1}")
+            reader.computed.append((variable, _expr(reader, expr)))
+        keys.append(OrderKey(variable, order == "DESC"))
     reader.order = tuple(keys)
     return node.p
 

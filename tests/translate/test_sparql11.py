@@ -191,9 +191,37 @@ def test_order_puts_unbound_blank_iri_literal_and_numbers_by_value() -> None:
     assert isinstance(got[0], BNode) and got[1:] == ["i", 9.0, 10, "z"]
 
 
-def test_order_by_expression_is_refused() -> None:
-    with pytest.raises(UnsupportedError, match="ORDER BY an expression"):
-        parse_query("SELECT ?x { ?x ?p ?o } ORDER BY STR(?x)")
+NUMBERS = """@prefix : <http://ex.org/> .
+    :a :v 3 ; :w 10 . :b :v 12 ; :w 0 . :c :v "x" ; :w 1 . :d :v 2.5 ; :w 2 ."""
+
+
+@pytest.mark.parametrize(("order", "expected"), [
+    pytest.param("(?v + ?w)", ["c", "d", "b", "a"], id="sum-error-first"),
+    pytest.param("DESC(?v + ?w)", ["a", "b", "d", "c"], id="sum-descending"),
+    pytest.param("STR(?v)", ["b", "d", "a", "c"], id="str-by-code-points"),
+    pytest.param("DESC(STRLEN(STR(?v))) ?s", ["d", "b", "a", "c"], id="two-keys"),
+    pytest.param("(-?w)", ["a", "d", "c", "b"], id="negated"),
+])
+def test_order_by_expression(order: str, expected: list) -> None:
+    """SPARQL §15.1: the expression's value orders the solutions; an error orders first."""
+    query = f"SELECT ?s WHERE {{ ?s :v ?v ; :w ?w }} ORDER BY {order}"
+    assert [row[0] for row in rows(query, dataset(NUMBERS))] == expected
+
+
+@pytest.mark.parametrize("expr", ["?v + ?w", "STR(?v)", "IF(?w > 1, ?v, ?w)", "?v * 2"])
+def test_order_by_expression_is_order_by_its_bound_value(expr: str) -> None:
+    """Ordering by an expression equals binding it first and ordering by the variable."""
+    direct = rows(f"SELECT ?s ?v WHERE {{ ?s :v ?v ; :w ?w }} ORDER BY DESC({expr}) ?s",
+                  dataset(NUMBERS))
+    bound = rows(f"SELECT ?s ?v WHERE {{ ?s :v ?v ; :w ?w BIND ({expr} AS ?k) }} "
+                 f"ORDER BY DESC(?k) ?s", dataset(NUMBERS))
+    assert direct == bound
+
+
+def test_select_star_leaves_out_the_order_expression() -> None:
+    translation = translate(parse_query(PREFIX + "SELECT * WHERE { ?s :v ?v } ORDER BY STR(?v)"),
+                            "sparql")
+    assert translation.answer.select_order == ("s", "v")
 
 
 def test_csparql_path_reads_the_stream_through_its_window() -> None:
