@@ -36,7 +36,7 @@ from translate.rsp import (
 from translate.paths import from_rdflib
 from translate.positions import nth_select, select_star
 from translate.scanner import SourceText
-from translate.bags import grouped_witnesses
+from translate.bags import grouped_witnesses, sliced_witnesses
 from translate.scope import in_scope
 from translate.sparqlfunctions import BUILTINS, CASTS, NONDETERMINISTIC
 
@@ -181,13 +181,8 @@ def _modifiers(reader: _Reader, node) -> CompValue:
 
 
 def _slice(reader: _Reader, node):
-    limit, offset = node["length"] if "length" in node else None, node["start"] or 0
-    if reader.subquery:
-        if limit is not None:
-            reader.refuse("LIMIT in a subquery", "LIMIT")
-        if offset:
-            reader.refuse("OFFSET in a subquery", "OFFSET")
-    reader.limit, reader.offset = limit, offset
+    reader.limit = node["length"] if "length" in node else None
+    reader.offset = node["start"] or 0
     return node.p
 
 
@@ -333,7 +328,17 @@ def _to_multiset(reader: _Reader, node) -> Pattern:
     if sub.projection is None:
         reader.problems.append(("subquery", nth_select(reader.source)))
         return BGP()
-    return SubSelect(tuple(Var(str(v)) for v in sub.projection), inner)
+    variables = tuple(Var(str(v)) for v in sub.projection)
+    if sub.limit is None and not sub.offset:  # ORDER BY alone changes no row of a pattern
+        return SubSelect(variables, inner, sub.distinct)
+    ordered = {k.variable.name for k in sub.order} & in_scope(_ordered(sub, inner))
+    if sub.distinct and not ordered <= {v.name for v in variables}:
+        reader.refuse("ORDER BY a variable that a SELECT DISTINCT subquery with LIMIT or OFFSET "
+                      "does not select", "ORDER")
+    inner = _ordered(sub, inner)
+    if not sub.distinct:  # the slice counts SPARQL's solutions, repeated ones apart
+        inner = sliced_witnesses(inner)
+    return SubSelect(variables, inner, sub.distinct, sub.order, sub.limit, sub.offset)
 
 
 def _values(node) -> Values:

@@ -35,6 +35,7 @@ from lars.errors import UnsupportedError
 from lars.rules import Literal, Rule
 from lars.terms import Term, Variable
 from translate.aggregates import EMPTY_GROUP_READINGS, group_rules
+from translate.slices import slice_rules
 from translate import expressions
 from translate.names import (
     NAMED_GRAPH, RDF_GRAPH, answer_predicate, helper_predicate, internal_variable, lars_variable,
@@ -416,8 +417,22 @@ class Tau:
     def _(self, pattern: SubSelect, index: int, graph: Term, head=None) -> Shape:
         shape = self.shape(pattern, index, head)
         child = self.node(pattern.pattern, 2 * index, graph, None)
-        self.emit(self.head(shape, graph, frozenset(child.variables) & in_scope(pattern)),
-                  [self.atom(child, graph)], self.describe(pattern, index))
+        present = frozenset(child.variables) & in_scope(pattern)
+        if not pattern.sliced:
+            self.emit(self.head(shape, graph, present), [self.atom(child, graph)],
+                      self.describe(pattern, index))
+            return shape
+        terms = {v: var(v) for v in child.variables}
+        names = sorted(present) if pattern.distinct else list(child.variables)
+
+        def helper(role: str, args) -> Atom:
+            return Atom(role_predicate(index, role), tuple(args) + (graph, STREAMS))
+        rules, body = slice_rules(self.atom(child, graph), names, terms, pattern.order,
+                                  pattern.limit, pattern.offset, helper)
+        for rule_head, rule_body, role in rules:
+            self.emit(rule_head, rule_body, self.describe(pattern, index, role))
+        self.emit(self.head(shape, graph, present), body,
+                  self.describe(pattern, index, "the rows the slice keeps"))
         return shape
 
     # --- OPTIONAL and MINUS -----------------------------------------------------------------

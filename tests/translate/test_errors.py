@@ -92,8 +92,9 @@ def test_wrong_engine(text: str, engine: str, message: str) -> None:
 
 @pytest.mark.parametrize(("text", "feature", "line", "column"), [
     pytest.param("DESCRIBE ?s WHERE { ?s ?p ?o }", "DESCRIBE query", 1, 1, id="describe"),
-    pytest.param("SELECT ?s WHERE { { SELECT ?s WHERE { ?s ?p ?o } OFFSET 2 } }",
-                 "OFFSET in a subquery", 1, 50, id="subquery-offset"),
+    pytest.param("SELECT ?s WHERE { { SELECT DISTINCT ?s WHERE { ?s ?p ?o } ORDER BY ?o "
+                 "OFFSET 2 } }", "ORDER BY a variable that a SELECT DISTINCT subquery", 1, 59,
+                 id="distinct-subquery-slice-ordered-by-a-hidden-variable"),
     pytest.param("SELECT ?s WHERE { ?s ?p ?o FILTER (?o < NOW()) }",
                  "function NOW (its value is not a function of its arguments)", 1, 41, id="now"),
     pytest.param("SELECT (COUNT(?o) AS ?n) WHERE { ?s ?p ?o } GROUP BY (STR(?s))",

@@ -80,7 +80,7 @@ def test_every_builtin_is_total_on_bad_arguments() -> None:
                 lookup(name)(*[arg] * arity)
     for arg in odd:
         assert f.sparql_regex(arg, arg, arg) == f.sparql_replace(arg, arg, arg, arg) == ERROR
-        f.sparql_iri(arg), f.sparql_iri(arg, arg)  # noqa: B018 - the argument and the base
+        f.sparql_iri(arg), f.sparql_iri(arg, arg)  # the argument, and the base
 
 
 # --- the answers of translated queries ---------------------------------------------------------

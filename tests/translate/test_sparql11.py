@@ -147,9 +147,10 @@ def test_subquery_distinct_and_order_inside_are_moot() -> None:
     assert as_set(query) == {("a",), ("b",), ("c",)}
 
 
-def test_limit_in_subquery_is_refused_with_its_position() -> None:
-    with pytest.raises(UnsupportedError, match=r"1:37: error: unsupported: LIMIT in a subquery"):
-        parse_query("SELECT * { { SELECT ?x { ?x ?p ?o } LIMIT 1 } }")
+def test_distinct_subquery_slice_ordered_by_a_hidden_variable_is_refused_with_its_position() -> None:
+    with pytest.raises(UnsupportedError, match=r"1:46: error: unsupported: ORDER BY a variable "
+                                               r"that a SELECT DISTINCT subquery"):
+        parse_query("SELECT * { { SELECT DISTINCT ?x { ?x ?p ?o } ORDER BY ?o LIMIT 1 } }")
 
 
 def test_minus_needs_a_shared_variable() -> None:
