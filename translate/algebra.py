@@ -38,6 +38,7 @@ from translate.positions import nth_select, select_star
 from translate.scanner import SourceText
 from translate.bags import grouped_witnesses, sliced_witnesses
 from translate.scope import in_scope
+from translate.freshvalues import SOLUTION_FUNCTIONS
 from translate.sparqlfunctions import BUILTINS, CASTS, NONDETERMINISTIC
 
 
@@ -89,6 +90,8 @@ class _Reader:
     """ORDER BY expressions, each bound to a fresh variable the order reads (:func:`_order`)."""
     base: URIRef | None = None
     """The query's base IRI (its BASE, else its file's URI), for ``IRI()``."""
+    sites: list[int] = field(default_factory=lambda: [0])
+    """How many calls of RAND, UUID, STRUUID and BNODE were read (shared with subqueries)."""
 
     def refuse(self, feature: str, *keywords: str) -> None:
         position = self.source.find_keyword(*keywords) if keywords else None
@@ -323,7 +326,8 @@ def _to_multiset(reader: _Reader, node) -> Pattern:
         return _values(node.p)
     if isinstance(node.p, list) and not node.p:  # VALUES ?x { }: rdflib keeps no names
         return Values((), ())
-    sub = _Reader(reader.source, reader.slots, reader.problems, subquery=True, base=reader.base)
+    sub = _Reader(reader.source, reader.slots, reader.problems, subquery=True, base=reader.base,
+                  sites=reader.sites)
     inner = _pattern(sub, _modifiers(sub, node.p))
     if sub.projection is None:
         reader.problems.append(("subquery", nth_select(reader.source)))
@@ -408,6 +412,10 @@ _KEYWORDS = {"MD": "MD5", "SHA": "SHA1", "NOTEXISTS": "NOT EXISTS", "ISURI": "IS
 def _builtin(reader: _Reader, node) -> Expr:
     keyword = node.name[len("Builtin_"):].upper()
     keyword = _KEYWORDS.get(keyword, keyword)
+    if keyword in SOLUTION_FUNCTIONS:  # numbered call sites (translate.freshvalues)
+        reader.sites[0] += 1
+        return Call(SOLUTION_FUNCTIONS[keyword], (Literal(reader.sites[0]),
+                                                  *_arguments(reader, node)))
     if keyword == "IRI" and reader.base is not None:  # resolved against the query's base
         return Call(BUILTINS[keyword], (*_arguments(reader, node), reader.base))
     if keyword in BUILTINS:

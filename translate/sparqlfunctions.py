@@ -61,9 +61,11 @@ from translate.xsdvalues import (
     xpath_string,
 )
 
-NONDETERMINISTIC = frozenset({"NOW", "RAND", "UUID", "STRUUID", "BNODE"})
+NONDETERMINISTIC = frozenset({"NOW"})
 """Functions whose value is not a function of their arguments: refused by the translation, as
-the strategies could give them different values."""
+the strategies could give them different values (RAND, UUID, STRUUID and BNODE are functions of
+their call site and solution instead: :mod:`translate.freshvalues`)."""
+_FRESH = frozenset({"RAND", "UUID", "STRUUID", "BNODE"})
 
 _CONTEXT = QueryContext()
 _CONTEXT.prologue = Prologue()
@@ -412,7 +414,7 @@ def _builtin(keyword: str) -> Callable[..., Constant]:
 for _name in dir(operators):
     if _name.startswith("Builtin_"):
         _keyword = _name[len("Builtin_"):]
-        if _keyword not in _OWN | NONDETERMINISTIC:
+        if _keyword not in _OWN | NONDETERMINISTIC | _FRESH:
             BUILTINS[_keyword.upper()] = _keyword.lower()
             external(_keyword.lower())(_builtin(_keyword))
 BUILTINS.update({"BOUND": "bound", "IF": "if", "COALESCE": "coalesce", "REGEX": "regex",

@@ -33,7 +33,7 @@ from lars.analysis import bound_variables
 from lars.atoms import Atom, Comparison
 from lars.errors import UnsupportedError
 from lars.rules import Literal, Rule
-from lars.terms import Term, Variable
+from lars.terms import Function, Term, Variable
 from translate.aggregates import EMPTY_GROUP_READINGS, group_rules
 from translate.slices import slice_rules
 from translate import expressions
@@ -329,7 +329,14 @@ class Tau:
         child = self.node(pattern.pattern, 2 * index, graph, None)
         if pattern.var.name in child.variables:
             raise UnsupportedError(f"BIND to ?{pattern.var.name}, which is already in scope")
-        terms = {v: var(v) for v in child.variables}
+        terms: dict = {v: var(v) for v in child.variables}
+        computed = set()  # SELECT (e1 AS ?a) (e2 AS ?b): ?a is not part of e2's solution
+        inner = pattern.pattern
+        while isinstance(inner, Extend):
+            computed.add(inner.var.name)
+            inner = inner.pattern
+        terms[expressions.SOLUTION] = Function("pack", tuple(
+            var(v) for v in child.variables if v not in computed))
         self.emit(self.head(shape, graph, in_scope(pattern)),
                   [self.atom(child, graph),
                    Comparison("=", var(pattern.var.name), expressions.value(pattern.expr, terms))],
