@@ -8,12 +8,12 @@ one per line (collect, then fail). Graph nodes whose name is a stream placeholde
 
 >>> from translate.scanner import Rewrite, SourceText
 >>> from translate.sparql import parse_sparql
->>> text = "SELECT (NOW() AS ?a) WHERE { ?s <http://e/p> ?v SERVICE <http://e/s> { ?s ?p ?o } }"
+>>> text = "SELECT (NOW() AS ?a) WHERE { ?s <http://e/p> ?v } GROUP BY (STR(?v))"
 >>> read_query(parse_sparql(Rewrite(text, []), SourceText(text)), SourceText(text))
 Traceback (most recent call last):
 ...
 lars.errors.UnsupportedError: <string>:1:9: error: unsupported: function NOW (its value is not a function of its arguments)
-<string>:1:49: error: unsupported: SERVICE
+<string>:1:51: error: unsupported: GROUP BY an expression without AS (write GROUP BY (expr AS ?k))
 """
 
 from __future__ import annotations
