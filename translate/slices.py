@@ -3,28 +3,29 @@
 At the top of a query the solution modifiers act on the answer relation after solving
 (:mod:`translate.modifiers`); inside a subquery the rows they keep feed the rest of the pattern,
 so they must be rules. Each solution of the subquery's pattern becomes one element (its values
-packed into one constant, :func:`translate.aggregates.pack`); the elements are put in a chain by
-ORDER BY (ties broken by the packed constants, so the order is total and the same in every
-strategy: SPARQL leaves the order of ties open), and each gets its position. For
+packed into one constant, :func:`translate.aggregates.pack`); the elements are ordered by ORDER
+BY (ties broken by the packed constants, so the order is total and the same in every strategy:
+SPARQL leaves the order of ties open), and an element is kept when at least ``o`` and fewer than
+``o + l`` elements come before it. Counting up to ``K = o + l`` needs no aggregate: in a total
+order, an element after one with ``n`` predecessors has ``n + 1``. For
 ``SELECT V̄ WHERE { P } ORDER BY k̄ LIMIT l OFFSET o`` as node ``i`` with child ``ans_c``
 (``D`` and ``S`` arguments left out)::
 
-    el(E)       ← ans_c(C̄), E = @pack(C̄).            (DISTINCT: E = @pack(V̄))
-    lt(A,B)     ← el(A), el(B), @before(k̄, A, B) = true.
-    gap(A,C)    ← lt(A,B), lt(B,C).
-    next(A,B)   ← lt(A,B), not gap(A,B).
-    prev(B)     ← lt(A,B).
-    pos(A,1)    ← el(A), not prev(A).
-    pos(B,M)    ← pos(A,N), next(A,B), N < o + l, M = N + 1.
-    ans_i(V̄)    ← ans_c(C̄), E = @pack(C̄), pos(E,N), o < N, N ≤ o + l.
+    el(E)          ← ans_c(C̄), E = @pack(C̄).            (DISTINCT: E = @pack(V̄))
+    lt(A,B)        ← el(A), el(B), @before(k̄, A, B) = true.
+    atleast(B,1)   ← lt(A,B).
+    atleast(B,M)   ← lt(A,B), atleast(A,N), N < K, M = N + 1.
+    ans_i(V̄)       ← ans_c(C̄), E = @pack(C̄), atleast(E,o), not atleast(E,K).
 
-The rules run at each time point, so the slice is taken per answer relation (per window
-content), as an RSP engine evaluates a subquery on each window. Without DISTINCT, the elements
-must be SPARQL's solutions, repeated ones apart: the reader gives the pattern witness variables
-(:func:`translate.bags.sliced_witnesses`), so ``C̄`` tells every solution from the others.
+(``atleast(E,o)`` is left out for ``o = 0``, ``not atleast(E,K)`` without LIMIT; ``LIMIT 0``
+keeps nothing.) The rules run at each time point, so the slice is taken per answer relation
+(per window content), as an RSP engine evaluates a subquery on each window. Without DISTINCT,
+the elements must be SPARQL's solutions, repeated ones apart: the reader gives the pattern
+witness variables (:func:`translate.bags.sliced_witnesses`), so ``C̄`` tells every solution from
+the others.
 
-Costs as for aggregates (:mod:`translate.aggregates`): ``lt`` is quadratic and ``gap`` cubic in
-the number of solutions of the subquery at a time point.
+Costs: ``lt`` is quadratic in the number of solutions of the subquery at a time point, and
+``atleast`` grounds ``K`` times ``lt``.
 
 >>> from rdflib import Literal
 >>> from translate.aggregates import pack
@@ -86,32 +87,35 @@ def slice_rules(child: Atom, names: Sequence[str], terms: dict[str, Term],
         helper: makes helper atoms (predicate names and the ``D``, ``S`` arguments).
 
     Returns:
-        ``(rules, body)``: the body holds the child's solutions that the slice keeps.
+        ``(rules, body)``: the body holds the child's solutions that the slice keeps; ``body``
+        is ``None`` for ``LIMIT 0``, which keeps none.
     """
+    if limit == 0:
+        return [], None
     order = [key for key in order if key.variable.name in names]  # the others are unbound
-    a, b, c, e = (internal_variable(x) for x in ("A", "B", "C", "E"))
+    a, b, e = (internal_variable(x) for x in ("A", "B", "E"))
     n, m = internal_variable("N"), internal_variable("M")
     packed = Comparison("=", e, Function("pack", tuple(terms[name] for name in names)))
-    spec = order_spec(order, names)
-    last = None if limit is None else Number(offset + limit)
-    bounded = [] if last is None else [Comparison("<", n, last)]
+    bound = offset + limit if limit is not None else offset
     rules: list[RuleSpec] = [
         (helper("el", [e]), [child, packed], "the solutions, each one element"),
         (helper("lt", [a, b]), [helper("el", [a]), helper("el", [b]),
-                                Comparison("=", Function("before", (spec, a, b)), TRUE)],
+                                Comparison("=", Function("before", (order_spec(order, names),
+                                                                    a, b)), TRUE)],
          "their order: ORDER BY, then the elements"),
-        (helper("gap", [a, c]), [helper("lt", [a, b]), helper("lt", [b, c])], "not adjacent"),
-        (helper("next", [a, b]), [helper("lt", [a, b]),
-                                  BodyLiteral(helper("gap", [a, b]), negated=True)], "adjacent"),
-        (helper("prev", [b]), [helper("lt", [a, b])], "not the first"),
-        (helper("pos", [a, Number(1)]), [helper("el", [a]),
-                                         BodyLiteral(helper("prev", [a]), negated=True)],
-         "the first position"),
-        (helper("pos", [b, m]), [helper("pos", [a, n]), helper("next", [a, b]), *bounded,
-                                 Comparison("=", m, BinaryOp("+", n, Number(1)))],
-         "the next position" + ("" if last is None else f", up to {offset + limit}")),
     ]
-    body = [child, packed, helper("pos", [e, n]), Comparison("<", Number(offset), n)]
-    if last is not None:
-        body.append(Comparison("<=", n, last))
+    if bound:
+        rules += [
+            (helper("atleast", [b, Number(1)]), [helper("lt", [a, b])],
+             "at least one element before"),
+            (helper("atleast", [b, m]), [helper("lt", [a, b]), helper("atleast", [a, n]),
+                                         Comparison("<", n, Number(bound)),
+                                         Comparison("=", m, BinaryOp("+", n, Number(1)))],
+             f"at least one more before, counted up to {bound}"),
+        ]
+    body = [child, packed]
+    if offset:
+        body.append(helper("atleast", [e, Number(offset)]))
+    if limit is not None:
+        body.append(BodyLiteral(helper("atleast", [e, Number(bound)]), negated=True))
     return rules, body

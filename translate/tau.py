@@ -438,8 +438,9 @@ class Tau:
                                   pattern.limit, pattern.offset, helper)
         for rule_head, rule_body, role in rules:
             self.emit(rule_head, rule_body, self.describe(pattern, index, role))
-        self.emit(self.head(shape, graph, present), body,
-                  self.describe(pattern, index, "the rows the slice keeps"))
+        if body is not None:  # LIMIT 0 keeps no row
+            self.emit(self.head(shape, graph, present), body,
+                      self.describe(pattern, index, "the rows the slice keeps"))
         return shape
 
     # --- OPTIONAL and MINUS -----------------------------------------------------------------
