@@ -219,6 +219,13 @@ def test_order_by_expression_is_order_by_its_bound_value(expr: str) -> None:
     assert direct == bound
 
 
+def test_order_by_an_aggregate() -> None:
+    data = dataset("""@prefix : <http://ex.org/> .
+        :a :k :x . :b :k :x . :c :k :y . :d :k :z . :e :k :z . :f :k :z .""")
+    assert rows("SELECT ?k WHERE { ?s :k ?k } GROUP BY ?k ORDER BY DESC(COUNT(?s)) LIMIT 2",
+                data) == [("z",), ("x",)]
+
+
 def test_select_star_leaves_out_the_order_expression() -> None:
     translation = translate(parse_query(PREFIX + "SELECT * WHERE { ?s :v ?v } ORDER BY STR(?v)"),
                             "sparql")
