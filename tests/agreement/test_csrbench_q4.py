@@ -18,6 +18,7 @@ from rdflib import Literal
 from agreement.cli import main
 from agreement.expected import reports
 from agreement.facade import prepare_run
+from agreement.judge import variations
 from ingest.eager import query_data, read_rdf_stream, static_graphs
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport
@@ -106,3 +107,12 @@ def test_lars_check_on_q4_still_judges_csparql_correct(capsys) -> None:
                  str(CSRBENCH / "engine-answers" / "csparql-answer-4.json"), "--profile",
                  "csparql"])
     assert code == 0 and capsys.readouterr().out.startswith("CORRECT")
+
+
+def test_lars_check_tries_the_other_empty_group_readings_for_q4_only() -> None:
+    """``lars check``'s "accepted with" tries the other readings of the empty group for a
+    query with aggregates over the whole solution set (Q4), not for others (Q1)."""
+    def tried(number: int) -> list[str]:
+        query = parse_query((CSRBENCH / "queries" / f"q{number}-csparql.rq").read_text())
+        return [text for text, _ in variations(profile("csparql"), query) if "empty-group" in text]
+    assert tried(4) == ['empty-group = "null"', 'empty-group = "none"'] and tried(1) == []
