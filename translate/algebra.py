@@ -37,7 +37,7 @@ from translate.paths import from_rdflib
 from translate.positions import nth_select, select_star
 from translate.scanner import SourceText
 from translate.bags import grouped_witnesses, sliced_witnesses
-from translate.scope import in_scope
+from translate.scope import in_scope, subexpressions
 from translate.freshvalues import SOLUTION_FUNCTIONS
 from translate.sparqlfunctions import BUILTINS, CASTS, NONDETERMINISTIC
 
@@ -336,13 +336,27 @@ def _to_multiset(reader: _Reader, node) -> Pattern:
     if sub.limit is None and not sub.offset:  # ORDER BY alone changes no row of a pattern
         return SubSelect(variables, inner, sub.distinct)
     ordered = {k.variable.name for k in sub.order} & in_scope(_ordered(sub, inner))
-    if sub.distinct and not ordered <= {v.name for v in variables}:
+    if sub.distinct and not ordered <= _distinct_keys(sub, variables):
         reader.refuse("ORDER BY a variable that a SELECT DISTINCT subquery with LIMIT or OFFSET "
                       "does not select", "ORDER")
     inner = _ordered(sub, inner)
     if not sub.distinct:  # the slice counts SPARQL's solutions, repeated ones apart
         inner = sliced_witnesses(inner)
     return SubSelect(variables, inner, sub.distinct, sub.order, sub.limit, sub.offset)
+
+
+def _distinct_keys(sub: _Reader, variables: tuple[Var, ...]) -> set[str]:
+    """What a DISTINCT subquery's slice can order by: its selected variables, and ORDER BY
+    expressions over them alone (a function of the distinct row; not RAND and the like, which
+    depend on the whole solution)."""
+    selected = {v.name for v in variables}
+    keys = set(selected)
+    for variable, expr in sub.computed:
+        parts = list(subexpressions(expr))
+        if {e.name for e in parts if isinstance(e, Var)} <= selected and not any(
+                isinstance(e, Call) and e.function in SOLUTION_FUNCTIONS.values() for e in parts):
+            keys.add(variable.name)
+    return keys
 
 
 def _values(node) -> Values:

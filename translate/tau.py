@@ -430,7 +430,8 @@ class Tau:
                       self.describe(pattern, index))
             return shape
         terms = {v: var(v) for v in child.variables}
-        names = sorted(present) if pattern.distinct else list(child.variables)
+        keys = {k.variable.name for k in pattern.order} & set(child.variables)
+        names = sorted(present | keys) if pattern.distinct else list(child.variables)
 
         def helper(role: str, args) -> Atom:
             return Atom(role_predicate(index, role), tuple(args) + (graph, STREAMS))
