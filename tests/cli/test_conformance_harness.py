@@ -30,5 +30,5 @@ def test_offset_is_applied_once(tmp_path) -> None:
     data.write_text("@prefix : <http://ex.org/> . :a :n 1 , 2 , 3 , 4 .")
     query = tmp_path / "q.rq"
     query.write_text("PREFIX : <http://ex.org/>\nSELECT ?v WHERE { :a :n ?v } ORDER BY ?v OFFSET 1 LIMIT 2")
-    kind, rows, order = HARNESS.ours(str(query), [str(data)], [])
+    _, rows, order = HARNESS.ours(str(query), [str(data)], [])
     assert [row["v"].toPython() for row in rows] == [2, 3] and order == ["v"]

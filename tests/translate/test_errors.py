@@ -119,8 +119,8 @@ GROUP BY (STR(?s)) ORDER BY STR(?s)"""
         parse_query(text, source="q.rq")
     assert str(error.value).splitlines() == [
         "q.rq:1:12: error: unsupported: function NOW (its value is not a function of its arguments)",
-        "q.rq:2:43: error: unsupported: ORDER BY a variable that a SELECT DISTINCT subquery with "
-        "LIMIT or OFFSET does not select",
+        ("q.rq:2:43: error: unsupported: ORDER BY a variable that a SELECT DISTINCT subquery "
+         "with LIMIT or OFFSET does not select"),
         "q.rq:4:1: error: unsupported: GROUP BY an expression without AS (write GROUP BY (expr AS ?k))",
     ]
     assert [feature for feature, _ in error.value.features][2].startswith("GROUP BY")
