@@ -43,8 +43,10 @@ from agreement.expected import ExpectedRun, Report, admissible_t0, oracle_key, r
 from agreement.recorded import RecordedRelation, RecordedStream, reorder
 from ingest.rdffiles import StreamTriple
 from lars.errors import LarsError
+from translate.aggregates import EMPTY_GROUP_READINGS
 from translate.profiles import BOUNDS, EMPTY, R2S, STARTUP, Profile
-from translate.rsp import RangeWindow, RspQuery
+from translate.rsp import Group, Pattern, RangeWindow, RspQuery
+from translate.scope import children
 
 RunSource = Callable[[Profile, Sequence[int]], Iterable[ExpectedRun]]
 """``(profile, t0s) → expected runs``, computed lazily (one LARS run each)."""
@@ -281,8 +283,9 @@ def _mismatch(runs: Sequence[ExpectedRun], recorded: Sequence[RecordedRelation],
                     _content(missing + extra, elements, scope))
 
 
-def variations(profile: Profile) -> list[tuple[str, Profile]]:
-    """Profiles that differ from ``profile`` in one parameter, each with a description."""
+def variations(profile: Profile, query: RspQuery | None = None) -> list[tuple[str, Profile]]:
+    """Profiles that differ from ``profile`` in one parameter, each with a description (the
+    empty-group reading only for a query with aggregates over the whole solution set)."""
     described = {"closed": "[t-L, t]", "left-open": "(t-L, t]", "right-open": "[t-L, t)",
                  "open": "(t-L, t)"}
     found = [(f"window bounds {described[b]} (bounds = \"{b}\")", replace(profile, bounds=b))
@@ -292,7 +295,16 @@ def variations(profile: Profile) -> list[tuple[str, Profile]]:
     found += [(f"empty = \"{e}\"", replace(profile, empty=e)) for e in EMPTY if e != profile.empty]
     found += [(f"startup = \"{s}\"", replace(profile, startup=s)) for s in STARTUP
               if s != profile.startup]
+    if query is not None and _groups_everything(query.pattern):
+        found += [(f"empty-group = \"{g}\"", replace(profile, empty_group=g))
+                  for g in EMPTY_GROUP_READINGS if g != profile.empty_group]
     return found
+
+
+def _groups_everything(pattern: Pattern) -> bool:
+    """Whether ``pattern`` has aggregates without GROUP BY (one group, also when empty)."""
+    return (isinstance(pattern, Group) and not pattern.keys) or any(
+        _groups_everything(child) for child in children(pattern))
 
 
 def judge(query: RspQuery, profile: Profile, recorded: RecordedStream, runs: RunSource,
@@ -340,7 +352,7 @@ def _accepted_with(query: RspQuery, profile: Profile, recorded: RecordedStream, 
     if strict and match(runs(profile, admissible_t0(query, profile)), relations, profile, False,
                         unit_ms)[0] is not None:
         accepted.append("the CSRBench comparison (without --strict)")
-    for text, changed in variations(profile):
+    for text, changed in variations(profile, query):
         try:
             if match(runs(changed, [t0]), relations, changed, strict, unit_ms)[0] is not None:
                 accepted.append(f"{text} at t0 = {t0}")

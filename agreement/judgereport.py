@@ -67,7 +67,7 @@ def render_text(judgement: Judgement) -> str:
             lines += ["accepted with:"] + [f"  {text}" for text in judgement.accepted_with]
         else:
             lines.append("accepted with: no single change of the profile tried "
-                         "(bounds, r2s, empty, startup, merging)")
+                         "(bounds, r2s, empty, startup, empty-group, merging)")
     return "\n".join(lines) + "\n"
 
 

@@ -29,9 +29,11 @@ windows of tens of elements, slow for thousands. Solutions are a set in τ (answ
 so an aggregate sees each distinct solution of its group pattern once; the reader refuses
 group patterns whose SPARQL solutions could repeat (UNION, blank nodes).
 
-``empty_group`` is the engine parameter for a query without GROUP BY over no solution: ``row``
-(SPARQL 1.1 and C-SPARQL: one row, ``COUNT`` 0, ``AVG`` 0, ``SUM`` 0, the others unbound) or
-``none`` (no row).
+``empty_group`` is the engine parameter for a query without GROUP BY over no solution (an
+engine profile's ``empty_group``, :mod:`translate.profiles`): ``row`` (SPARQL 1.1 and C-SPARQL:
+one row, ``COUNT`` 0, ``AVG`` 0, ``SUM`` 0, the others unbound), ``null`` (SQL's reading, as
+SPARQLstream answers: one row, ``COUNT`` 0, all other aggregates unbound) or ``none`` (no row,
+as CQELS answers).
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ from translate.rdf import ERROR, NULL, from_constant, to_constant
 from translate.rsp import Aggregate, Group
 from translate.sparqlfunctions import sparql_add, sparql_div
 
-EMPTY_GROUP_READINGS = ("row", "none")
+EMPTY_GROUP_READINGS = ("row", "null", "none")
 EMPTY_VALUES: dict[str, Constant] = {"count": Number(0), "sum": Number(0), "avg": Number(0),
                                      "group_concat": String(""), "min": NULL, "max": NULL,
                                      "sample": NULL}
@@ -170,7 +172,7 @@ def group_rules(group: Group, child: Atom, child_terms: dict[str, Term], helper:
         child: the child's answer atom ``ans_c(C̄, D, S)``.
         child_terms: the LARS term of each child variable (by SPARQL name).
         helper: makes helper atoms (predicate names and the ``D``, ``S`` arguments).
-        empty_group: ``row`` or ``none`` (see the module doc).
+        empty_group: ``row``, ``null`` or ``none`` (see the module doc).
 
     Returns:
         ``(rules, body)``: the body binds each aggregate's result variable ``_R<j>``.
@@ -187,13 +189,16 @@ def group_rules(group: Group, child: Atom, child_terms: dict[str, Term], helper:
             key = child_terms[aggregate.argument.name]  # rdflib's SAMPLE of a grouping key
             rules.append((helper(f"res{j}", [*keys, key]), [helper("group", keys)], "the key"))
         else:
-            rules += _fold_rules(j, aggregate, keys, child, child_terms, helper)
+            empty = EMPTY_VALUES[aggregate.function]
+            if empty_group == "null" and aggregate.function != "count":
+                empty = NULL
+            rules += _fold_rules(j, aggregate, keys, child, child_terms, helper, empty)
         body.append(helper(f"res{j}", [*keys, internal_variable("R", j)]))
     return rules, body
 
 
 def _fold_rules(j: int, aggregate: Aggregate, keys: list[Term], child: Atom,
-                child_terms: dict[str, Term], helper: Helper) -> list[RuleSpec]:
+                child_terms: dict[str, Term], helper: Helper, empty: Constant) -> list[RuleSpec]:
     a, b, c = (internal_variable(x) for x in ("A", "B", "C"))
     v, v2, s, s0, r = (internal_variable(x) for x in ("V", "W", "S", "Q", "R"))
     el, lt, gap, nxt = (f"{role}{j}" for role in ("el", "lt", "gap", "next"))
@@ -231,6 +236,6 @@ def _fold_rules(j: int, aggregate: Aggregate, keys: list[Term], child: Atom,
                                    Comparison("=", r, Function("agg_result", (f, s)))],
          "fold: the result"),
         (helper(some, keys), [helper(el, [*keys, a, v])], "non-empty"),
-        (helper(res, [*keys, EMPTY_VALUES[aggregate.function]]),
+        (helper(res, [*keys, empty]),
          [helper("group", keys), pos(helper(some, keys), negated=True)], "empty group"),
     ]

@@ -8,12 +8,12 @@ one per line (collect, then fail). Graph nodes whose name is a stream placeholde
 
 >>> from translate.scanner import Rewrite, SourceText
 >>> from translate.sparql import parse_sparql
->>> text = "SELECT (NOW() AS ?a) WHERE { ?s <http://e/p> ?v } ORDER BY STR(?a)"
+>>> text = "SELECT (NOW() AS ?a) WHERE { ?s <http://e/p> ?v } GROUP BY (STR(?v))"
 >>> read_query(parse_sparql(Rewrite(text, []), SourceText(text)), SourceText(text))
 Traceback (most recent call last):
 ...
 lars.errors.UnsupportedError: <string>:1:9: error: unsupported: function NOW (its value is not a function of its arguments)
-<string>:1:51: error: unsupported: ORDER BY an expression (only variables, with ASC or DESC)
+<string>:1:51: error: unsupported: GROUP BY an expression without AS (write GROUP BY (expr AS ?k))
 """
 
 from __future__ import annotations
@@ -36,8 +36,9 @@ from translate.rsp import (
 from translate.paths import from_rdflib
 from translate.positions import nth_select, select_star
 from translate.scanner import SourceText
-from translate.bags import grouped_witnesses
-from translate.scope import in_scope
+from translate.bags import grouped_witnesses, sliced_witnesses
+from translate.scope import in_scope, subexpressions
+from translate.freshvalues import SOLUTION_FUNCTIONS
 from translate.sparqlfunctions import BUILTINS, CASTS, NONDETERMINISTIC
 
 
@@ -85,6 +86,12 @@ class _Reader:
     limit: int | None = None
     offset: int = 0
     subquery: bool = False
+    computed: list[tuple[Var, Expr]] = field(default_factory=list)
+    """ORDER BY expressions, each bound to a fresh variable the order reads (:func:`_order`)."""
+    base: URIRef | None = None
+    """The query's base IRI (its BASE, else its file's URI), for ``IRI()``."""
+    sites: list[int] = field(default_factory=lambda: [0])
+    """How many calls of RAND, UUID, STRUUID and BNODE were read (shared with subqueries)."""
 
     def refuse(self, feature: str, *keywords: str) -> None:
         position = self.source.find_keyword(*keywords) if keywords else None
@@ -109,7 +116,8 @@ def resolver(query: Query, source: SourceText) -> Callable[[str, Position | None
 def read_query(query: Query, source: SourceText,
                slots: dict[URIRef, StreamSlot] | None = None) -> QueryParts:
     """Our view of an rdflib query, or an :class:`UnsupportedError` listing every problem."""
-    reader = _Reader(source, dict(slots or {}))
+    base = query.prologue.base
+    reader = _Reader(source, dict(slots or {}), base=URIRef(base) if base else None)
     algebra = query.algebra
     if algebra.name not in ("SelectQuery", "AskQuery", "ConstructQuery"):
         kind = algebra.name.replace("Query", "").upper()
@@ -123,6 +131,7 @@ def read_query(query: Query, source: SourceText,
         variables = tuple(Var(name) for name in sorted(in_scope(pattern)))
     else:
         variables = tuple(Var(str(v)) for v in reader.projection)
+    pattern = _ordered(reader, pattern)
     prefixes = tuple((p, str(ns)) for p, ns in query.prologue.namespace_manager.namespaces())
     if algebra.name == "AskQuery":
         return QueryParts((), False, True, pattern, dataset, prefixes, "ask")
@@ -175,13 +184,8 @@ def _modifiers(reader: _Reader, node) -> CompValue:
 
 
 def _slice(reader: _Reader, node):
-    limit, offset = node["length"] if "length" in node else None, node["start"] or 0
-    if reader.subquery:
-        if limit is not None:
-            reader.refuse("LIMIT in a subquery", "LIMIT")
-        if offset:
-            reader.refuse("OFFSET in a subquery", "OFFSET")
-    reader.limit, reader.offset = limit, offset
+    reader.limit = node["length"] if "length" in node else None
+    reader.offset = node["start"] or 0
     return node.p
 
 
@@ -195,15 +199,29 @@ def _project(reader: _Reader, node):
     return node.p
 
 
+ORDER_PREFIX = "_lars_o"
+"""The variables that hold the values of ORDER BY expressions (never selected by ``*``)."""
+
+
+def _ordered(reader: _Reader, pattern: Pattern) -> Pattern:
+    """``pattern`` with the ORDER BY expressions bound (an error leaves the key unbound, which
+    orders first, as SPARQL orders an expression without a value)."""
+    for variable, expr in reader.computed:
+        pattern = Extend(pattern, variable, expr)
+    return pattern
+
+
 def _order(reader: _Reader, node):
     keys = []
     for condition in node.expr:
         expr, order = (condition, None) if isinstance(condition, Variable) else (
             condition.expr, condition.order)
-        if not isinstance(expr, Variable):
-            reader.refuse("ORDER BY an expression (only variables, with ASC or DESC)", "ORDER")
-            continue
-        keys.append(OrderKey(Var(str(expr)), order == "DESC"))
+        if isinstance(expr, Variable):
+            variable = Var(str(expr))
+        else:  # bound below the projection, as SPARQL orders before it projects (§15.1)
+            variable = Var(f"{ORDER_PREFIX}{len(reader.computed) + 1}")
+            reader.computed.append((variable, _expr(reader, expr)))
+        keys.append(OrderKey(variable, order == "DESC"))
     reader.order = tuple(keys)
     return node.p
 
@@ -308,12 +326,37 @@ def _to_multiset(reader: _Reader, node) -> Pattern:
         return _values(node.p)
     if isinstance(node.p, list) and not node.p:  # VALUES ?x { }: rdflib keeps no names
         return Values((), ())
-    sub = _Reader(reader.source, reader.slots, reader.problems, subquery=True)
+    sub = _Reader(reader.source, reader.slots, reader.problems, subquery=True, base=reader.base,
+                  sites=reader.sites)
     inner = _pattern(sub, _modifiers(sub, node.p))
     if sub.projection is None:
         reader.problems.append(("subquery", nth_select(reader.source)))
         return BGP()
-    return SubSelect(tuple(Var(str(v)) for v in sub.projection), inner)
+    variables = tuple(Var(str(v)) for v in sub.projection)
+    if sub.limit is None and not sub.offset:  # ORDER BY alone changes no row of a pattern
+        return SubSelect(variables, inner, sub.distinct)
+    ordered = {k.variable.name for k in sub.order} & in_scope(_ordered(sub, inner))
+    if sub.distinct and not ordered <= _distinct_keys(sub, variables):
+        reader.refuse("ORDER BY a variable that a SELECT DISTINCT subquery with LIMIT or OFFSET "
+                      "does not select", "ORDER")
+    inner = _ordered(sub, inner)
+    if not sub.distinct:  # the slice counts SPARQL's solutions, repeated ones apart
+        inner = sliced_witnesses(inner)
+    return SubSelect(variables, inner, sub.distinct, sub.order, sub.limit, sub.offset)
+
+
+def _distinct_keys(sub: _Reader, variables: tuple[Var, ...]) -> set[str]:
+    """What a DISTINCT subquery's slice can order by: its selected variables, and ORDER BY
+    expressions over them alone (a function of the distinct row; not RAND and the like, which
+    depend on the whole solution)."""
+    selected = {v.name for v in variables}
+    keys = set(selected)
+    for variable, expr in sub.computed:
+        parts = list(subexpressions(expr))
+        if {e.name for e in parts if isinstance(e, Var)} <= selected and not any(
+                isinstance(e, Call) and e.function in SOLUTION_FUNCTIONS.values() for e in parts):
+            keys.add(variable.name)
+    return keys
 
 
 def _values(node) -> Values:
@@ -383,6 +426,12 @@ _KEYWORDS = {"MD": "MD5", "SHA": "SHA1", "NOTEXISTS": "NOT EXISTS", "ISURI": "IS
 def _builtin(reader: _Reader, node) -> Expr:
     keyword = node.name[len("Builtin_"):].upper()
     keyword = _KEYWORDS.get(keyword, keyword)
+    if keyword in SOLUTION_FUNCTIONS:  # numbered call sites (translate.freshvalues)
+        reader.sites[0] += 1
+        return Call(SOLUTION_FUNCTIONS[keyword], (Literal(reader.sites[0]),
+                                                  *_arguments(reader, node)))
+    if keyword == "IRI" and reader.base is not None:  # resolved against the query's base
+        return Call(BUILTINS[keyword], (*_arguments(reader, node), reader.base))
     if keyword in BUILTINS:
         return Call(BUILTINS[keyword], _arguments(reader, node))
     word = keyword.split()[-1]

@@ -50,6 +50,8 @@ from translate.scope import in_scope
 PREFIX = "_lars_w"
 GROUP_PREFIX = "_lars_g"
 """The witnesses inside a GROUP (apart from the query's, which may sample the group's keys)."""
+SLICE_PREFIX = "_lars_s"
+"""The witnesses inside a sliced subquery (hidden by its projection)."""
 
 
 def needs_witnesses(query: RspQuery) -> bool:
@@ -111,14 +113,22 @@ class _Rewriter:
         return replace(pattern, aggregates=pattern.aggregates + samples)
 
     def subselect(self, pattern: SubSelect) -> SubSelect:
+        """Repeated rows of the subquery told apart by what it hides; a DISTINCT one has none
+        (its witnesses, if its slice needed them, stay hidden)."""
+        if pattern.distinct:
+            return pattern
         before = len(self.names)
-        inner = self.pattern(pattern.pattern)
+        # a sliced one has its witnesses (translate.slices): rewriting again could reuse a name
+        inner = pattern.pattern if pattern.sliced else self.pattern(pattern.pattern)
         selected = {v.name for v in pattern.variables}
         hidden = sorted(in_scope(inner) - selected - set(self.names[before:]))
         renaming = {name: self.fresh().name for name in hidden}
         inner = _rename(inner, renaming)
         kept = tuple(Var(n) for n in self.names[before:])
-        return SubSelect(pattern.variables + kept, inner)
+        order = tuple(replace(key, variable=Var(renaming.get(key.variable.name,
+                                                             key.variable.name)))
+                      for key in pattern.order)
+        return replace(pattern, variables=pattern.variables + kept, pattern=inner, order=order)
 
     def bgp(self, pattern: BGP) -> Pattern:
         blanks: dict[str, Var] = {}
@@ -201,8 +211,9 @@ def _rename(pattern, renaming: dict[str, str]):
     if isinstance(pattern, Graph):
         return Graph(term(pattern.name), _rename(pattern.pattern, renaming))
     if isinstance(pattern, SubSelect):  # what it hides is renamed already: the rest is its head
-        return SubSelect(tuple(term(v) for v in pattern.variables),
-                         _rename(pattern.pattern, renaming))
+        return replace(pattern, variables=tuple(term(v) for v in pattern.variables),
+                       pattern=_rename(pattern.pattern, renaming),
+                       order=tuple(replace(k, variable=term(k.variable)) for k in pattern.order))
     if isinstance(pattern, Extend):
         return Extend(_rename(pattern.pattern, renaming), term(pattern.var),
                       _rename_expr(pattern.expr, term))
@@ -237,6 +248,12 @@ def grouped_witnesses(pattern: Pattern) -> Pattern:
     """The pattern of a GROUP with witnesses, so that its aggregates count SPARQL's multiset of
     solutions (the witnesses stay inside the group)."""
     return _Rewriter(prefix=GROUP_PREFIX).pattern(pattern)
+
+
+def sliced_witnesses(pattern: Pattern) -> Pattern:
+    """The pattern of a subquery with LIMIT or OFFSET and without DISTINCT, with witnesses, so
+    that its slice counts SPARQL's multiset of solutions (:mod:`translate.slices`)."""
+    return _Rewriter(prefix=SLICE_PREFIX).pattern(pattern)
 
 
 def with_witnesses(pattern: Pattern) -> tuple[Pattern, tuple[str, ...]]:

@@ -34,7 +34,10 @@ from lars.terms import Function, Term, Variable  # noqa: F401 - Variable: doctes
 from translate.rdf import NULL, TRUE, XSD_DOUBLE, to_constant  # noqa: F401 - XSD_DOUBLE: doctest
 from lars.errors import UnsupportedError
 from translate.rsp import And, Arith, Call, Compare, Exists, Neg, Not, Or, Var
+from translate.freshvalues import SOLUTION_FUNCTIONS
 from translate.sparqlfunctions import ARITHMETIC, COMPARISONS
+
+SOLUTION_CALLS = frozenset(SOLUTION_FUNCTIONS.values())
 
 Terms = Mapping[object, Term]
 """The LARS term of each SPARQL variable in scope (by name; any other variable is ``null``) and
@@ -92,7 +95,23 @@ def _(expr: Neg, terms: Terms) -> Term:
 
 @compile_expr.register
 def _(expr: Call, terms: Terms) -> Term:
-    return Function(expr.function, tuple(compile_expr(arg, terms) for arg in expr.args))
+    args = tuple(compile_expr(arg, terms) for arg in expr.args)
+    if expr.function in SOLUTION_CALLS:  # call site, then the solution (translate.freshvalues)
+        args = (args[0], solution(terms), *args[1:])
+    return Function(expr.function, args)
+
+
+SOLUTION = "?solution"
+"""The key of :data:`Terms` under which a caller may give the solution's term itself."""
+
+
+def solution(terms: Terms) -> Term:
+    """The term standing for the solution an expression is evaluated in: ``terms[SOLUTION]``,
+    else all the variables in scope packed into one constant."""
+    if SOLUTION in terms:
+        return terms[SOLUTION]
+    return Function("pack", tuple(terms[name] for name in sorted(
+        k for k in terms if isinstance(k, str))))
 
 
 @compile_expr.register

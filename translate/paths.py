@@ -19,9 +19,12 @@ read in graph ``G`` into body atoms of the BGP's rule, and emits the rules of th
 The pairs of ``path_k`` form a set, which is SPARQL's semantics for ``*``, ``+`` and ``?``
 (18.4: "ALP" collects distinct nodes); the translation is set-based everywhere else too.
 
-A constant added for a zero-length match at an inner ``*`` (``<a> (:q/:p*) ?o``) never adds an
-answer SPARQL would not give: an inner step starts from a node reached over a triple (then it
-is in the graph anyway) or, through zero-length steps only, from the constant itself.
+A constant gets zero-length pairs only where SPARQL evaluates a path from it (:class:`Ends`):
+a sequence ``e1/e2`` is the join ``s e1 ?v . ?v e2 o`` (18.2.2.4), whose inner steps have a
+variable at ``?v``, and ``Path(?v, e*, ?w)`` with two variables ranges over the nodes of the
+graph only (18.5). So in ``?x (:p*/:p*) :b`` the constant ``:b`` is an end of the second ``:p*``
+alone: when ``:b`` is not in the graph, the first ``:p*`` cannot reach it and there is no
+answer (rdflib, which substitutes ``:b`` into both steps, answers ``?x = :b``).
 
 >>> str(Sequence((Link(URIRef("http://e/p")), Repeat(Inverse(Link(URIRef("http://e/q"))), "*"))))
 '<http://e/p>/(^<http://e/q>)*'
@@ -175,6 +178,31 @@ def path_iris(path: PathExpr) -> frozenset[URIRef] | None:
 # --- rules ------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Ends:
+    """The constants a path is evaluated from, at its start and at its end (for the pairs of
+    zero length at a constant that is not in the graph, SPARQL 18.5).
+
+    A sequence hands its start to its first step and its end to its last (the steps between
+    meet at fresh variables); an inverse swaps the sides; an alternative and a repeated path
+    hand both sides to their operands, whose steps may start at the constant (ALP from a term).
+    """
+
+    start: tuple[Term, ...] = ()
+    end: tuple[Term, ...] = ()
+
+    def inverse(self) -> Ends:
+        return Ends(self.end, self.start)
+
+    def constants(self) -> tuple[Term, ...]:
+        return tuple(dict.fromkeys(self.start + self.end))
+
+    def step(self, k: int, count: int) -> Ends:
+        """The ends of step ``k`` of a sequence of ``count`` steps."""
+        return Ends(self.start if k == 0 else (), self.end if k == count - 1 else ())
+
+
+
 Emit = Callable[[Rule, str], None]
 
 
@@ -209,25 +237,26 @@ class PathRules:
         return Variable(f"_M{self.fresh}")
 
     def body(self, path: PathExpr, s: Term, o: Term, graph: Term,
-             ends: tuple[Term, ...] = ()) -> list[Atom]:
+             ends: Ends = Ends()) -> list[Atom]:
         """The atoms saying that ``path`` connects ``s`` to ``o`` in ``graph``; ``ends`` are the
-        constants at the ends of the triple pattern (for zero-length matches)."""
+        constants it is evaluated from (for zero-length matches; at first those of ``s`` and
+        ``o`` that are constants)."""
         if isinstance(path, Link):
             return [Atom(TRIPLE, (s, self.encode(path.iri), o, graph))]
         if isinstance(path, Inverse):
-            return self.body(path.path, o, s, graph, ends)
+            return self.body(path.path, o, s, graph, ends.inverse())
         if isinstance(path, Named):
             return [Atom(path.predicate, (s, o, graph))]
         if isinstance(path, Sequence):
             atoms, start = [], s
             for k, part in enumerate(path.parts):
                 end = o if k == len(path.parts) - 1 else self._variable()
-                atoms += self.body(part, start, end, graph, ends)
+                atoms += self.body(part, start, end, graph, ends.step(k, len(path.parts)))
                 start = end
             return atoms
         return [Atom(self.predicate(path, ends), (s, o, graph))]
 
-    def predicate(self, path: PathExpr, ends: tuple[Term, ...]) -> str:
+    def predicate(self, path: PathExpr, ends: Ends) -> str:
         """A new predicate ``path_k(S, O, G)`` holding the pairs ``path`` connects, with rules."""
         self.count += 1
         name = path_predicate(self.count)
@@ -264,12 +293,12 @@ class PathRules:
             raise UnsupportedError(f"property path {path!r}")
         return name
 
-    def _zero_length(self, head, comment: str, ends: tuple[Term, ...]) -> None:
+    def _zero_length(self, head, comment: str, ends: Ends) -> None:
         x, g = Variable("X"), Variable("G")
         other = (Variable("_Y"), Variable("_Z"))
         self._rule(head(x, x), [Atom(TRIPLE, (x, *other, g))], f"{comment} (zero length: subjects)")
         self._rule(head(x, x), [Atom(TRIPLE, (*other, x, g))], f"{comment} (zero length: objects)")
-        for constant in dict.fromkeys(ends):
+        for constant in ends.constants():
             self.need_graphs()
             self._rule(head(constant, constant), [Atom(RDF_GRAPH, (g,))],
                        f"{comment} (zero length at a constant of the pattern)")

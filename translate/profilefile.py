@@ -16,6 +16,7 @@ Every key is optional except what ``based-on`` does not give; keys are those of
     startup = "full"                  # partial or full start-up windows
     label-ms = 0                      # time label minus report time
     jitter-ms = 100                   # tolerance for recorded labels
+    empty-group = "row"               # aggregates over no solution: row, null or none
     description = "..."
 
 Errors name the file and, where the TOML reader or a key's line tells it, the line.

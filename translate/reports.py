@@ -292,7 +292,8 @@ def _previous(prepared: RspQuery, profile: Profile, encoder: RdfTermEncoder, t0:
         raise UnsupportedError(f"{profile.r2s} with the C-SPARQL translation (τ1) in profile "
                                f"{profile.name}: use translation = \"cqels\"")
     copy = _strategy(profile)(prepared, encoder, literals=lambda w, atoms: scope_literals(
-        profile, w, atoms, t0, previous_ref(reach), aligned=aligned))
+        profile, w, atoms, t0, previous_ref(reach), aligned=aligned),
+        empty_group=profile.empty_group)
     names = {name: previous_predicate(name) for name, _ in derived_predicates(copy.program)}
     found = [(Rule(Atom(REPORT_AT, (_R,)), body),
               "an earlier evaluation at _R (the report policy positioned at _R)")
@@ -352,13 +353,14 @@ def compile_profile(query: RspQuery, profile: Profile, t0: int = 0, period: int 
         raise UnsupportedError(f"{profile.tick}-driven ticks (profile {profile.name}): only "
                                "time-driven evaluation compiles to LARS")
     if profile.paper:
-        found = translate(query, profile.translation, variant, profile.mode, period, profile.bounds)
+        found = translate(query, profile.translation, variant, profile.mode, period, profile.bounds,
+                          empty_group=profile.empty_group)
         return replace(found, profile=profile.name)
     encoder = RdfTermEncoder()
     prepared = _prepare(query, profile, variant)
     aligned = _aligned(prepared, profile)
     result: TauResult = _strategy(profile)(prepared, encoder, literals=lambda w, atoms: scope_literals(
-        profile, w, atoms, t0, aligned=aligned))
+        profile, w, atoms, t0, aligned=aligned), empty_group=profile.empty_group)
     arity = len(result.answer.variables) + 2
     answer = Atom(result.answer_predicate, tuple(internal_variable("A", k) for k in range(1, arity + 1)))
     rules = list(zip(result.program, result.comments))
@@ -383,4 +385,4 @@ def compile_profile(query: RspQuery, profile: Profile, t0: int = 0, period: int 
     return Translation(program, tuple(c for _, c in triggered), spec, prepared,
                        profile.translation, variant if profile.translation == "cqels" else None,
                        "engine", period if "periodic" in profile.report else None, profile.bounds,
-                       profile=profile.name, report=REPORT, t0=t0)
+                       profile=profile.name, report=REPORT, t0=t0, empty_group=profile.empty_group)

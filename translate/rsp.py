@@ -260,11 +260,24 @@ class Values:
 
 @dataclass(frozen=True)
 class SubSelect:
-    """A subquery ``{ SELECT variables WHERE { pattern } }`` (its DISTINCT is moot: answers are
-    sets)."""
+    """A subquery ``{ SELECT variables WHERE { pattern } }`` with its solution modifiers.
+
+    DISTINCT alone is moot (τ's answers are sets), but it decides what a slice counts and keeps
+    repeated rows apart under SPARQL's multisets (:mod:`translate.bags`). ``order``, ``limit``
+    and ``offset`` slice the solutions (:mod:`translate.slices`); ORDER BY without a slice is
+    moot and dropped.
+    """
 
     variables: tuple[Var, ...]
     pattern: Pattern
+    distinct: bool = False
+    order: tuple[OrderKey, ...] = ()
+    limit: int | None = None
+    offset: int = 0
+
+    @property
+    def sliced(self) -> bool:
+        return self.limit is not None or self.offset > 0
 
 
 Pattern = TypingUnion[BGP, Join, Union, Optional, Filter, Graph, Minus, Extend, Group,

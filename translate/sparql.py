@@ -143,6 +143,7 @@ def parse_sparql(rewrite: Rewrite, source: SourceText) -> Query:
     Raises:
         ParseError: a syntax error or an unknown prefix, with the original position.
     """
+    _refuse_service(rewrite, source)
     try:
         parsed = parseQuery(rewrite.text)
     except RecursionError:
@@ -160,6 +161,16 @@ def parse_sparql(rewrite: Rewrite, source: SourceText) -> Query:
         return translateQuery(parsed, base=file_base(source.source))
     except Exception as error:  # rdflib raises bare Exception for unknown prefixes
         raise _translation_error(error, source) from None
+
+
+def _refuse_service(rewrite: Rewrite, source: SourceText) -> None:
+    """Refuse ``SERVICE`` before rdflib parses: the project never reaches the network, and
+    rdflib's parser takes minutes over a SERVICE nested in another (a search over the whole
+    text per SERVICE group)."""
+    for token in tokenize(rewrite.text):
+        if token.is_keyword("SERVICE"):
+            raise UnsupportedError("SERVICE (federated queries reach the network)",
+                                   source.position(rewrite.original_offset(token.start)))
 
 
 def file_base(name: str) -> str | None:

@@ -38,6 +38,7 @@ import operator
 import re
 from collections.abc import Callable
 from decimal import Decimal
+from urllib.parse import urljoin
 
 from rdflib import Literal, URIRef
 from rdflib.namespace import XSD
@@ -60,9 +61,11 @@ from translate.xsdvalues import (
     xpath_string,
 )
 
-NONDETERMINISTIC = frozenset({"NOW", "RAND", "UUID", "STRUUID", "BNODE"})
+NONDETERMINISTIC = frozenset({"NOW"})
 """Functions whose value is not a function of their arguments: refused by the translation, as
-the strategies could give them different values."""
+the strategies could give them different values (RAND, UUID, STRUUID and BNODE are functions of
+their call site and solution instead: :mod:`translate.freshvalues`)."""
+_FRESH = frozenset({"RAND", "UUID", "STRUUID", "BNODE"})
 
 _CONTEXT = QueryContext()
 _CONTEXT.prologue = Prologue()
@@ -374,7 +377,7 @@ CASTS = frozenset(URIRef(XSD + name) for name in (
 
 _PARAMETERS = {"SUBSTR": ("arg", "start", "length"), "REPLACE": ("arg", "pattern", "replacement", "flags"),
                "REGEX": ("text", "pattern", "flags")}
-_OWN = {"BOUND", "IF", "COALESCE", "EXISTS", "REGEX", "REPLACE"}
+_OWN = {"BOUND", "IF", "COALESCE", "EXISTS", "REGEX", "REPLACE", "IRI"}
 _SIMPLE_FIRST = {"STRDT", "STRLANG"}
 
 
@@ -411,11 +414,42 @@ def _builtin(keyword: str) -> Callable[..., Constant]:
 for _name in dir(operators):
     if _name.startswith("Builtin_"):
         _keyword = _name[len("Builtin_"):]
-        if _keyword not in _OWN | NONDETERMINISTIC:
+        if _keyword not in _OWN | NONDETERMINISTIC | _FRESH:
             BUILTINS[_keyword.upper()] = _keyword.lower()
             external(_keyword.lower())(_builtin(_keyword))
 BUILTINS.update({"BOUND": "bound", "IF": "if", "COALESCE": "coalesce", "REGEX": "regex",
-                 "REPLACE": "replace"})
+                 "REPLACE": "replace", "IRI": "iri"})
+
+
+# --- IRI() and URI(), resolved against the query's base -------------------------------------
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+@external("iri")
+def sparql_iri(value: Constant, base: Constant | None = None) -> Constant:
+    """``IRI(x)`` (§17.4.2.8): an IRI unchanged; a simple or xsd:string literal resolved
+    against ``base``, the base IRI of the query (its BASE, else its file), with RFC 3986's
+    reference resolution. The result must be an absolute IRI: a relative one with no base to
+    resolve it against is an error, as is any other argument.
+
+    >>> from translate.rdf import from_constant
+    >>> from_constant(sparql_iri(to_constant(Literal("a/b")), to_constant(URIRef("http://e/x/y"))))
+    rdflib.term.URIRef('http://e/x/a/b')
+    >>> sparql_iri(to_constant(Literal("a/b"))), sparql_iri(to_constant(Literal("a", lang="en")))
+    (Name(value='error'), Name(value='error'))
+    """
+    def make() -> URIRef:
+        term = _term(value)
+        if isinstance(term, URIRef):
+            return term
+        if not _simple(term):
+            raise _Error
+        resolved = urljoin(str(_term(base)), str(term)) if base is not None else str(term)
+        if not _SCHEME.match(resolved):
+            raise _Error
+        return URIRef(resolved)
+    return _constant(make)
 
 
 # --- REGEX and REPLACE with all of XPath's flags (rdflib's know neither q nor x) ------------

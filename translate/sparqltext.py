@@ -202,7 +202,23 @@ def _(pattern: Values, names: Names = Names()) -> str:
 @pattern_text.register(SubSelect)
 def _(pattern: SubSelect, names: Names = Names()) -> str:
     heading = " ".join(f"?{v.name}" for v in pattern.variables) or "*"
-    return f"{{SELECT {heading} WHERE {pattern_text(pattern.pattern, names)}}}"
+    return (f"{{SELECT {_distinct(pattern)}{heading} WHERE {pattern_text(pattern.pattern, names)}"
+            f"{_slice_text(pattern)}}}")
+
+
+def _distinct(pattern: SubSelect) -> str:
+    return "DISTINCT " if pattern.distinct else ""
+
+
+def _slice_text(pattern: SubSelect) -> str:
+    """`` ORDER BY ?k LIMIT n OFFSET m`` of a sliced subquery (empty for the others)."""
+    if not pattern.sliced:
+        return ""
+    keys = " ".join(f"DESC(?{k.variable.name})" if k.descending else f"?{k.variable.name}"
+                    for k in pattern.order)
+    return ((f" ORDER BY {keys}" if keys else "")
+            + ("" if pattern.limit is None else f" LIMIT {pattern.limit}")
+            + (f" OFFSET {pattern.offset}" if pattern.offset else ""))
 
 
 def node_summary(pattern, index: int, names: Names = Names(), width: int = 100) -> str:
@@ -224,7 +240,8 @@ def node_summary(pattern, index: int, names: Names = Names(), width: int = 100) 
         text = pattern_text(pattern, names)
     elif isinstance(pattern, SubSelect):
         heading = " ".join(f"?{v.name}" for v in pattern.variables)
-        text = f"SELECT {heading} over node {left} (subquery)"
+        text = (f"SELECT {_distinct(pattern)}{heading} over node {left}"
+                f"{_slice_text(pattern)} (subquery)")
     elif isinstance(pattern, Extend):
         text = (f"BIND ({expr_text(pattern.expr, names)} AS {term_text(pattern.var, names)}) "
                 f"over node {left}")

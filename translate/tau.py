@@ -33,8 +33,9 @@ from lars.analysis import bound_variables
 from lars.atoms import Atom, Comparison
 from lars.errors import UnsupportedError
 from lars.rules import Literal, Rule
-from lars.terms import Term, Variable
+from lars.terms import Function, Term, Variable
 from translate.aggregates import EMPTY_GROUP_READINGS, group_rules
+from translate.slices import slice_rules
 from translate import expressions
 from translate.names import (
     NAMED_GRAPH, RDF_GRAPH, answer_predicate, helper_predicate, internal_variable, lars_variable,
@@ -43,7 +44,7 @@ from translate.names import (
 from translate.rdf import (
     DEFAULT_GRAPH, FALSE, NULL, STREAMS, STRIPLE, TRIPLE, TRUE, RdfTermEncoder,
 )
-from translate.paths import PATH_TYPES, PathRules
+from translate.paths import PATH_TYPES, Ends, PathRules
 from translate.rsp import (
     BGP, BlankVar, Exists, Extend, Filter, Graph, Group, Join, Minus, Optional, Pattern,
     StreamPattern, SubSelect, TriplePattern, Union, Values, Var,
@@ -228,7 +229,7 @@ class Tau:
                 raise UnsupportedError("property path inside a STREAM block (write the path "
                                        "outside STREAM, over the graphs)")
             s, o = self.term(triple.subject, blanks), self.term(triple.object, blanks)
-            ends = tuple(t for t in (s, o) if not isinstance(t, Variable))
+            ends = Ends(*(() if isinstance(t, Variable) else (t,) for t in (s, o)))
             atoms += self.paths.body(triple.predicate, s, o, last, ends)
         return atoms
 
@@ -328,7 +329,14 @@ class Tau:
         child = self.node(pattern.pattern, 2 * index, graph, None)
         if pattern.var.name in child.variables:
             raise UnsupportedError(f"BIND to ?{pattern.var.name}, which is already in scope")
-        terms = {v: var(v) for v in child.variables}
+        terms: dict = {v: var(v) for v in child.variables}
+        computed = set()  # SELECT (e1 AS ?a) (e2 AS ?b): ?a is not part of e2's solution
+        inner = pattern.pattern
+        while isinstance(inner, Extend):
+            computed.add(inner.var.name)
+            inner = inner.pattern
+        terms[expressions.SOLUTION] = Function("pack", tuple(
+            var(v) for v in child.variables if v not in computed))
         self.emit(self.head(shape, graph, in_scope(pattern)),
                   [self.atom(child, graph),
                    Comparison("=", var(pattern.var.name), expressions.value(pattern.expr, terms))],
@@ -416,8 +424,24 @@ class Tau:
     def _(self, pattern: SubSelect, index: int, graph: Term, head=None) -> Shape:
         shape = self.shape(pattern, index, head)
         child = self.node(pattern.pattern, 2 * index, graph, None)
-        self.emit(self.head(shape, graph, frozenset(child.variables) & in_scope(pattern)),
-                  [self.atom(child, graph)], self.describe(pattern, index))
+        present = frozenset(child.variables) & in_scope(pattern)
+        if not pattern.sliced:
+            self.emit(self.head(shape, graph, present), [self.atom(child, graph)],
+                      self.describe(pattern, index))
+            return shape
+        terms = {v: var(v) for v in child.variables}
+        keys = {k.variable.name for k in pattern.order} & set(child.variables)
+        names = sorted(present | keys) if pattern.distinct else list(child.variables)
+
+        def helper(role: str, args) -> Atom:
+            return Atom(role_predicate(index, role), tuple(args) + (graph, STREAMS))
+        rules, body = slice_rules(self.atom(child, graph), names, terms, pattern.order,
+                                  pattern.limit, pattern.offset, helper)
+        for rule_head, rule_body, role in rules:
+            self.emit(rule_head, rule_body, self.describe(pattern, index, role))
+        if body is not None:  # LIMIT 0 keeps no row
+            self.emit(self.head(shape, graph, present), body,
+                      self.describe(pattern, index, "the rows the slice keeps"))
         return shape
 
     # --- OPTIONAL and MINUS -----------------------------------------------------------------

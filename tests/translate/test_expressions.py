@@ -74,21 +74,22 @@ def test_every_builtin_is_total_on_bad_arguments() -> None:
     """No built-in raises, whatever its arguments: bad ones give ``error``."""
     from lars.externals import lookup
     odd = [NULL, ERROR, c(typed("abc", "integer")), c(URIRef(EX + "a")), c(Literal("x", lang="en"))]
-    for name in set(f.BUILTINS.values()) - {"bound", "if", "coalesce", "regex", "replace"}:
+    for name in set(f.BUILTINS.values()) - {"bound", "if", "coalesce", "regex", "replace", "iri"}:
         for arity in (1, 2, 3):
             for arg in odd:
                 lookup(name)(*[arg] * arity)
     for arg in odd:
         assert f.sparql_regex(arg, arg, arg) == f.sparql_replace(arg, arg, arg, arg) == ERROR
+        f.sparql_iri(arg), f.sparql_iri(arg, arg)  # the argument, and the base
 
 
 # --- the answers of translated queries ---------------------------------------------------------
 
-def rows_of(query: str, turtle: str, **options) -> set:
+def rows_of(query: str, turtle: str, prologue: str = "", **options) -> set:
     data = Dataset()
     data.parse(data=PREFIX.replace("PREFIX ", "@prefix ").replace(">\n", "> .\n") + turtle,
                format="trig")
-    translation = translate(parse_query(PREFIX + query), "sparql", **options)
+    translation = translate(parse_query(prologue + PREFIX + query), "sparql", **options)
     encoder = translation.encoder()
     found = row_set(answer_rows(translation, encoder, background_atoms(data, encoder)))
     return {tuple(sorted((k, v.n3().replace(EX, ":")) for k, v in row)) for row in found}
@@ -164,3 +165,34 @@ def test_aggregates_count_sparqls_multiset(query: str, count) -> None:
 def test_refusals(query: str, message: str) -> None:
     with pytest.raises(UnsupportedError, match=message):
         translate(parse_query(PREFIX + query), "sparql")
+
+
+# --- IRI() against the base (SPARQL 1.1 §17.4.2.8) ---------------------------------------------
+
+@pytest.mark.parametrize(("prologue", "argument", "expected"), [
+    pytest.param("BASE <http://example.org/>\n", '"iri"', "<http://example.org/iri>",
+                 id="relative-against-base"),
+    pytest.param("BASE <http://example.org/a/b>\n", '"../c?q#f"', "<http://example.org/c?q#f>",
+                 id="rfc3986-dot-segments"),
+    pytest.param("BASE <http://example.org/>\n", '"http://other.org/x"', "<http://other.org/x>",
+                 id="absolute-unchanged"),
+    pytest.param("BASE <http://example.org/>\n", "<http://other.org/y>", "<http://other.org/y>",
+                 id="iri-unchanged"),
+    pytest.param("", '"rel"', None, id="relative-without-base-is-an-error"),
+    pytest.param("BASE <http://example.org/>\n", '"a"@en', None, id="language-tag-is-an-error"),
+    pytest.param("BASE <http://example.org/>\n", "1", None, id="number-is-an-error"),
+])
+def test_iri_resolves_against_the_base(prologue: str, argument: str, expected) -> None:
+    for keyword in ("IRI", "URI"):
+        rows = rows_of(f"SELECT ?i WHERE {{ BIND ({keyword}({argument}) AS ?i) }}", "",
+                       prologue=prologue)
+        assert rows == ({(("i", expected),)} if expected else {()})
+
+
+def test_iri_without_base_resolves_against_the_query_file(tmp_path) -> None:
+    """A query read from a file has that file's URI as its base (as FROM <data.ttl> does)."""
+    query = tmp_path / "q.rq"
+    query.write_text('SELECT ?i WHERE { BIND (IRI("data.ttl") AS ?i) }')
+    translation = translate(parse_query(query.read_text(), str(query)), "sparql")
+    rows = answer_rows(translation, translation.encoder(), ())
+    assert rows == [{"i": URIRef((tmp_path / "data.ttl").as_uri())}]

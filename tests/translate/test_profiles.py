@@ -52,6 +52,15 @@ def test_toml_profile_based_on_a_builtin(tmp_path):
     assert resolve_profile(str(path)) == found
 
 
+def test_toml_profile_sets_the_empty_group(tmp_path):
+    path = tmp_path / "no-empty-row.toml"
+    path.write_text('based-on = "csparql"\nempty-group = "none"\n')
+    assert load_profile(path).empty_group == "none"
+    path.write_text('based-on = "csparql"\nempty-group = "zero"\n')
+    with pytest.raises(InputError, match="empty-group must be one of row, null, none"):
+        load_profile(path)
+
+
 def test_toml_profile_from_scratch(tmp_path):
     path = tmp_path / "mine.toml"
     path.write_text('name = "mine"\ntranslation = "cqels"\nbounds = "right-open"\nt0 = "any"\n'
