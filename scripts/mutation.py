@@ -23,7 +23,9 @@ Usage::
     .venv/bin/python scripts/mutation.py --per-module 0        # every mutant (hours)
     .venv/bin/python scripts/mutation.py --modules lars/windows.py --list
 
-Prints one line per mutant (killed / SURVIVED), then the kill rate and the survivors.
+Prints one line per mutant (killed / SURVIVED / equivalent), then the raw kill rate, the rate
+over the mutants not judged equivalent (:data:`EQUIVALENT`, each with its reason), and the
+survivors. The sample of each module depends only on ``--seed`` and the module.
 """
 
 from __future__ import annotations
@@ -48,8 +50,9 @@ TARGETS = {
     "lars/analysis.py": ["tests/lars/test_analysis.py", "tests/solver/test_strategies.py",
                          "tests/translate/test_triggers.py"],
     "translate/rspwindows.py": ["tests/translate/test_windows.py", "tests/translate/test_tau.py"],
-    "translate/filters.py": ["tests/translate/test_filter_boundaries.py", "tests/translate/test_tau.py",
-                             "tests/translate/test_prop2.py"],
+    "translate/sparqlfunctions.py": ["tests/translate/test_expressions.py",
+                                     "tests/translate/test_filter_boundaries.py",
+                                     "tests/translate/test_prop2_values.py"],
     "translate/triggers.py": ["tests/translate/test_triggers.py", "tests/translate/test_prop1.py"],
     "translate/tau.py": ["tests/translate/test_tau.py", "tests/translate/test_prop2.py"],
     "solver/encode.py": ["tests/solver/test_examples.py", "tests/solver/test_semantic_corners.py"],
@@ -69,13 +72,40 @@ SWAPS = {
 
 
 @dataclass(frozen=True)
+class Equivalent:
+    """A mutant judged equivalent: no input can tell it from the original, so no test can kill it.
+
+    Found by its module, the text of its source line (stripped) and the change as the report
+    prints it; a change of that line makes the judgement stale, and the mutant counts again.
+    """
+
+    module: str
+    line: str
+    change: str
+    reason: str
+
+
+EQUIVALENT: tuple[Equivalent, ...] = ()
+"""The surviving mutants judged equivalent, each with its reason (reported apart from the others)."""
+
+
+@dataclass(frozen=True)
 class Mutant:
-    """One change: the ``index``-th mutation point of ``module``, described for the report."""
+    """One change: the ``index``-th mutation point of ``module``, where it is and what it does."""
 
     module: str
     index: int
     line: int
-    description: str
+    text: str
+    change: str
+
+    def equivalent(self) -> Equivalent | None:
+        """The judgement of this mutant as equivalent, if there is one."""
+        return next((e for e in EQUIVALENT if (e.module, e.line, e.change) == (self.module, self.text, self.change)),
+                    None)
+
+    def __str__(self) -> str:
+        return f"{self.module}:{self.line}: {self.change}    [{self.text}]"
 
 
 def skipped_nodes(tree: ast.AST) -> set[int]:
@@ -128,8 +158,8 @@ class _DropNot(ast.NodeTransformer):
         return node.operand if node is self.target else self.generic_visit(node)
 
 
-def mutate(source: str, index: int) -> tuple[str, int, str]:
-    """``source`` with its ``index``-th point mutated: the new text, the line, a description."""
+def mutate(module: str, source: str, index: int) -> tuple[str, Mutant]:
+    """``source`` with its ``index``-th point mutated: the new text and the mutant."""
     tree = ast.parse(source)
     node, field, value = points(tree)[index]
     line = node.lineno
@@ -143,7 +173,8 @@ def mutate(source: str, index: int) -> tuple[str, int, str]:
     else:
         setattr(node, field, value)
         after = ast.unparse(node)
-    return ast.unparse(tree), line, f"{before[:60]}  ->  {after[:60]}"
+    text = source.splitlines()[line - 1].strip()
+    return ast.unparse(tree), Mutant(module, index, line, text, f"{before[:60]}  ->  {after[:60]}")
 
 
 def run_tests(folder: Path, tests: list[str], timeout: float) -> bool:
@@ -167,38 +198,47 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=300, help="seconds per test run")
     parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
     args = parser.parse_args()
-    rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="mutation-") as folder:
         work = Path(folder)
         for name in (*PACKAGES, "pyproject.toml"):
             source = ROOT / name
             (shutil.copytree if source.is_dir() else shutil.copy)(source, work / name)
-        killed, survivors, total, started = 0, [], 0, time.monotonic()
+        killed, survivors, equivalent, total, started = 0, [], [], 0, time.monotonic()
         for module in args.modules:
             original = (ROOT / module).read_text()
             count = len(points(ast.parse(original)))
+            rng = random.Random(f"{args.seed}:{module}")  # the same sample with or without other modules
             chosen = sorted(rng.sample(range(count), min(count, args.per_module))) if args.per_module else range(count)
-            baseline = run_tests(work, TARGETS[module], args.timeout) if not args.list else True
-            if not baseline:
+            if not args.list and not run_tests(work, TARGETS[module], args.timeout):
                 print(f"{module}: its tests fail without any mutation; skipped", flush=True)
                 continue
             for index in chosen:
-                text, line, description = mutate(original, index)
+                text, mutant = mutate(module, original, index)
+                judged = mutant.equivalent()
                 if args.list:
-                    print(f"{module}:{line}: {description}")
+                    print(f"{'equivalent ' if judged else ''}{mutant}")
                     continue
                 (work / module).write_text(text)
                 dead = not run_tests(work, TARGETS[module], args.timeout)
                 (work / module).write_text(original)
                 total += 1
                 killed += dead
-                if not dead:
-                    survivors.append(f"{module}:{line}: {description}")
-                print(f"{'killed  ' if dead else 'SURVIVED'} {module}:{line}: {description}", flush=True)
+                if dead:
+                    verdict = "killed (listed as equivalent: remove it from EQUIVALENT)" if judged else "killed"
+                elif judged:
+                    verdict = "equivalent"
+                    equivalent.append(f"{mutant}: {judged.reason}")
+                else:
+                    verdict = "SURVIVED"
+                    survivors.append(str(mutant))
+                print(f"{verdict:10} {mutant}", flush=True)
         if total:
-            print(f"\n{killed}/{total} mutants killed ({100 * killed / total:.1f}%) "
-                  f"in {time.monotonic() - started:.0f} s; survivors:")
-            print("\n".join(f"  {s}" for s in survivors) or "  none")
+            counted = total - len(equivalent)
+            print(f"\n{killed}/{total} mutants killed ({100 * killed / total:.1f}%) in "
+                  f"{time.monotonic() - started:.0f} s; {len(equivalent)} judged equivalent; "
+                  f"{killed}/{counted} of the others killed ({100 * killed / max(counted, 1):.1f}%)")
+            print("equivalent:\n" + ("\n".join(f"  {e}" for e in equivalent) or "  none"))
+            print("survivors:\n" + ("\n".join(f"  {s}" for s in survivors) or "  none"))
     return 0
 
 
