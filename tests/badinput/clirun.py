@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from agreement.cli.app import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,6 +37,19 @@ def child(*argv: str | os.PathLike, **options) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen([*COMMAND, *map(str, argv)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env, **options)
+
+
+def lars_within(seconds: float, *argv: str | os.PathLike) -> tuple[int, str, str]:
+    """``lars ARGV`` as a child process that must end within ``seconds``: a hang is a failure
+    with a clear message (the child is killed), not a test run that never ends."""
+    process = child(*argv)
+    try:
+        out, err = process.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        pytest.fail(f"lars {' '.join(map(str, argv))} did not end within {seconds} s (it hangs)", pytrace=False)
+    return process.returncode, out, err
 
 
 def assert_refused(status: int, err: str, names: str | os.PathLike | None = None) -> str:
