@@ -15,6 +15,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 
+from agreement.cli import options
 from agreement.cli.check import add_check_parser
 from agreement.cli.commands import command_agree, command_run, command_translate
 from agreement.cli.events import add_event_options
@@ -78,7 +79,7 @@ def add_query_options(parser: argparse.ArgumentParser) -> None:
                         help="the query's language (default: guessed from its syntax)")
     parser.add_argument("--variant", default="brave",
                         help="CQELS variant of cq(Q): brave, cautious, all, or an id such as bc")
-    parser.add_argument("--unit", default="1s", help="length of one tick")
+    parser.add_argument("--unit", default="1s", type=options.unit, help="length of one tick")
     parser.add_argument("--window-bounds", choices=READINGS, default="closed",
                         help="[RANGE L] as [t-L,t] (closed, the paper), (t-L,t] or [t-L,t)")
 
@@ -111,7 +112,7 @@ def add_data_options(parser: argparse.ArgumentParser) -> None:
                              "cluster --master; and scheme://... paths)")
     parser.add_argument("--master", default="local[*]",
                         help="Spark master URL; local[*] is embedded and needs only Java")
-    parser.add_argument("--max-time-points", type=int, metavar="N",
+    parser.add_argument("--max-time-points", type=options.whole(1), metavar="N",
                         help="refuse a timeline of more than N time points (default: "
                              f"${MAX_TIME_POINTS_VARIABLE}, else {DEFAULT_MAX_TIME_POINTS:,})")
 
@@ -120,7 +121,7 @@ RUN_FORMATS = ("table", "json", "csv", "intervals", "atoms")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = options.Parser(
         prog="lars", formatter_class=HelpFormatter, epilog="run 'lars COMMAND --help' for examples", description="LARS translator and ASP-backed analyzer for RDF stream queries.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -132,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_query_options(translate)
     translate.add_argument("--mode", choices=("none", "push", "pull"), default="none",
                            help="execution mode: none, push ℘(P) or pull ℘(P,U)")
-    translate.add_argument("--period", help="pulling period U for --mode pull, e.g. 10s "
+    translate.add_argument("--period", type=options.period, help="pulling period U for --mode pull, e.g. 10s "
                            "(default: the query's COMPUTED EVERY, else its windows' STEP)")
     translate.add_argument("--syntax", choices=("unicode", "ascii", "asp", "json"), default="unicode",
                            help="the paper's notation, ASCII LARS, the ASP encoding, or JSON")
@@ -151,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--mode", choices=("none", "push", "pull"), default="none",
                      help="execution mode: none (every time point), push (when input arrives) or "
                           "pull (every --period)")
-    run.add_argument("--period", help="pulling period for --mode pull (default: COMPUTED EVERY, else the "
+    run.add_argument("--period", type=options.period, help="pulling period for --mode pull (default: COMPUTED EVERY, else the "
                           "windows' STEP)")
     add_profile_options(run)
     run.add_argument("--format", choices=RUN_FORMATS + RESULT_FORMATS, default="table",
@@ -179,7 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "N worker processes with --spark never), each with the history its "
                           "windows need, by --strategy; stream held in memory (default: no cutting)")
     run.add_argument("--quiet", action="store_true", help="no progress bar on the terminal")
-    run.add_argument("--max-facts", type=int, default=Limits().max_facts,
+    run.add_argument("--max-facts", type=options.whole(1), default=Limits().max_facts,
                      help="refuse a time point that would ground more input facts")
     run.set_defaults(handler=command_run)
 
@@ -194,7 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
     agree.add_argument("--csparql", help="a separately written C-SPARQL query for its side")
     agree.add_argument("--recorded-csparql", help="answers recorded from C-SPARQL (CSRBench JSON)")
     agree.add_argument("--recorded-cqels", help="answers recorded from CQELS (CSRBench JSON)")
-    agree.add_argument("--period", help="pulling period U, a duration such as 10s (default: the "
+    agree.add_argument("--period", type=options.period, help="pulling period U, a duration such as 10s (default: the "
                        "C-SPARQL windows' STEP, or COMPUTED EVERY)")
     agree.add_argument("--profiles", metavar="PULL,PUSH",
                        help="engine profiles of the two sides, the pulling side first (e.g. "
@@ -213,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     agree.add_argument("--no-prefixes", action="store_true",
                        help="write IRIs in full on the terminal too")
     add_event_options(agree)
-    agree.add_argument("--max-explanations", type=int, default=DEFAULT_MAX_EXPLANATIONS,
+    agree.add_argument("--max-explanations", type=options.whole(0), default=DEFAULT_MAX_EXPLANATIONS,
                        metavar="N", help="explain at most N disagreeing intervals; the others are "
                        "listed without reasons (default %(default)s)")
     agree.set_defaults(handler=command_agree)

@@ -10,6 +10,7 @@ import argparse
 import json
 from typing import TextIO
 
+from agreement.cli import options
 from agreement.judgeio import judge_files
 from agreement.judgereport import render_text, to_json
 from translate.engines import ENGINES
@@ -55,7 +56,7 @@ def add_check_parser(commands) -> None:
     check.add_argument("--static", action="append", default=[], metavar="[IRI=]FILE",
                        help="static RDF data (repeatable)")
     check.add_argument("--stream-iri", help="stream IRI for triples whose line names none")
-    check.add_argument("--period", help="pulling period for periodic report policies, e.g. 10s")
+    check.add_argument("--period", type=options.period, help="pulling period for periodic report policies, e.g. 10s")
     check.add_argument("--from", dest="start", type=int, help="first time point (default 0)")
     check.add_argument("--to", dest="end", type=int,
                        help="last time point (default: the last input plus the widest window)")
@@ -65,7 +66,7 @@ def add_check_parser(commands) -> None:
     check.add_argument("--engine", choices=tuple(ENGINES),
                        help="the query's language (default: guessed from its syntax)")
     check.add_argument("--variant", default="brave", help="CQELS variant of cq(Q) (default brave)")
-    check.add_argument("--unit", default="1s", help="length of one tick (default %(default)s)")
+    check.add_argument("--unit", default="1s", type=options.unit, help="length of one tick (default %(default)s)")
     check.set_defaults(handler=command_check)
 
 

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from agreement.cli import options
 from agreement.facade import search_witness
 from agreement.witness import PAPER_PAIR
 from agreement.witnessreport import render_text, stream_text, to_json
@@ -34,32 +35,32 @@ def add_parser(commands) -> argparse.ArgumentParser:
         "the bounds (SPEC section 13). Both sides are evaluated in one clingo program.")
     parser.add_argument("query", help="a CQELS query (both sides are derived from it)")
     parser.add_argument("--csparql", help="a separately written C-SPARQL query for its side")
-    parser.add_argument("--period", required=True, help="pulling period U, a duration such as 10s")
+    parser.add_argument("--period", required=True, type=options.period, help="pulling period U, a duration such as 10s")
     parser.add_argument("--profiles", default=",".join(PAPER_PAIR),
                         help="the two profiles compared (default %(default)s)")
     parser.add_argument("--static", action="append", default=[], metavar="[IRI=]FILE",
                         help="static RDF data (repeatable); IRI= maps it to FROM <IRI>")
-    parser.add_argument("--max-triples", type=int, default=DEFAULT_TRIPLES, metavar="K",
+    parser.add_argument("--max-triples", type=options.whole(0), default=DEFAULT_TRIPLES, metavar="K",
                         help="at most K stream triples (default %(default)s)")
-    parser.add_argument("--horizon", metavar="T",
+    parser.add_argument("--horizon", metavar="T", type=options.ticks_or_duration,
                         help="timeline [0, T]: ticks, or a duration such as 30m (default: the period)")
-    parser.add_argument("--earliest", type=int, default=0, metavar="E",
+    parser.add_argument("--earliest", type=options.whole(0), default=0, metavar="E",
                         help="guess triples at time points E or later only (default 0; 1 leaves out "
                              "input at 0, whose CQELS answers no pulling interval compares)")
-    parser.add_argument("--constants", type=int, default=DEFAULT_FRESH, metavar="N",
+    parser.add_argument("--constants", type=options.whole(0), default=DEFAULT_FRESH, metavar="N",
                         help="fresh IRIs besides the query's and static data's constants "
                              "(default %(default)s)")
     parser.add_argument("--own-streams", action="store_true",
                         help="guess only triples of STREAM patterns, on their own streams "
                              "(assume the paper's condition (ii), look for timing differences)")
-    parser.add_argument("--max-ground", type=int, default=DEFAULT_MAX_GROUND,
+    parser.add_argument("--max-ground", type=options.whole(1), default=DEFAULT_MAX_GROUND,
                         help="refuse a search whose ground program is estimated larger "
                              "(default %(default)s)")
-    parser.add_argument("--time-limit", type=float, metavar="SECONDS",
+    parser.add_argument("--time-limit", type=options.seconds, metavar="SECONDS",
                         help="stop solving after SECONDS with the best witness so far (not proven "
                              "minimal); without one found, exit 2 (default: no limit)")
     parser.add_argument("--variant", default="brave", help="CQELS variant of cq(Q): brave, cautious or an id")
-    parser.add_argument("--unit", default="1s", help="length of one tick (default %(default)s)")
+    parser.add_argument("--unit", default="1s", type=options.unit, help="length of one tick (default %(default)s)")
     parser.add_argument("--window-bounds", choices=READINGS, default="closed",
                         help="[RANGE L] as [t-L,t] (closed, the paper), (t-L,t] or [t-L,t)")
     parser.add_argument("--output", metavar="FILE", help="write the witness stream to FILE")

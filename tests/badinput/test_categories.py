@@ -91,7 +91,7 @@ CASES = [
                  id="option-from-after-to"),
     pytest.param({"q.rq": Q, "s.nt": LINE + "1\n"}, [*RUN_Q, "--from", "5"], "--from 5 is after",
                  id="option-from-after-input"),
-    pytest.param({"q.rq": Q, "s.nt": LINE + "1\n"}, [*RUN_Q, "--unit", "0s"], "", id="option-unit-zero"),
+    pytest.param({"q.rq": Q, "s.nt": LINE + "1\n"}, [*RUN_Q, "--unit", "0s"], "--unit", id="option-unit-zero"),
     pytest.param({"q.rq": Q, "s.nt": LINE + "1\n"}, [*RUN_Q, "--max-time-points", "0"], "--max-time-points",
                  id="option-max-time-points-zero"),
     pytest.param({"q.rq": Q, "s.nt": LINE + "1\n"}, [*RUN_Q, "--partitions", "-1"], "--partitions",
@@ -99,8 +99,8 @@ CASES = [
     pytest.param({"q.rq": Q, "s.nt": LINE + "1\n"}, [*RUN_Q, "--output", "{dir}/no/such/folder/a.jsonl"],
                  "a.jsonl", id="option-output-folder-missing"),
     pytest.param({"q.rq": Q, "s.nt": LINE + "1\n"}, ["agree", "{dir}/q.rq", "--stream", "{dir}/s.nt",
-                                                    "--period", "1.5s"], "", id="option-period-fraction"),
-    pytest.param({"q.rq": Q, "s.nt": LINE + "1\n"}, [*RUN_Q, "--to", "x"], "", id="option-to-not-a-number"),
+                                                    "--period", "1.5s"], "--period", id="option-period-fraction"),
+    pytest.param({"q.rq": Q, "s.nt": LINE + "1\n"}, [*RUN_Q, "--to", "x"], "--to", id="option-to-not-a-number"),
 ]
 
 
@@ -120,6 +120,31 @@ def test_bad_input_is_refused_in_one_line(tmp_path, files, argv, expected):
         return
     line = assert_refused(status, err)
     assert expected in line, err
+
+
+AGREE_Q = ["agree", "{dir}/q.rq", "--stream", "{dir}/s.nt"]
+WITNESS_Q = ["witness", "{dir}/q.rq", "--period", "2s"]
+CHECK_Q = ["check", "{dir}/q.rq", "--stream", "{dir}/s.nt", "--answers", str(RECORDED), "--profile", "cqels"]
+
+
+@pytest.mark.parametrize("argv, option, value", [
+    *[(command, "--period", value) for command in (["translate", "{dir}/q.rq", "--mode", "pull"], RUN_Q, AGREE_Q,
+                                                     ["witness", "{dir}/q.rq"], CHECK_Q)
+      for value in ("1.5s", "10", "0s", "-1s", "10 parsecs")],
+    *[(command, "--unit", value) for command in (["translate", "{dir}/q.rq"], RUN_Q, AGREE_Q, WITNESS_Q, CHECK_Q)
+      for value in ("0s", "1sec", "1.5s")],
+    *[(RUN_Q, option, value) for option in ("--max-time-points", "--max-facts") for value in ("0", "-3", "x", "1e3")],
+    (AGREE_Q, "--max-explanations", "-1"), (RUN_Q, "--from", "1.5"),
+    *[(WITNESS_Q, option, "-1") for option in ("--max-triples", "--earliest", "--constants", "--max-ground")],
+    (WITNESS_Q, "--horizon", "1.5s"), (WITNESS_Q, "--time-limit", "0"), (WITNESS_Q, "--time-limit", "nan"),
+])
+def test_a_bad_option_value_is_refused_naming_the_option(tmp_path, argv, option, value):
+    """Issue 18: ``--period 1.5s`` and its kind are refused by the option reader, which names the
+    option (before, the error came later from the duration reader and named nothing)."""
+    write_files(tmp_path, {"q.rq": Q, "s.nt": LINE + "1\n"})
+    status, _, err = lars(*(arg.replace("{dir}", str(tmp_path)) for arg in argv), option, value)
+    assert f"error: argument {option}: " in assert_refused(status, err), err
+    assert len(err.strip().splitlines()) == 1, err  # no usage text first
 
 
 def test_a_closed_pipe_ends_the_run_quietly(tmp_path):

@@ -1,0 +1,83 @@
+"""Reading the command line: the types of option values, and errors in one line.
+
+A bad value (``--period 1.5s``, ``--max-facts -3``) is refused by argparse with a message that
+names the option, ``lars run: error: argument --period: expected a duration such as 10s or 500ms
+but found '1.5s' (see 'lars run --help')``, one line and exit status 2 (issue 18: every error says
+what to fix, in one line; argparse alone prints the whole usage first). The values keep their
+spelling (a duration stays the text ``"10s"``): what they mean is decided later, as before; only
+the check moves to the front.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from lars.errors import LarsError
+from translate.durations import parse_duration, parse_unit
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (its sub-command parsers are of its class)."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _message(error: LarsError) -> str:
+    """The error's message and hint without a position (an option has none)."""
+    return error.message + (f" ({error.hint})" if error.hint else "")
+
+
+def duration(text: str) -> str:
+    """A duration such as ``10s`` or ``500ms``."""
+    try:
+        parse_duration(text)
+    except LarsError as error:
+        raise argparse.ArgumentTypeError(_message(error)) from None
+    return text
+
+
+def period(text: str) -> str:
+    """A pulling period: a duration longer than zero."""
+    if parse_duration(duration(text)).amount == 0:
+        raise argparse.ArgumentTypeError(f"a pulling period must be longer than zero, not '{text}'")
+    return text
+
+
+def ticks_or_duration(text: str) -> str:
+    """A number of ticks (digits only) or a duration, as ``--horizon`` takes."""
+    return text if text.strip().isdigit() else duration(text)
+
+
+def unit(text: str) -> str:
+    """The length of one tick: a duration longer than zero."""
+    try:
+        parse_unit(text)
+    except LarsError as error:
+        raise argparse.ArgumentTypeError(_message(error)) from None
+    return text
+
+
+def whole(minimum: int) -> Callable[[str], int]:
+    """A whole number of ``minimum`` or more."""
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < minimum:
+            raise argparse.ArgumentTypeError(f"expected a whole number of {minimum} or more but found '{text}'")
+        return value
+    return convert
+
+
+def seconds(text: str) -> float:
+    """A positive number of seconds (a time limit)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0 but found '{text}'")
+    return value
