@@ -90,6 +90,7 @@ class Judgement:
         recorded: the recorded relations as compared (merged if asked).
         accepted_with: single profile changes under which the recording passes.
         runs: the expected runs tried, by t0.
+        notes: what reading the stream noted (e.g. triples read after ``--to``, not evaluated).
     """
 
     profile: Profile
@@ -105,6 +106,7 @@ class Judgement:
     unit_ms: int = 1000
     variables: tuple[str, ...] = ()
     runs: dict[int, ExpectedRun] = field(default_factory=dict, repr=False)
+    notes: tuple[str, ...] = ()
 
 
 def merge_same_time(relations: Sequence[RecordedRelation], profile: Profile,

@@ -11,6 +11,7 @@ import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
+from itertools import groupby
 from pathlib import Path
 
 from agreement.bags import multiplicities, unprojected
@@ -19,7 +20,7 @@ from agreement.judge import Judgement, judge
 from agreement.recorded import read_relations
 from ingest.eager import QueryData, query_data, read_rdf_stream, static_graphs
 from ingest.options import ReadOptions
-from ingest.policy import ReadReport
+from ingest.policy import ReadReport, within_timeline
 from ingest.rdffiles import StreamTriple
 from lars.errors import InputError
 from lars.streams import Timeline
@@ -119,10 +120,14 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
     query = parse_query(text, str(query_path), engine, unit)
     period_ticks = to_ticks(parse_duration(period), unit_ms) if period else None
     recorded = read_relations(answers)
-    elements, line = read_rdf_stream(stream, ReadOptions(stream_iri), ReadReport(), (start, None))
+    report = ReadReport()
+    elements, line = read_rdf_stream(stream, ReadOptions(stream_iri), report, (start, None))
     last = max((e.time for e in elements), default=0)
     timeline = check_timeline(query, last, start, end)
-    inside = [e for e in elements if timeline.start <= e.time <= timeline.end]
+    slices = ((t, list(group)) for t, group in groupby(elements, key=lambda e: e.time))
+    inside = [e for _, group in within_timeline(slices, timeline.start, timeline.end, report, "triple")
+              for e in group]
     cache = RunCache(query, inside, static_graphs(list(static), query), timeline, period_ticks,
                      variant)
-    return judge(query, chosen, recorded, cache, inside, unit_ms, strict, merge, suggest)
+    judgement = judge(query, chosen, recorded, cache, inside, unit_ms, strict, merge, suggest)
+    return replace(judgement, notes=tuple(report.summary()))

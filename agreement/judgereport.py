@@ -82,7 +82,8 @@ def to_json(judgement: Judgement) -> dict:
                 "comparison": "strict" if judgement.strict else "csrbench",
                 "merged": judgement.merged, "variables": list(judgement.variables), "t0": judgement.t0,
                 "recorded_relations": len(judgement.recorded),
-                "expected": [{"time": r.time, "rows": len(r.rows)} for r in judgement.expected]}
+                "expected": [{"time": r.time, "rows": len(r.rows)} for r in judgement.expected],
+                "notes": list(judgement.notes)}
     mismatch = judgement.mismatch
     if mismatch is not None:
         document["mismatch"] = {

@@ -258,33 +258,36 @@ def within_timeline(slices: Iterable[tuple[int, Sequence[Any]]], start: int, end
                     report: ReadReport, noun: str = "element") -> Iterator[tuple[int, Sequence[Any]]]:
     """The slices ``(t, elements)`` with ``start <= t <= end``, for slices ascending in ``t``.
 
-    Slices before ``start`` are left out and counted; at the first slice after ``end`` reading
-    stops (the rest of the stream is not read, so a long stream can be cut short with ``--to``).
-    Both become warnings in ``report``; the iterator of ``slices`` is closed when this one is.
+    Slices outside the timeline are read all the same, to the end of the stream, so that a bad
+    line after ``--to`` is refused as it would be without it (issue 18: no input goes unread);
+    they are counted in two notes of ``report``. The iterator of ``slices`` is closed when this
+    one is.
 
     >>> report = ReadReport()
     >>> list(within_timeline([(0, "a"), (2, "bc"), (5, "d"), (9, "e")], 1, 6, report, "atom"))
     [(2, 'bc'), (5, 'd')]
     >>> report.notes
     ['warning: left out 1 atom before the timeline [1,6] (from time point 0)', \
-'warning: stopped reading at time point 9, after the timeline [1,6]; the rest of the stream was not read']
+'note: read 1 atom after the timeline [1,6] (from time point 9) but did not evaluate it']
     """
-    iterator, before, first = iter(slices), 0, None
+    iterator, before, first, after, later = iter(slices), 0, None, 0, None
     try:
         for t, elements in iterator:
             if t < start:
                 before += len(elements)
                 first = t if first is None else first
-                continue
-            if t > end:
-                report.notes.append(f"warning: stopped reading at time point {t}, after the timeline "
-                                    f"[{start},{end}]; the rest of the stream was not read")
-                break
-            yield t, elements
+            elif t > end:
+                after += len(elements)
+                later = t if later is None else later
+            else:
+                yield t, elements
     finally:
         if before:
             report.notes.insert(0, f"warning: left out {_plural(before, noun)} before the timeline "
                                    f"[{start},{end}] (from time point {first})")
+        if after:
+            report.notes.append(f"note: read {_plural(after, noun)} after the timeline [{start},{end}] "
+                                f"(from time point {later}) but did not evaluate {'it' if after == 1 else 'them'}")
         close = getattr(iterator, "close", None)
         if close is not None:
             close()

@@ -214,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     agree.add_argument("--no-prefixes", action="store_true",
                        help="write IRIs in full on the terminal too")
     add_event_options(agree)
-    agree.add_argument("--max-explanations", type=options.whole(0), default=DEFAULT_MAX_EXPLANATIONS,
+    agree.add_argument("--max-explanations", type=int, default=DEFAULT_MAX_EXPLANATIONS,
                        metavar="N", help="explain at most N disagreeing intervals; the others are "
                        "listed without reasons (default %(default)s)")
     agree.set_defaults(handler=command_agree)

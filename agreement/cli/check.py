@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import TextIO
 
 from agreement.cli import options
@@ -77,6 +78,8 @@ def command_check(args: argparse.Namespace, out: TextIO) -> int:
                             strict=args.strict, merge=args.merge_same_time, period=args.period,
                             variant=args.variant, start=args.start, end=args.end,
                             suggest=not args.no_suggest)
+    for note in judgement.notes:
+        print(note, file=sys.stderr)
     if args.format == "json":
         out.write(json.dumps(to_json(judgement), indent=1, ensure_ascii=False) + "\n")
     else:

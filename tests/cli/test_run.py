@@ -61,12 +61,11 @@ def test_input_before_from_is_left_out_with_a_warning(capsys):
     assert err == "warning: left out 1 atom before the timeline [12,50] (from time point 10)\n"
 
 
-def test_reading_stops_after_to_with_a_warning(capsys):
+def test_input_after_to_is_read_and_noted(capsys):
     status, out, err = run(capsys, *RUN_COUPONS, "--to", "16", "--format", "json")
     assert status == 0
     assert [p["time"] for p in json.loads(out)["time_points"]] == list(range(17))
-    assert err == ("warning: stopped reading at time point 18, after the timeline [0,16]; "
-                   "the rest of the stream was not read\n")
+    assert err == "note: read 2 atoms after the timeline [0,16] (from time point 18) but did not evaluate them\n"
 
 
 def test_several_answer_streams_are_numbered(tmp_path, capsys):
