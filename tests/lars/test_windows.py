@@ -5,7 +5,7 @@ import pytest
 from lars.atoms import Atom
 from lars.streams import Stream, Timeline
 from lars.terms import Name
-from lars.windows import TimeWindow, TupleWindow, select, time_window_range, tuple_window_selection
+from lars.windows import NOW, UNBOUNDED, TimeWindow, TupleWindow, select, time_window_range, tuple_window_selection
 
 
 @pytest.mark.parametrize("t, expected", [
@@ -79,3 +79,10 @@ def test_invalid_time_windows_are_refused(kwargs):
 def test_tuple_window_holds_at_least_one_atom():
     with pytest.raises(ValueError):
         TupleWindow(0)
+
+
+@pytest.mark.parametrize("t", [0, 3, 9])
+def test_now_is_the_current_time_point_and_unbounded_reaches_the_start(t):
+    """``⊞^now`` selects ``[t, t]`` and ``⊞^∞`` selects ``[t_min, t]`` (the paper's windows)."""
+    assert time_window_range(NOW, t, Timeline(0, 9)) == (t, t)
+    assert time_window_range(UNBOUNDED, t, Timeline(0, 9)) == (0, t)

@@ -1,0 +1,66 @@
+"""Corners of τ the mutation run found untested (scripts/mutation.py): where an EXISTS pattern's
+rules are numbered, and the bound on the EXISTS of one FILTER.
+
+Answers are compared with rdflib's SPARQL engine on the same data (an independent evaluation).
+"""
+
+from __future__ import annotations
+
+import pytest
+from rdflib import Dataset
+
+from lars.errors import UnsupportedError
+from tests.translate.solving import answer_rows, row_set
+from translate import background_atoms, parse_query, translate
+
+PREFIX = "PREFIX : <http://ex.org/>\n"
+DATA = """@prefix : <http://ex.org/> .
+:a :p 1 ; :q 1 ; :r 2 .
+:b :p 2 ; :r 3 ; :t 4 .
+:c :r 5 .
+:d :p 3 ; :q 2 .
+"""
+
+
+def ours(query: str) -> frozenset:
+    data = Dataset()
+    data.parse(data=DATA, format="trig")
+    translation = translate(parse_query(PREFIX + query), "sparql")
+    encoder = translation.encoder()
+    rows = answer_rows(translation, encoder, background_atoms(data, encoder))
+    return frozenset(frozenset((k, v) for k, v in row if v is not None) for row in row_set(rows))
+
+
+def rdflibs(query: str) -> frozenset:
+    data = Dataset()
+    data.parse(data=DATA, format="trig")
+    result = data.query(PREFIX + query)
+    return frozenset(frozenset((str(k), v) for k, v in row.asdict().items() if v is not None)
+                     for row in result)
+
+
+@pytest.mark.parametrize("query", [
+    pytest.param("SELECT ?s ?o WHERE { { ?s :p ?o FILTER EXISTS { ?s :q ?z } } UNION "
+                 "{ { ?s :r ?o } OPTIONAL { ?s :t ?w } } }", id="exists-left-of-union"),
+    pytest.param("SELECT ?s ?o WHERE { { { ?s :r ?o } OPTIONAL { ?s :t ?w } } UNION "
+                 "{ ?s :p ?o FILTER NOT EXISTS { ?s :q ?z } } }", id="not-exists-right-of-union"),
+    pytest.param("SELECT ?s WHERE { { ?s :p ?o FILTER (EXISTS { ?s :q ?z } || EXISTS { ?s :t ?z }) } UNION "
+                 "{ { ?s :r ?o } OPTIONAL { { ?s :q ?w } UNION { ?s :t ?w } } } }", id="two-exists"),
+])
+def test_exists_beside_other_nodes_answers_as_rdflib(query):
+    """The EXISTS pattern's nodes are numbered off the tree (a spine of free indices); numbered
+    into it, they would share predicates with other nodes and mix their solutions."""
+    assert ours(query) == rdflibs(query)
+
+
+MAX_EXISTS = 4
+"""τ's bound (its refusal names it): one rule per combination of the EXISTS outcomes, 2^4."""
+
+
+def test_at_most_four_exists_in_one_filter():
+    def query(count: int) -> str:
+        tests = " || ".join(f"EXISTS {{ ?s :q {k} }}" for k in range(count))
+        return f"SELECT ?s WHERE {{ ?s :p ?o FILTER ({tests}) }}"
+    assert ours(query(MAX_EXISTS)) == rdflibs(query(MAX_EXISTS))
+    with pytest.raises(UnsupportedError, match=f"more than {MAX_EXISTS} EXISTS"):
+        translate(parse_query(PREFIX + query(MAX_EXISTS + 1)), "sparql")
