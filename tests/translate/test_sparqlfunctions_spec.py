@@ -120,6 +120,8 @@ def test_casts(target, value, result):
                  id="decimal-kept-exact"),
     pytest.param(f.sparql_add, (Literal(True), Literal(1)), ERROR, id="boolean-is-no-number"),
     pytest.param(f.sparql_add, (Literal("1"), Literal(1)), ERROR, id="string-is-no-number"),
+    pytest.param(f.sparql_add, (Literal("1"), Literal("2")), ERROR, id="strings-are-no-numbers"),
+    pytest.param(f.sparql_div, (Literal("1"), Literal("2")), ERROR, id="strings-do-not-divide"),
     pytest.param(f.sparql_add, (URIRef(EX + "a"), Literal(1)), ERROR, id="iri-is-no-number"),
     pytest.param(f.sparql_mul, (typed("x", "decimal"), Literal(1)), ERROR, id="ill-typed-is-no-number"),
 ])
