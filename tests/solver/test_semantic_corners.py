@@ -57,3 +57,12 @@ def test_diamond_over_a_non_empty_window_holds_for_background(strategy):
 def test_a_negative_self_loop_has_no_answer_where_it_fires(strategy):
     found = holds("p :- q, not p.", (0, 1), {1: "q"}, strategy)
     assert found == {0: [[]], 1: []}
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_tuple_windows_count_the_latest_atoms(strategy):
+    """``⊞^{#2}`` at t is the substream from the time of the second latest atom up to t (q0 p1
+    q2 q3): ``<> p`` holds while p1 is among them (1, 2), ``[] q`` where every point of it has q
+    (0: [0,0]; 3: [2,3]; not 4: [2,4], nothing at 4)."""
+    found = holds("x :- [#2] <> p. y :- [#2] [] q.", (0, 4), {0: "q", 1: "p", 2: "q", 3: "q"}, strategy)
+    assert found == {0: [["y"]], 1: [["x"]], 2: [["x"]], 3: [["y"]], 4: [[]]}

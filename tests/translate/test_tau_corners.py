@@ -46,6 +46,8 @@ def rdflibs(query: str) -> frozenset:
                  "{ ?s :p ?o FILTER NOT EXISTS { ?s :q ?z } } }", id="not-exists-right-of-union"),
     pytest.param("SELECT ?s WHERE { { ?s :p ?o FILTER (EXISTS { ?s :q ?z } || EXISTS { ?s :t ?z }) } UNION "
                  "{ { ?s :r ?o } OPTIONAL { { ?s :q ?w } UNION { ?s :t ?w } } } }", id="two-exists"),
+    pytest.param("SELECT ?s WHERE { ?s :p ?o FILTER EXISTS { ?s :q ?z FILTER (?z >= 1 && isIRI(?s)) } }",
+                 id="exists-filter-over-all-its-variables"),
 ])
 def test_exists_beside_other_nodes_answers_as_rdflib(query):
     """The EXISTS pattern's nodes are numbered off the tree (a spine of free indices); numbered
@@ -55,6 +57,18 @@ def test_exists_beside_other_nodes_answers_as_rdflib(query):
 
 MAX_EXISTS = 4
 """τ's bound (its refusal names it): one rule per combination of the EXISTS outcomes, 2^4."""
+
+
+@pytest.mark.parametrize("query", [
+    pytest.param("SELECT ?s ?x WHERE { { ?s :p ?o BIND (?o + 1 AS ?x) } UNION { ?s :r ?o BIND (?o + 10 AS ?x) } }",
+                 id="bind-in-both-branches"),
+    pytest.param("SELECT ?s ?x ?y WHERE { { { ?s :p ?o BIND (?o + 1 AS ?x) } BIND (?x + 2 AS ?y) } UNION "
+                 "{ ?s :r ?o } }", id="nested-binds"),
+])
+def test_binds_beside_other_nodes_answer_as_rdflib(query):
+    """A BIND's child is node 2i, its own number; any other numbering mixes it with others
+    (additions only: rdflib makes the product of two integers a decimal)."""
+    assert ours(query) == rdflibs(query)
 
 
 def test_at_most_four_exists_in_one_filter():
