@@ -59,6 +59,7 @@ TARGETS = {
                          "tests/translate/test_prop2.py"],
     "solver/encode.py": ["tests/solver/test_examples.py", "tests/solver/test_semantic_corners.py"],
     "solver/incremental/joins.py": ["tests/solver/incremental/test_joins.py",
+                                    "tests/solver/incremental/test_table.py",
                                     "tests/solver/incremental/test_relations.py",
                                     "tests/solver/test_semantic_corners.py"],
     "agreement/compare.py": ["tests/agreement/test_computed.py", "tests/agreement/test_recorded.py"],
