@@ -88,12 +88,35 @@ class Equivalent:
     reason: str
 
 
+ROLE_LINE = """role = ", ".join(f"EXISTS {k + 1} {'holds' if holds else 'fails'}\""""
+
 EQUIVALENT: tuple[Equivalent, ...] = (
     Equivalent("translate/tau.py", "MAX_CASES = 243", "243  ->  244",
                "join_cases counts 2^a * 3^b cases, and no such number lies in (243, 244]"),
     Equivalent("translate/tau.py", "made = False", "False  ->  True",
                "with no helper rule made, 'not ans'_2i' negates a predicate no rule derives: always "
                "true, as if left out"),
+    Equivalent("translate/tau.py", ROLE_LINE,
+               "k + 1  ->  k - 1", "the text of a provenance comment"),
+    Equivalent("translate/tau.py", ROLE_LINE,
+               "1  ->  2", "the text of a provenance comment"),
+    Equivalent("solver/encode.py", "needs_domain: bool = False", "False  ->  True",
+               "the default is taken by ordinary and @ atoms only, whose interval ([t,t], the "
+               "timeline) is never empty, and the domain is used only over an empty interval"),
+    Equivalent("solver/encode.py",
+               "needs_domain = isinstance(formula.modality, Box) and bool(formula.atom.variables())",
+               "isinstance(formula.modality, Box) and bool(formula.atom.vari  ->  "
+               "isinstance(formula.modality, Box) or bool(formula.atom.varia",
+               "the domain serves only the box encoders (a diamond over an empty window is false "
+               "whatever the domain, tested), and a ground box over the domain path is the same"),
+    Equivalent("solver/incremental/joins.py", "SMALL_BUCKET = 8", "8  ->  9",
+               "where buckets turn from tuples into sets: every reader treats both alike"),
+    Equivalent("solver/incremental/joins.py",
+               "best = max(remaining, key=lambda i: (len(set(columns[i]) & bound), -len(columns[i])))",
+               "max  ->  min", "the order of the joins, a heuristic: any order gives the same tuples"),
+    Equivalent("solver/incremental/joins.py",
+               "self.negation_getters = [(index, itemgetter(*columns) if len(columns) > 1 else None, columns)",
+               "1  ->  2", "for two columns the fallback builds the same key tuple as itemgetter"),
 )
 """The surviving mutants judged equivalent, each with its reason (reported apart from the others)."""
 

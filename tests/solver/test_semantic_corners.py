@@ -66,3 +66,12 @@ def test_tuple_windows_count_the_latest_atoms(strategy):
     (0: [0,0]; 3: [2,3]; not 4: [2,4], nothing at 4)."""
     found = holds("x :- [#2] <> p. y :- [#2] [] q.", (0, 4), {0: "q", 1: "p", 2: "q", 3: "q"}, strategy)
     assert found == {0: [["y"]], 1: [["x"]], 2: [["x"]], 3: [["y"]], 4: [[]]}
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_diamond_over_an_empty_window_is_false_for_atoms_with_variables(strategy):
+    """Only ``□`` over variables holds for every value of an empty window (needs a domain);
+    ``◇ p(X)`` there stays false, even for a background atom."""
+    found = holds("d(X) :- [0,0,4] <> b(X), c(X). e(X) :- [0,0,4] [] b(X), c(X).", (1, 2), {},
+                  strategy, background="b(1). c(1). c(2).")
+    assert found == {1: [["e(1)", "e(2)"]], 2: [["e(1)", "e(2)"]]}
