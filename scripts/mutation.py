@@ -56,6 +56,7 @@ TARGETS = {
                                      "tests/translate/test_prop2_values.py"],
     "translate/triggers.py": ["tests/translate/test_triggers.py", "tests/translate/test_prop1.py"],
     "translate/tau.py": ["tests/translate/test_tau.py", "tests/translate/test_tau_corners.py",
+                         "tests/translate/test_expressions.py", "tests/translate/test_sparql11.py",
                          "tests/translate/test_prop2.py"],
     "solver/encode.py": ["tests/solver/test_examples.py", "tests/solver/test_semantic_corners.py"],
     "solver/incremental/joins.py": ["tests/solver/incremental/test_joins.py",
