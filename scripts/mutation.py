@@ -64,7 +64,8 @@ TARGETS = {
                                     "tests/solver/incremental/test_relations.py",
                                     "tests/solver/test_semantic_corners.py"],
     "agreement/compare.py": ["tests/agreement/test_computed.py", "tests/agreement/test_recorded.py",
-                             "tests/agreement/test_compare_intervals.py"],
+                             "tests/agreement/test_compare_intervals.py",
+                             "tests/agreement/test_pull_times.py"],
 }
 """Module of the semantic core → the tests that concern it."""
 
