@@ -42,6 +42,9 @@ def rdflibs(query: str) -> frozenset:
 @pytest.mark.parametrize("query", [
     pytest.param("SELECT ?s ?o WHERE { { ?s :p ?o FILTER EXISTS { ?s :q ?z } } UNION "
                  "{ { ?s :r ?o } OPTIONAL { ?s :t ?w } } }", id="exists-left-of-union"),
+    pytest.param("SELECT ?s ?o WHERE { { ?s :p ?o FILTER EXISTS { ?s :q ?z } } UNION "
+                 "{ { { ?s :r ?o } OPTIONAL { ?s :t ?w } } OPTIONAL { ?s :q ?v } } }",
+                 id="exists-beside-a-deep-branch"),
     pytest.param("SELECT ?s ?o WHERE { { { ?s :r ?o } OPTIONAL { ?s :t ?w } } UNION "
                  "{ ?s :p ?o FILTER NOT EXISTS { ?s :q ?z } } }", id="not-exists-right-of-union"),
     pytest.param("SELECT ?s WHERE { { ?s :p ?o FILTER (EXISTS { ?s :q ?z } || EXISTS { ?s :t ?z }) } UNION "
