@@ -115,9 +115,6 @@ EQUIVALENT: tuple[Equivalent, ...] = (
     Equivalent("solver/incremental/joins.py", "SMALL_BUCKET = 8", "8  ->  9",
                "where buckets turn from tuples into sets: every reader treats both alike"),
     Equivalent("solver/incremental/joins.py",
-               "best = max(remaining, key=lambda i: (len(set(columns[i]) & bound), -len(columns[i])))",
-               "max  ->  min", "the order of the joins, a heuristic: any order gives the same tuples"),
-    Equivalent("solver/incremental/joins.py",
                "self.negation_getters = [(index, itemgetter(*columns) if len(columns) > 1 else None, columns)",
                "1  ->  2", "for two columns the fallback builds the same key tuple as itemgetter"),
 )
