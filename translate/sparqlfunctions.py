@@ -346,9 +346,9 @@ def sparql_cast(datatype: Constant, value: Constant) -> Constant:
             return Literal(xpath_string(source))
         if target in _NUMBER_CASTS and kind in ("numeric", "boolean"):
             number = numeric(source) if kind == "numeric" else source.value
-            if isinstance(number, float) and not math.isfinite(number) and target != XSD.double \
-                    and target != XSD.float:
-                raise _Error  # NaN and INF have no integer or decimal
+            if isinstance(number, float) and not math.isfinite(number) \
+                    and target in (XSD.integer, XSD.decimal):
+                raise _Error  # NaN and INF have no integer or decimal; as booleans NaN is false
             return _NUMBER_CASTS[target](number)
         if isinstance(source, Literal) and source.ill_typed:
             raise _Error

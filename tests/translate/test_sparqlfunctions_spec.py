@@ -96,11 +96,11 @@ def test_replace(args, result):
     pytest.param("double", Literal(3), typed("3", "double"), id="double-of-integer"),
     pytest.param("boolean", Literal(0), FALSE, id="boolean-of-zero"),
     pytest.param("boolean", typed("2.5", "decimal"), TRUE, id="boolean-of-decimal"),
-    pytest.param("boolean", typed("INF", "double"), TRUE, id="boolean-of-inf",
-                 marks=pytest.mark.xfail(strict=True, reason="refused as an error: the NaN/INF guard of "
-                                         "sparql_cast also covers xsd:boolean (XPath 19.1.2.4: true)")),
-    pytest.param("boolean", typed("NaN", "double"), FALSE, id="boolean-of-nan",
-                 marks=pytest.mark.xfail(strict=True, reason="the same guard (XPath: false)")),
+    # XPath 19.1.2.4: NaN is false, INF and -INF are true (not errors, unlike integer/decimal)
+    pytest.param("boolean", typed("INF", "double"), TRUE, id="boolean-of-inf"),
+    pytest.param("boolean", typed("-INF", "float"), TRUE, id="boolean-of-minus-inf-float"),
+    pytest.param("boolean", typed("NaN", "double"), FALSE, id="boolean-of-nan"),
+    pytest.param("boolean", typed("NaN", "float"), FALSE, id="boolean-of-nan-float"),
     pytest.param("boolean", Literal("false"), FALSE, id="boolean-of-string-false"),
     pytest.param("boolean", Literal("1"), TRUE, id="boolean-of-string-one"),
     pytest.param("string", Literal(12), Literal("12"), id="string-of-integer"),  # simple = xsd:string
