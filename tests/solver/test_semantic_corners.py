@@ -75,3 +75,16 @@ def test_diamond_over_an_empty_window_is_false_for_atoms_with_variables(strategy
     found = holds("d(X) :- [0,0,4] <> b(X), c(X). e(X) :- [0,0,4] [] b(X), c(X).", (1, 2), {},
                   strategy, background="b(1). c(1). c(2).")
     assert found == {1: [["e(1)", "e(2)"]], 2: [["e(1)", "e(2)"]]}
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("program, contents, dead", [
+    ("@U y :- [0] @T p, U = T + 5.", {0: "p", 7: "p"}, 7),  # 0+5 on the timeline, 7+5 = 12 past it
+    ("@U y :- [0] <> p(U).", {1: "p(a)", 2: "p(3)"}, 1),    # a name is no time point
+    ("@12 y :- [0] <> p.", {2: "p"}, 2),                    # a constant past the timeline's end
+])
+def test_a_head_time_off_the_timeline_leaves_no_answer(strategy, program, contents, dead):
+    # the encoding's constraint: a body that holds with its @-head off the timeline [0,9] has
+    # no answer stream; every other time point has one (empty at that time point)
+    found = holds(program, (0, 9), contents, strategy)
+    assert found == {t: [] if t == dead else [[]] for t in range(10)}
