@@ -67,10 +67,19 @@ MAX_EXISTS = 4
                  id="bind-in-both-branches"),
     pytest.param("SELECT ?s ?x ?y WHERE { { { ?s :p ?o BIND (?o + 1 AS ?x) } BIND (?x + 2 AS ?y) } UNION "
                  "{ ?s :r ?o } }", id="nested-binds"),
+    # BIND at node 2: a child numbered 3i = 6 would share its predicate with the UNION's left
+    # branch (node 6 of node 3), both over (?o, ?s)
+    pytest.param("SELECT ?s ?o ?b WHERE { { ?s :p ?o BIND (1 AS ?b) } { { ?s :q ?o } UNION { ?s :r ?o } } }",
+                 id="bind-beside-a-union"),
+    # GROUP at node 16 (under the sub-select's projection and two BINDs): a child numbered
+    # 3i = 48 would share its predicate with the triple pattern under four BINDs (3, 6, 12, 24)
+    pytest.param("SELECT ?s ?n WHERE { { SELECT ?s (COUNT(?o) AS ?n) WHERE { ?s :p ?o } GROUP BY ?s } "
+                 "{ ?s :q ?o BIND (1 AS ?a) BIND (2 AS ?b) BIND (3 AS ?c) BIND (4 AS ?d) } }",
+                 id="group-beside-binds"),
 ])
-def test_binds_beside_other_nodes_answer_as_rdflib(query):
-    """A BIND's child is node 2i, its own number; any other numbering mixes it with others
-    (additions only: rdflib makes the product of two integers a decimal)."""
+def test_binds_and_groups_beside_other_nodes_answer_as_rdflib(query):
+    """A BIND's or GROUP's child is node 2i, its own number; any other numbering mixes it with
+    others (additions only: rdflib makes the product of two integers a decimal)."""
     assert ours(query) == rdflibs(query)
 
 
