@@ -88,3 +88,12 @@ def test_a_head_time_off_the_timeline_leaves_no_answer(strategy, program, conten
     # no answer stream; every other time point has one (empty at that time point)
     found = holds(program, (0, 9), contents, strategy)
     assert found == {t: [] if t == dead else [[]] for t in range(10)}
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_a_rule_without_negation_over_a_derived_predicate_fires(strategy):
+    # the stratified strategy evaluates y's rule bottom-up in Python: with nothing negated, every
+    # instance of its body derives its head
+    found = holds("x(X) :- [0] <> p(X). y(X) :- x(X), X >= 2.", (0, 1), {0: "p(1); p(2); p(3)"},
+                  strategy)
+    assert found == {0: [["x(1)", "x(2)", "x(3)", "y(2)", "y(3)"]], 1: [[]]}
