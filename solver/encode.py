@@ -182,20 +182,29 @@ def encode_head(rule: Rule, body: str) -> list[str]:
     ]
 
 
-def encode_rule(rule_index: int, rule: Rule) -> tuple[list[str], list[Scope]]:
-    """The ASP rules for one LARS rule and the scopes of its body atoms."""
+def encode_body(rule: Rule, encode_one: Callable[[int, Literal], tuple[str, list[str], Scope | None]]
+                ) -> tuple[list[str], list[str], list[Scope]]:
+    """The body texts, auxiliary rules and scopes of ``rule``, each literal encoded by
+    ``encode_one(index, literal)`` (this encoding's, or the time-indexed one's); an
+    unsupported literal is reported at the rule's position."""
     body, lines, scopes = [], [], []
     for index, literal in enumerate(rule.body):
         try:
-            text, aux_rules, scope = encode_literal(rule_index, index, literal)
+            text, aux_rules, scope = encode_one(index, literal)
         except UnsupportedError as error:
             raise UnsupportedError(error.message, rule.position) from None
         body.append(text)
         lines.extend(aux_rules)
         if scope is not None:
             scopes.append(scope)
-    lines.extend(encode_head(rule, ", ".join(body)))
-    return lines, scopes
+    return body, lines, scopes
+
+
+def encode_rule(rule_index: int, rule: Rule) -> tuple[list[str], list[Scope]]:
+    """The ASP rules for one LARS rule and the scopes of its body atoms."""
+    body, lines, scopes = encode_body(
+        rule, lambda index, literal: encode_literal(rule_index, index, literal))
+    return lines + encode_head(rule, ", ".join(body)), scopes
 
 
 def encode_program(program: Program) -> Encoding:

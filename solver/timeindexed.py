@@ -51,7 +51,7 @@ from lars.rules import Literal, Program, Rule
 from lars.streams import Stream, Timeline
 from lars.terms import Variable
 from lars.windows import TupleWindow, time_window_range
-from solver.encode import Scope, atom_term, scope_and_modality, term_text
+from solver.encode import Scope, atom_term, encode_body, scope_and_modality, term_text
 from solver.symbols import Context, atom_of, atom_text
 
 INPUT, BACKGROUND, DERIVED, TIME, TIMELINE, RANGE, TUPLES = (
@@ -147,16 +147,8 @@ def encode_head(tag: str, rule: Rule, body: list[str]) -> list[str]:
 
 def encode_rule(tag: str, rule_index: int, rule: Rule) -> tuple[list[str], list[Scope]]:
     """The ASP rules for one LARS rule and the scopes of its body atoms."""
-    body, lines, scopes = [], [], []
-    for index, literal in enumerate(rule.body):
-        try:
-            text, aux_rules, scope = encode_literal(tag, rule_index, index, literal)
-        except UnsupportedError as error:
-            raise UnsupportedError(error.message, rule.position) from None
-        body.append(text)
-        lines.extend(aux_rules)
-        if scope is not None:
-            scopes.append(scope)
+    body, lines, scopes = encode_body(
+        rule, lambda index, literal: encode_literal(tag, rule_index, index, literal))
     return lines + encode_head(tag, rule, body), scopes
 
 
