@@ -80,7 +80,9 @@ class MergedTriples:
 
     Triples are fed as they are read (:meth:`add`); per stream and pattern the first
     :data:`MERGED_WITNESSES` are kept and the rest counted. Only patterns whose predicate is a
-    variable or the triple's own are tried (found once per stream and predicate)."""
+    variable or the triple's own are tried (found once per stream and predicate), and only
+    when some of them are not the stream's own: a query reading one stream and no static
+    data never tries any."""
 
     def __init__(self, query: RspQuery) -> None:
         self.own = {spec.stream: spec.pattern.triples for spec in query.streams}
@@ -90,22 +92,23 @@ class MergedTriples:
         self.found: dict[tuple, tuple[TriplePattern, list[StreamTriple], list[int]]] = {}
 
     def patterns(self, stream, predicate) -> tuple[list[TriplePattern], list[TriplePattern]]:
-        """The stream's own patterns and the query's patterns a triple with ``predicate`` may match."""
+        """The stream's own patterns a triple with ``predicate`` may match, and the query's
+        other patterns it may match."""
         key = (stream, predicate)
         if key not in self.tried:
             def fits(pattern: TriplePattern) -> bool:
                 return isinstance(pattern.predicate, (Var, BlankVar)) or pattern.predicate == predicate
-            self.tried[key] = ([p for p in self.own.get(stream, ()) if fits(p)],
-                               [p for p in self.every if fits(p)])
+            own = [p for p in self.own.get(stream, ()) if fits(p)]
+            self.tried[key] = (own, [p for p in self.every if fits(p) and p not in own])
         return self.tried[key]
 
     def add(self, elements: Sequence[StreamTriple]) -> None:
         """Look at the triples of one time point."""
         for element in elements:
-            own, every = self.patterns(element.stream, element.triple[1])
-            if not every or any(bind(p, element.triple, {}) is not None for p in own):
+            own, others = self.patterns(element.stream, element.triple[1])
+            if not others or any(bind(p, element.triple, {}) is not None for p in own):
                 continue
-            other = next((p for p in every if bind(p, element.triple, {}) is not None), None)
+            other = next((p for p in others if bind(p, element.triple, {}) is not None), None)
             if other is not None:
                 _, kept, count = self.found.setdefault((element.stream, other), (other, [], [0]))
                 count[0] += 1

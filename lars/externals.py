@@ -29,6 +29,13 @@ from lars.errors import UnsupportedError
 
 _FUNCTIONS: dict[str, Callable] = {}
 _MODULES: dict[str, str] = {}
+_VALUES: dict[tuple, object] = {}
+
+VALUES_KEPT = 1 << 16
+"""Values of :func:`call` remembered; the memory is emptied when it grows past this. A filter
+such as ``FILTER(?value > 80)`` is called once per candidate binding, and on a sensor stream the
+same few values come back all day: on CSRBench Q1 replayed to 10^5 triples the comparison (rdflib's
+operator behind it) was a sixth of the solving time."""
 
 
 def external(name: str) -> Callable[[Callable], Callable]:
@@ -36,6 +43,7 @@ def external(name: str) -> Callable[[Callable], Callable]:
     def register(function: Callable) -> Callable:
         _FUNCTIONS[name] = function
         _MODULES[name] = function.__module__
+        _VALUES.clear()  # values remembered may be another function's
         return function
     return register
 
@@ -51,6 +59,25 @@ def lookup(name: str) -> Callable:
     except KeyError:
         raise UnsupportedError(f"unknown external function @{name}",
                                hint="import the module that registers it") from None
+
+
+def call(name: str, args: tuple):
+    """The value of ``@name(*args)``, remembered: external functions are deterministic (see the
+    module docstring), so a call with the same constants gives the same constant.
+
+    Raises:
+        UnsupportedError: no imported module registers ``@name``.
+    """
+    key = (name, args)
+    try:
+        return _VALUES[key]
+    except KeyError:
+        pass
+    value = lookup(name)(*args)
+    if len(_VALUES) >= VALUES_KEPT:
+        _VALUES.clear()
+    _VALUES[key] = value
+    return value
 
 
 def modules_of(names: Iterable[str]) -> tuple[str, ...]:

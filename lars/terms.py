@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Union
 
-from lars.externals import lookup
+from lars.externals import call
 
 
 @dataclass(frozen=True)
@@ -181,8 +181,8 @@ def evaluate(term: Term, binding: dict[str, Constant]) -> Constant | None:
     if isinstance(term, Variable):
         return binding.get(term.name)
     if isinstance(term, Function):
-        args = [evaluate(arg, binding) for arg in term.args]
-        return None if None in args else lookup(term.name)(*args)
+        args = tuple(evaluate(arg, binding) for arg in term.args)
+        return None if None in args else call(term.name, args)
     if not isinstance(term, BinaryOp):
         return term
     left, right = evaluate(term.left, binding), evaluate(term.right, binding)

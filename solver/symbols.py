@@ -21,7 +21,7 @@ import clingo
 
 from lars.atoms import Atom
 from lars.errors import UnsupportedError
-from lars.externals import lookup
+from lars.externals import call, lookup
 from lars.terms import Constant, Iri, Name, Number, String
 
 IRI_FUNCTION = "iri"
@@ -61,12 +61,12 @@ class Context:
     def __getattr__(self, name: str):
         if name.startswith("__"):
             raise AttributeError(name)
-        function = lookup(name)
+        lookup(name)  # an unknown function is refused here, before clingo calls it
 
-        def call(*symbols: clingo.Symbol) -> list[clingo.Symbol]:
-            value = function(*(constant_of(symbol) for symbol in symbols))
+        def called(*symbols: clingo.Symbol) -> list[clingo.Symbol]:
+            value = call(name, tuple(constant_of(symbol) for symbol in symbols))
             return [] if value is None else [symbol_of(value)]
-        return call
+        return called
 
 
 def quoted(text: str) -> str:

@@ -156,15 +156,40 @@ def from_constant(constant: Constant) -> Identifier | None:
     return Literal(constant.value)
 
 
+ENCODED_KEPT = 1 << 16
+"""Constants an :class:`RdfTermEncoder` remembers; its memory is emptied past this, so that a
+stream of fresh IRIs does not fill the memory."""
+
+
 class RdfTermEncoder:
     """Encodes RDF terms as LARS constants and back (:func:`to_constant`, :func:`from_constant`).
 
-    The encoding needs no memory, so one encoder serves any number of streams and queries.
+    The encoding depends on the term alone, so one encoder serves any number of streams and
+    queries. It remembers the constants of the terms met lately: a stream repeats its
+    predicates, stream IRI, sensors and values triple after triple, and looking a term up
+    (rdflib terms hash their text once) costs a fiftieth of encoding it again (checking the
+    IRI's text, making the constant). Terms equal in rdflib (same kind, text, datatype and
+    language up to case) have the same constant, so the memory cannot give another term's.
     """
+
+    def __init__(self) -> None:
+        self.encoded: dict[Identifier, Constant] = {}
+
+    def __getstate__(self) -> dict:
+        return {}  # a copy (for Spark's workers, a child process) starts with an empty memory
+
+    def __setstate__(self, state: dict) -> None:
+        self.encoded = {}
 
     def encode(self, term: Identifier) -> Constant:
         """The constant of ``term``."""
-        return to_constant(term)
+        found = self.encoded.get(term)
+        if found is None:
+            found = to_constant(term)
+            if len(self.encoded) >= ENCODED_KEPT:
+                self.encoded.clear()
+            self.encoded[term] = found
+        return found
 
     def decode(self, constant: Constant) -> Identifier | None:
         """The RDF term behind a constant (``None`` for ``null``)."""

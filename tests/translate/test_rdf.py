@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rdflib import BNode, Graph, Literal, URIRef
 
 from lars.atoms import Atom
@@ -108,3 +110,38 @@ def test_chop_projects_the_stream_argument_of_answer_predicates_only() -> None:
 
 def test_to_constant_is_pure() -> None:
     assert to_constant(Literal(5)) == to_constant(Literal("5", datatype=xsd("integer"))) == Number(5)
+
+
+# --- the encoder's memory ---------------------------------------------------------------------
+
+_lexical = st.sampled_from(["1", "01", "1.0", "1.0E0", "true", "x", "X", "", " 1"])
+_terms = st.one_of(
+    st.builds(lambda s: URIRef(EX + s), st.sampled_from(["a", "A", "b", "1"])),
+    st.builds(BNode, st.sampled_from(["a", "b"])),
+    st.builds(lambda v, t: Literal(v, datatype=xsd(t) if t else None), _lexical,
+              st.sampled_from([None, "integer", "decimal", "double", "boolean", "string"])),
+    st.builds(lambda v, lang: Literal(v, lang=lang), _lexical, st.sampled_from(["en", "EN", "en-US", "fr"])),
+)
+
+
+@pytest.mark.filterwarnings("ignore:Serializing weird", "ignore:Parsing weird")  # ill-typed on purpose
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_terms, max_size=30))
+def test_the_remembered_constant_is_the_terms_own(terms) -> None:
+    """Whatever was encoded before (a term equal in rdflib, one with the same text), each term
+    gets :func:`to_constant`'s constant, also once the memory was emptied for being full."""
+    encoder = RdfTermEncoder()
+    for round in range(2):
+        assert [encoder.encode(t) for t in terms] == [to_constant(t) for t in terms]
+
+
+def test_a_full_memory_is_emptied_and_a_copy_starts_empty(monkeypatch) -> None:
+    import pickle
+    import translate.rdf
+    monkeypatch.setattr(translate.rdf, "ENCODED_KEPT", 3)
+    encoder = RdfTermEncoder()
+    for name in "abcd":
+        encoder.encode(URIRef(EX + name))
+    assert list(encoder.encoded) == [URIRef(EX + "d")]
+    copy = pickle.loads(pickle.dumps(encoder))
+    assert copy.encoded == {} and copy.encode(Literal(1)) == Number(1)
