@@ -184,6 +184,13 @@ iri_term = functools.lru_cache(maxsize=1 << 14)(URIRef)
 """``URIRef`` for the fast path, cached: predicates, streams and datatypes repeat line after line."""
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def literal_term(text: str, lang: str | None, datatype: str | None) -> Literal:
+    """``Literal`` for the fast path, cached: a sensor stream repeats its values, and making an
+    rdflib literal (which converts its value) costs several times reading the whole line."""
+    return Literal(text, lang, iri_term(datatype) if datatype else None)
+
+
 def _parse_ntriples_line_slow(line: str, source: str, line_number: int, *,
                               default_stream: URIRef | None = None) -> tuple[int, list[StreamTriple]] | None:
     """:func:`parse_ntriples_line` term by term with rdflib's parser: any line, and every error."""
@@ -222,7 +229,7 @@ def parse_ntriples_line(line: str, source: str, line_number: int, *,
     elif ob is not None:
         obj = BNode(ob)
     else:
-        obj = Literal(lit, lang, iri_term(dt) if dt else None)
+        obj = literal_term(lit, lang, dt)
     time = int(t)
     triple = (iri_term(s) if s is not None else BNode(sb), iri_term(p), obj)
     return time, [StreamTriple(time, iri_term(g) if g else default_stream, triple, Position(source, line_number))]

@@ -206,8 +206,10 @@ def triple_atom(triple: tuple, graph: Constant, encoder: RdfTermEncoder) -> Atom
 
 def stream_atom(triple: tuple, stream: URIRef, encoder: RdfTermEncoder) -> Atom:
     """The input atom ``striple(s, p, o, stream)``."""
-    s, p, o = (encoder.encode(term) for term in triple)
-    return Atom(STRIPLE, (s, p, o, encoder.encode(URIRef(stream))))
+    s, p, o = triple
+    encode = encoder.encode
+    return Atom(STRIPLE, (encode(s), encode(p), encode(o),
+                          encode(stream if isinstance(stream, URIRef) else URIRef(stream))))
 
 
 def graph_atoms(graph: Graph, encoder: RdfTermEncoder,
