@@ -10,7 +10,11 @@ CSRBench stream and on the stream replayed to each ``--sizes`` triples
   measured against;
 
 and prints per stream: the CPU seconds (user + system, the operating system's accounting of
-the finished child) of ``lars agree`` and of the oracle, their ratio, whether the verdicts are
+the finished child) of ``lars agree`` and of the oracle, their ratio; the same less each
+one's start-up (a process that only imports its modules, ``import agreement.cli`` and
+``import window_oracle``, median of three, measured in the same run) and the ratio of what is
+left, the work itself (what either imports later, such as rdflib's SPARQL engine, counts as
+work); whether the verdicts are
 identical (per interval: agree or not, the answers only CQELS gave, those only C-SPARQL gave)
 and the peak resident memory of ``lars agree`` and of ``lars run``. Run:
 
@@ -44,6 +48,17 @@ def measured(argv: list[str], output: Path) -> tuple[float, int, int]:
         child = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL, env=environment)
         _, status, usage = os.wait4(child.pid, 0)
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024, os.waitstatus_to_exitcode(status)
+
+
+def startup_cpu_s(module: str) -> float:
+    """CPU seconds of a process that only imports ``module`` (median of three)."""
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(HERE)])}
+    times = []
+    for _ in range(3):
+        child = subprocess.Popen([sys.executable, "-c", f"import {module}"], env=environment)
+        _, _, usage = os.wait4(child.pid, 0)
+        times.append(usage.ru_utime + usage.ru_stime)
+    return sorted(times)[1]
 
 
 def lars(*args: str) -> list[str]:
@@ -84,6 +99,10 @@ def measure(stream: Path, oracle: bool, memory: bool, folder: Path) -> dict:
             [sys.executable, str(HERE / "window_oracle.py"), str(cqels), str(stream), "--csparql",
              str(csparql), "--period", "10"], lines)
         figures["ratio"] = figures["oracle_cpu_s"] / figures["agree_cpu_s"]
+        figures["agree_startup_s"] = startup_cpu_s("agreement.cli")
+        figures["oracle_startup_s"] = startup_cpu_s("window_oracle")
+        figures["work_ratio"] = ((figures["oracle_cpu_s"] - figures["oracle_startup_s"])
+                                 / (figures["agree_cpu_s"] - figures["agree_startup_s"]))
         figures["identical"] = oracle_verdicts(lines.read_text().splitlines()) == ours
     if memory:
         for form, query in (("cqels", cqels), ("csparql", csparql)):
@@ -105,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     streams = ([] if args.no_bundled else [("bundled (15,188)", BUNDLED)]) + [
         (f"{size:,}", stream_file(size, args.workdir)) for size in args.sizes]
     columns = ["triples", "intervals", "disagreeing", "agree_cpu_s", "oracle_cpu_s", "ratio",
-               "identical", "agree_mb", "run_cqels_mb", "run_csparql_mb"]
+               "agree_startup_s", "oracle_startup_s", "work_ratio", "identical", "agree_mb", "run_cqels_mb", "run_csparql_mb"]
     print(" | ".join(columns))
     for name, stream in streams:
         with tempfile.TemporaryDirectory() as folder:
