@@ -110,7 +110,7 @@ class ComputedCheck:
             raise InputError(f"the two sides have different result variables: "
                              f"{', '.join(self.variables)} and {', '.join(order)}")
         self.cqels_order = tuple(order.index(name) for name in self.variables)
-        self.program = self.shared_program()
+        self.common_program = self.shared_program()
 
     def shared_program(self) -> Program | None:
         """The program both sides solve, when their programs are the same set of rules with
@@ -182,8 +182,8 @@ class ComputedCheck:
                 self.observed(elements)
                 yield t, input_atoms(elements, self.encoder).get(t, [])
 
-        if self.program is not None:
-            answers = evaluate(self.program, fed(), line, self.background,
+        if self.common_program is not None:
+            answers = evaluate(self.common_program, fed(), line, self.background,
                                shown=self.shown(self.csparql), inputs=self.csparql.inputs)
             sampled = ((answer, answer) for answer in answers)
         else:

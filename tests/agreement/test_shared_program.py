@@ -29,7 +29,7 @@ def report(monkeypatch, share: bool, **options):
     with monkeypatch.context() as patch:
         patch.setattr(ComputedCheck, "shared_program", shared_program)
         view = check(**options)
-    return view, [c.program is not None for c in made]
+    return view, [c.common_program is not None for c in made]
 
 
 def assert_same_reports(monkeypatch, **options) -> list[bool]:
