@@ -31,7 +31,7 @@ _FUNCTIONS: dict[str, Callable] = {}
 _MODULES: dict[str, str] = {}
 _VALUES: dict[tuple, object] = {}
 
-VALUES_KEPT = 1 << 16
+VALUES_KEPT = 1 << 14
 """Values of :func:`call` remembered; the memory is emptied when it grows past this. A filter
 such as ``FILTER(?value > 80)`` is called once per candidate binding, and on a sensor stream the
 same few values come back all day: on CSRBench Q1 replayed to 10^5 triples the comparison (rdflib's

@@ -156,7 +156,7 @@ def from_constant(constant: Constant) -> Identifier | None:
     return Literal(constant.value)
 
 
-ENCODED_KEPT = 1 << 16
+ENCODED_KEPT = 1 << 14
 """Constants an :class:`RdfTermEncoder` remembers; its memory is emptied past this, so that a
 stream of fresh IRIs does not fill the memory."""
 
