@@ -10,7 +10,7 @@ holds ``℘(P)`` and ``P`` have the same rules and the same answer. Solving ``P`
 skip the time points whose windows did not change, which a trigger that changes at every input
 prevents (a third less CPU on CSRBench Q1 replayed to 10^5 triples, the same report). When
 the two plain programs are the same rules once the copy rules are unfolded
-(:mod:`solver.incremental.unfold`: τ1's copy of the window into the default graph, read by the
+(:func:`solver.strategies.unfolded`: τ1's copy of the window into the default graph, read by the
 same basic graph pattern as τ2's window atoms; CSRBench Q1 is such a query), they have the
 same answer stream over the same input and background, so it is solved once and sampled by
 both sides. As each pulling interval
@@ -46,8 +46,7 @@ from lars.errors import InputError, SolverError
 from lars.rules import Program
 from lars.streams import Timeline
 from solver.answers import TimePointAnswer
-from solver.incremental.unfold import unfold_copies
-from solver.strategies import evaluate
+from solver.strategies import evaluate, unfolded
 from translate.api import Translation, input_atoms, query_background, translate
 from translate.rsp import RspQuery
 
@@ -119,8 +118,7 @@ class ComputedCheck:
         if (csparql.answer.predicate != cqels.answer.predicate or csparql.inputs != cqels.inputs
                 or self.shown(csparql) != self.shown(cqels)):
             return None
-        signatures = frozenset(atom.signature for atom in self.background)
-        programs = [unfold_copies(side.program, frozenset(self.shown(side)), signatures, side.inputs)
+        programs = [unfolded(side.program, self.background, self.shown(side), side.inputs)
                     for side in (csparql, cqels)]
         same = set(programs[0].rules) == set(programs[1].rules)
         return programs[0] if same else None

@@ -41,6 +41,7 @@ from solver.encode import encode_program
 from solver.reference import Limits, Problem
 from solver.answers import TimePointAnswer, canonical
 from solver.incremental.engine import Engine, shifted
+from solver.incremental.unfold import unfold_copies
 
 Slice = tuple[int, Iterable[Atom]]
 STRATEGIES = ("auto", "reference", "incremental", "stratified")
@@ -71,6 +72,15 @@ def checked_slices(slices: Iterable[Slice], timeline: Timeline) -> Iterator[tupl
                              "time order, one per time point")
         previous = t
         yield t, list(atoms)
+
+
+def unfolded(program: Program, background: Iterable[Atom], shown: Iterable[str],
+             inputs: Iterable[Signature]) -> Program:
+    """``program`` with its copy rules over hidden predicates unfolded, as ``incremental`` and
+    ``stratified`` solve it (:mod:`solver.incremental.unfold`): the same answers on ``shown``
+    over slices holding only ``inputs`` atoms."""
+    return unfold_copies(program, frozenset(shown), frozenset(a.signature for a in background),
+                         frozenset(inputs))
 
 
 def evaluate(program: Program, slices: Iterable[Slice], timeline: Timeline,
