@@ -95,16 +95,8 @@ def compare(csparql: AnswerSeries, cqels: AnswerSeries, period: int,
     of ``(end - U, end]`` against the pull at ``end``, or of ``[end - U, end)`` when the pulling
     side's windows are right-open (``half_open``, SPEC section 12)."""
     cqels = cqels.reordered(csparql.variables)
-    verdicts = []
-    for end in pull_range(period, timeline):
-        pushed: dict[Row, list[int]] = {}
-        for t in range(end - period + 1 - half_open, end + 1 - half_open):
-            for row in cqels.answers.get(t, ()):
-                pushed.setdefault(row, []).append(t)
-        pulled = csparql.answers.get(end, frozenset())
-        verdicts.append(IntervalVerdict(
-            end - period, end,
-            {row: tuple(times) for row, times in pushed.items() if row not in pulled},
-            frozenset(row for row in pulled if row not in pushed),
-            frozenset(row for row in pulled if row in pushed)))
-    return verdicts
+    return [interval_verdict(end, period, csparql.answers.get(end, frozenset()),
+                             ((t, cqels.answers[t])
+                              for t in range(end - period + 1 - half_open, end + 1 - half_open)
+                              if t in cqels.answers))
+            for end in pull_range(period, timeline)]

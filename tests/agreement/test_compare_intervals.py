@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agreement.compare import AnswerSeries, compare, interval_verdict
+from agreement.compare import AnswerSeries, compare
 
 
 @pytest.mark.parametrize("half_open, at_end, at_start", [
@@ -31,10 +31,21 @@ ROWS = st.frozensets(st.sampled_from([("a",), ("b",), ("c",)]), max_size=3)
 
 @settings(max_examples=60, deadline=None)
 @given(st.dictionaries(st.integers(0, 12), ROWS), st.dictionaries(st.integers(0, 12), ROWS),
-       st.integers(1, 5))
-def test_the_streaming_verdict_is_compares(pulled, pushed, period):
-    """``interval_verdict`` (lars agree's streaming check) decides each interval as ``compare``."""
+       st.integers(1, 5), st.booleans())
+def test_verdicts_are_the_specs_union_of_pushes_against_the_pull(pulled, pushed, period, half_open):
+    """SPEC section 9, read directly: on ``(e - U, e]`` (``[e - U, e)`` when half open) the
+    answers CQELS pushed, as a set, against those C-SPARQL pulled at ``e``; ``only_cqels``
+    keeps the push time points of each row in order."""
     csparql, cqels = AnswerSeries(("x",), pulled), AnswerSeries(("x",), pushed)
-    for verdict in compare(csparql, cqels, period, (0, 12)):
-        pushes = [(t, pushed[t]) for t in range(verdict.start + 1, verdict.end + 1) if t in pushed]
-        assert interval_verdict(verdict.end, period, pulled.get(verdict.end, frozenset()), pushes) == verdict
+    verdicts = compare(csparql, cqels, period, (0, 12), half_open=half_open)
+    assert [v.end for v in verdicts] == list(range(period, 13, period))
+    for verdict in verdicts:
+        e, shift = verdict.end, int(half_open)
+        times = [t for t in range(e - period + 1 - shift, e + 1 - shift) if t in pushed]
+        union = {row for t in times for row in pushed[t]}
+        pull = pulled.get(e, frozenset())
+        assert verdict.start == e - period
+        assert verdict.only_cqels == {row: tuple(t for t in times if row in pushed[t])
+                                      for row in union - pull}
+        assert verdict.only_csparql == pull - union and verdict.both == pull & union
+        assert verdict.agree == (union == pull)
