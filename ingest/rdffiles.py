@@ -58,6 +58,7 @@ from rdflib.term import BNode, Literal, Node, URIRef
 
 from lars.errors import InputError, LarsError, ParseError, Position
 import translate.rdf  # noqa: F401 - its import keeps literals as written (no rdflib normalising)
+from ingest.turtlefast import fast_turtle_triples
 from ingest.xmlguard import check_xml_entities
 from ingest.policy import (
     ReadPolicy, ReadReport, handle, parse_lines, read_lines, read_text, require_report,
@@ -316,13 +317,44 @@ def _syntax_error(exc: Exception, source: str) -> ParseError:
     return ParseError(f"syntax error: {exc}", Position(source))
 
 
+def _ntriples_order(triples: list[Triple]) -> list[Triple]:
+    """``triples`` in the order of their N-Triples text (an rdflib graph has no order).
+
+    Each term object's text is computed once (terms repeat; keyed by identity, as two equal
+    rdflib literals may be written differently, ``"x"@EN`` and ``"x"@en``).
+    """
+    texts: dict[int, str] = {}
+
+    def text(term: Node) -> str:
+        found = texts.get(id(term))
+        if found is None:
+            found = texts[id(term)] = term.n3()
+        return found
+
+    return sorted(triples, key=lambda triple: f"{text(triple[0])} {text(triple[1])} {text(triple[2])}")
+
+
 def _canonical_triples(graph: rdflib.Graph, time: int) -> list[Triple]:
-    """The triples of ``graph`` in N-Triples text order, blank nodes labelled deterministically."""
+    """The triples of ``graph``, blank nodes labelled deterministically."""
     triples = list(graph)
     if any(isinstance(term, BNode) for triple in triples for term in triple):
         triples = [tuple(BNode(f"t{time}_{term}") if isinstance(term, BNode) else term for term in triple)
                    for triple in to_canonical_graph(graph)]
-    return sorted(triples, key=lambda triple: " ".join(term.n3() for term in triple))
+    return triples
+
+
+def _rdflib_turtle_triples(text: str, source: str, base: str, time: int) -> list[Triple]:
+    """The triples of a Turtle document read by rdflib (any document, and every error)."""
+    graph = rdflib.Graph()
+    try:
+        with offline():
+            graph.parse(data=text, format="turtle", publicID=base)
+    except LarsError:
+        raise
+    except Exception as exc:  # rdflib raises several unrelated types; ours must not leak them
+        raise _syntax_error(exc, source) from None
+    check_iris(graph.triples((None, None, None)), source)
+    return _canonical_triples(graph, time)
 
 
 def parse_turtle_document(text: str, source: str, *,
@@ -330,25 +362,25 @@ def parse_turtle_document(text: str, source: str, *,
     """One Turtle file of a stream folder: its time (from the name) and its elements.
 
     The contract of a document parser of :mod:`ingest.slicing` (bind ``stream`` with
-    :func:`functools.partial`).
+    :func:`functools.partial`). Documents of the common shape are read by Oxigraph
+    (:mod:`ingest.turtlefast`), the others and every error by rdflib, with the same result.
 
     Raises:
         InputError: the file name is not a timestamp.
         ParseError: a Turtle syntax error, with file, line and column.
     """
     time = file_time(source)
-    graph = rdflib.Graph()
-    try:
-        with offline():
-            graph.parse(data=text, format="turtle", publicID=Path(os.path.abspath(source)).as_uri())
-    except LarsError:
-        raise
-    except Exception as exc:  # rdflib raises several unrelated types; ours must not leak them
-        raise _syntax_error(exc, source) from None
-    check_iris(graph.triples((None, None, None)), source)
+    base = Path(os.path.abspath(source)).as_uri()
+    triples = fast_turtle_triples(text, base)
+    if triples is not None:
+        try:
+            check_iris(triples, source)
+        except ParseError:  # rdflib's path raises it (Oxigraph refuses such IRIs anyway)
+            triples = None
+    if triples is None:
+        triples = _rdflib_turtle_triples(text, source, base, time)
     position = Position(source)
-    return time, [StreamTriple(time, stream, triple, position)
-                  for triple in _canonical_triples(graph, time)]
+    return time, [StreamTriple(time, stream, triple, position) for triple in _ntriples_order(triples)]
 
 
 def read_turtle_folder(folder: str | Path, *, stream: URIRef = CSRBENCH_STREAM,
@@ -463,9 +495,13 @@ def check_iris(triples: Iterator[tuple[Node, ...]], source: str) -> None:
     Raises:
         ParseError: the first such IRI.
     """
+    checked: set[URIRef] = set()  # IRIs repeat: check each once
     for triple in triples:
         for term in triple:
-            if isinstance(term, URIRef) and (not term or _BAD_IRI.search(term)):
+            if not isinstance(term, URIRef) or term in checked:
+                continue
+            checked.add(term)
+            if not term or _BAD_IRI.search(term):
                 raise ParseError(f"the IRI <{term}> holds white space or a character IRIs may not "
                                  "hold (<, >, \", {, }, |, ^, `, \\)", Position(source))
 
