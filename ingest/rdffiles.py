@@ -323,15 +323,9 @@ def _ntriples_order(triples: list[Triple]) -> list[Triple]:
     Each term object's text is computed once (terms repeat; keyed by identity, as two equal
     rdflib literals may be written differently, ``"x"@EN`` and ``"x"@en``).
     """
-    texts: dict[int, str] = {}
-
-    def text(term: Node) -> str:
-        found = texts.get(id(term))
-        if found is None:
-            found = texts[id(term)] = term.n3()
-        return found
-
-    return sorted(triples, key=lambda triple: f"{text(triple[0])} {text(triple[1])} {text(triple[2])}")
+    terms = {id(term): term for triple in triples for term in triple}
+    texts = {key: term.n3() for key, term in terms.items()}
+    return sorted(triples, key=lambda triple: f"{texts[id(triple[0])]} {texts[id(triple[1])]} {texts[id(triple[2])]}")
 
 
 def _canonical_triples(graph: rdflib.Graph, time: int) -> list[Triple]:
