@@ -58,6 +58,7 @@ from rdflib.term import BNode, Literal, Node, URIRef
 
 from lars.errors import InputError, LarsError, ParseError, Position
 import translate.rdf  # noqa: F401 - its import keeps literals as written (no rdflib normalising)
+from ingest.rdfterms import iri_term, literal_term
 from ingest.turtlefast import fast_turtle_triples
 from ingest.xmlguard import check_xml_entities
 from ingest.policy import (
@@ -181,15 +182,6 @@ FAST_LINE = re.compile(
     r"(?:\.[ \t]*+)?+"
     r"(?P<t>-?[0-9]++)[ \t]*+(?:#.*)?",
     re.DOTALL)
-iri_term = functools.lru_cache(maxsize=1 << 14)(URIRef)
-"""``URIRef`` for the fast path, cached: predicates, streams and datatypes repeat line after line."""
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def literal_term(text: str, lang: str | None, datatype: str | None) -> Literal:
-    """``Literal`` for the fast path, cached: a sensor stream repeats its values, and making an
-    rdflib literal (which converts its value) costs several times reading the whole line."""
-    return Literal(text, lang, iri_term(datatype) if datatype else None)
 
 
 def _parse_ntriples_line_slow(line: str, source: str, line_number: int, *,

@@ -41,7 +41,9 @@ import re
 from decimal import Decimal
 
 import pyoxigraph
-from rdflib.term import Literal, Node, URIRef
+from rdflib.term import Node
+
+from ingest.rdfterms import iri_term, literal_term
 
 Triple = tuple[Node, Node, Node]
 
@@ -62,16 +64,6 @@ _DATATYPE = re.compile(
     r"(?:<(?P<iri>[^>]*)>|[^\s:<>\"'#^]*:"
     r"(?P<local>(?:[\w\-:%\u00b7\u0300-\u036f\u203f\u2040]|\\.|\.(?=[\w\-:%\\\u00b7]))*))")
 _LOCAL_ESCAPE = re.compile(r"\\(.)")
-
-named_node = functools.lru_cache(maxsize=1 << 14)(URIRef)
-"""``URIRef`` by IRI, cached: predicates, classes and datatypes repeat triple after triple."""
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _literal(value: str, language: str | None, datatype: str | None) -> Literal:
-    """An rdflib literal, cached (rdflib computes its Python value on every construction)."""
-    return Literal(value, language, named_node(datatype) if datatype else None)
-
 
 def _rdflib_number(value: str, datatype: str) -> str:
     """How rdflib writes ``value`` when it is a Turtle number token of ``datatype`` (its
@@ -118,19 +110,19 @@ class _Document:
 
     def term(self, term: object) -> Node | None:
         if type(term) is pyoxigraph.NamedNode:
-            return named_node(term.value)
+            return iri_term(term.value)
         if type(term) is not pyoxigraph.Literal:
             return None  # a blank node or an RDF 1.2 triple term
         value, language, datatype = term.value, term.language, term.datatype.value
         if language is not None:
             if datatype != _LANG_STRING or self.capital_language_tag:
                 return None  # a directional tag (RDF 1.2), or a tag Oxigraph lowercased
-            return _literal(value, language, None)
+            return literal_term(value, language, None)
         if datatype == XSD_STRING:
-            return None if self.may_name_xsd_string else _literal(value, None, None)
+            return None if self.may_name_xsd_string else literal_term(value, None, None)
         if _rdflib_number(value, datatype) != value:
             return None  # a number token or a typed literal: rdflib writes them differently
-        return _literal(value, None, datatype)
+        return literal_term(value, None, datatype)
 
 
 def fast_turtle_triples(text: str, base: str) -> list[Triple] | None:
