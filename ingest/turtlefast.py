@@ -13,9 +13,10 @@ Where they differ, or where Oxigraph's result does not tell what rdflib would ha
 path answers ``None``:
 
 - any syntax error;
-- a ``<`` that does not start an absolute IRI: relative references (rdflib's resolution is not
-  RFC 3986's in corner cases, e.g. ``<?q>``), ``\\u`` escapes in a scheme, or a ``<`` in a
-  string or a comment;
+- a relative IRI reference that rdflib resolves otherwise than RFC 3986 (``<?q>``, say; each is
+  resolved both ways), a base directive in a document with relative references, an IRI
+  reference with ``\\u`` escapes that does not start with a scheme, or a ``<`` in a string or
+  a comment (when it does not read as a plain relative reference);
 - blank nodes (rdflib's canonical labelling makes their labels deterministic) and RDF 1.2
   (triple terms, reifiers, directional language tags, ``VERSION``), which Oxigraph accepts and
   Turtle 1.1 does not (rdflib then rejects them as before);
@@ -41,6 +42,7 @@ import re
 from decimal import Decimal
 
 import pyoxigraph
+import rdflib
 from rdflib.term import Node
 
 from ingest.rdfterms import iri_term, literal_term
@@ -53,6 +55,8 @@ _LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 
 _NOT_ABSOLUTE_IRI = re.compile(r"<(?![A-Za-z][A-Za-z0-9+.-]*:)")
 _VERSION = re.compile(r"version", re.IGNORECASE)
+_BASE = re.compile(r"base", re.IGNORECASE)
+_IRI_REFERENCE = re.compile(r'<([^\x00-\x20<>"{}|^`\\]*)>')  # without escapes
 _CAPITAL_LANGUAGE_TAG = re.compile(r"@[A-Za-z0-9-]*[A-Z]")
 _INTEGER = re.compile(r"[-+]?[0-9]+")  # rdflib's number syntaxes (its notation3 parser)
 _DECIMAL = re.compile(r"[-+]?[0-9]*\.[0-9]+")
@@ -125,10 +129,37 @@ class _Document:
         return literal_term(value, None, datatype)
 
 
+def _resolved_alike(text: str, base: str) -> bool:
+    """Whether rdflib resolves each relative IRI reference of ``text`` against ``base`` as
+    Oxigraph does (RFC 3986); ``False`` where unsure: a base directive (``base`` anywhere in the
+    text), or a ``<`` that does not start a plain reference (escapes, or a ``<`` in a string).
+
+    Both parsers resolve the references alone: ``<urn:s> <urn:p> <ref>`` for each, read by each.
+    """
+    if _BASE.search(text):
+        return False
+    references = set()
+    for start in (found.start() for found in _NOT_ABSOLUTE_IRI.finditer(text)):
+        match = _IRI_REFERENCE.match(text, start)
+        if match is None:
+            return False
+        references.add(match.group(1))
+    references = sorted(references)
+    probe = "".join(f"<urn:lars:{number}> <urn:lars:p> <{reference}> .\n"
+                    for number, reference in enumerate(references))
+    try:
+        oxigraph = {quad.subject.value: quad.object.value
+                    for quad in pyoxigraph.parse(probe, format=pyoxigraph.RdfFormat.TURTLE, base_iri=base)}
+        graph = rdflib.Graph().parse(data=probe, format="turtle", publicID=base)
+    except Exception:  # noqa: BLE001 - any failure (rdflib raises several types): ask rdflib
+        return False
+    return len(graph) == len(references) and all(oxigraph.get(str(s)) == str(o) for s, _, o in graph)
+
+
 def fast_turtle_triples(text: str, base: str) -> list[Triple] | None:
     """The distinct triples of the Turtle document ``text`` as rdflib reads it with base IRI
     ``base``, in no particular order; ``None`` where this path cannot answer (see the module)."""
-    if _NOT_ABSOLUTE_IRI.search(text) or _VERSION.search(text):
+    if _VERSION.search(text) or (_NOT_ABSOLUTE_IRI.search(text) and not _resolved_alike(text, base)):
         return None
     triples: dict[Triple, None] = {}
     document = _Document(text)
