@@ -29,6 +29,8 @@ integer are an error. rdflib graphs are unordered, so the arrival order within o
 as the order of the triples' N-Triples text; blank nodes get deterministic labels (rdflib's
 canonical labelling, prefixed by the file's time) so that two runs, or Spark and a local run,
 give the same elements. All triples arrive on one stream, :data:`CSRBENCH_STREAM` by default.
+Files of the common shape (no blank nodes) are parsed by Oxigraph, giving rdflib's terms
+(:mod:`ingest.turtlefast`); the others, and every error, by rdflib.
 
 Time units are the caller's business: timestamps here are integers in ticks.
 """
