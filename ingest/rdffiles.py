@@ -301,7 +301,9 @@ def _syntax_error(exc: Exception, source: str) -> ParseError:
     """A syntax error of rdflib (Turtle, TriG, N3), expat (RDF/XML) or json (JSON-LD) as ours."""
     if isinstance(exc, BadSyntax):  # its line is 0-based; the column comes from its offset
         text = exc._str.decode("utf-8", "replace") if isinstance(exc._str, bytes) else str(exc._str)
-        where = (exc.lines + 1, exc._i - text.rfind("\n", 0, exc._i))
+        at = exc._i if exc._i >= 0 else len(text)  # -1: at the end of the text
+        # the line from the text: rdflib's own count (exc.lines) runs ahead after a look-ahead
+        where = (text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at))
         return ParseError(f"syntax error: {exc._why}", Position(source, *where))
     if isinstance(exc, SAXParseException):  # 0-based column
         where = (exc.getLineNumber(), exc.getColumnNumber() + 1)

@@ -295,7 +295,28 @@ def test_generated_documents_both_ways(text):
     event("fast path" if assert_same(text, strict=False) else "rdflib")
 
 
+def assert_position_in(text: str) -> None:
+    """A syntax error's line and column, where it has them, lie in ``text`` (or just after it)."""
+    kind, result = outcome(text)
+    if kind == "error" and result[2].line is not None:
+        lines = text.split("\n")
+        line, column = result[2].line, result[2].column
+        assert 1 <= line <= len(lines) and 1 <= column <= len(lines[line - 1]) + 1, (text, result)
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_documents())
+@example(PREFIXES + "ex:s ex:p ex:o .\nex:s ex:p\n\n")
 def test_mutated_documents_both_ways(text):
     event("fast path" if assert_same(text, strict=False) else "rdflib")
+    assert_position_in(text)
+
+
+@pytest.mark.parametrize(("text", "where"), [
+    ("<a:s> <a:p> <a:o> .\n<a:s> <a:p>\n\n", (2, 12)),  # rdflib's own line count said 8
+    ("# No DOT\n<a:s> <a:p> <a:o>\n", (3, 1)),  # at the end of the text (rdflib: offset -1)
+    (read_text(W3C_SAMPLE / "turtle-syntax-bad-string-03.ttl"), (2, 16)),
+])
+def test_syntax_error_positions_are_read_from_the_text(text, where):
+    kind, (_, _, position) = outcome(text)
+    assert kind == "error" and (position.line, position.column) == where
