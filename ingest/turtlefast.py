@@ -69,6 +69,7 @@ _DATATYPE = re.compile(
     r"(?P<local>(?:[\w\-:%\u00b7\u0300-\u036f\u203f\u2040]|\\.|\.(?=[\w\-:%\\\u00b7]))*))")
 _LOCAL_ESCAPE = re.compile(r"\\(.)")
 
+
 def _rdflib_number(value: str, datatype: str) -> str:
     """How rdflib writes ``value`` when it is a Turtle number token of ``datatype`` (its
     notation3 parser reads ``01`` as ``"1"`` and ``.5`` as ``"0.5"``; doubles as written)."""
@@ -125,7 +126,7 @@ class _Document:
         if datatype == XSD_STRING:
             return None if self.may_name_xsd_string else literal_term(value, None, None)
         if _rdflib_number(value, datatype) != value:
-            return None  # a number token or a typed literal: rdflib writes them differently
+            return None  # rdflib rewrites it as a number token, keeps it as a typed literal
         return literal_term(value, None, datatype)
 
 
@@ -134,7 +135,8 @@ def _resolved_alike(text: str, base: str) -> bool:
     Oxigraph does (RFC 3986); ``False`` where unsure: a base directive (``base`` anywhere in the
     text), or a ``<`` that does not start a plain reference (escapes, or a ``<`` in a string).
 
-    Both parsers resolve the references alone: ``<urn:s> <urn:p> <ref>`` for each, read by each.
+    Each parser reads the references alone, one line ``<urn:lars:N> <urn:lars:p> <reference> .``
+    each; a ``<`` in a string or a comment that reads as a reference only adds a line.
     """
     if _BASE.search(text):
         return False
