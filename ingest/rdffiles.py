@@ -29,6 +29,8 @@ integer are an error. rdflib graphs are unordered, so the arrival order within o
 as the order of the triples' N-Triples text; blank nodes get deterministic labels (rdflib's
 canonical labelling, prefixed by the file's time) so that two runs, or Spark and a local run,
 give the same elements. All triples arrive on one stream, :data:`CSRBENCH_STREAM` by default.
+Files of the common shape (no blank nodes) are parsed by Oxigraph, giving rdflib's terms
+(:mod:`ingest.turtlefast`); the others, and every error, by rdflib.
 
 Time units are the caller's business: timestamps here are integers in ticks.
 """
@@ -58,6 +60,8 @@ from rdflib.term import BNode, Literal, Node, URIRef
 
 from lars.errors import InputError, LarsError, ParseError, Position
 import translate.rdf  # noqa: F401 - its import keeps literals as written (no rdflib normalising)
+from ingest.rdfterms import iri_term, literal_term
+from ingest.turtlefast import fast_turtle_triples
 from ingest.xmlguard import check_xml_entities
 from ingest.policy import (
     ReadPolicy, ReadReport, handle, parse_lines, read_lines, read_text, require_report,
@@ -180,15 +184,6 @@ FAST_LINE = re.compile(
     r"(?:\.[ \t]*+)?+"
     r"(?P<t>-?[0-9]++)[ \t]*+(?:#.*)?",
     re.DOTALL)
-iri_term = functools.lru_cache(maxsize=1 << 14)(URIRef)
-"""``URIRef`` for the fast path, cached: predicates, streams and datatypes repeat line after line."""
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def literal_term(text: str, lang: str | None, datatype: str | None) -> Literal:
-    """``Literal`` for the fast path, cached: a sensor stream repeats its values, and making an
-    rdflib literal (which converts its value) costs several times reading the whole line."""
-    return Literal(text, lang, iri_term(datatype) if datatype else None)
 
 
 def _parse_ntriples_line_slow(line: str, source: str, line_number: int, *,
@@ -306,7 +301,9 @@ def _syntax_error(exc: Exception, source: str) -> ParseError:
     """A syntax error of rdflib (Turtle, TriG, N3), expat (RDF/XML) or json (JSON-LD) as ours."""
     if isinstance(exc, BadSyntax):  # its line is 0-based; the column comes from its offset
         text = exc._str.decode("utf-8", "replace") if isinstance(exc._str, bytes) else str(exc._str)
-        where = (exc.lines + 1, exc._i - text.rfind("\n", 0, exc._i))
+        at = exc._i if exc._i >= 0 else len(text)  # -1: at the end of the text
+        # the line from the text: rdflib's own count (exc.lines) runs ahead after a look-ahead
+        where = (text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at))
         return ParseError(f"syntax error: {exc._why}", Position(source, *where))
     if isinstance(exc, SAXParseException):  # 0-based column
         where = (exc.getLineNumber(), exc.getColumnNumber() + 1)
@@ -316,13 +313,38 @@ def _syntax_error(exc: Exception, source: str) -> ParseError:
     return ParseError(f"syntax error: {exc}", Position(source))
 
 
+def _ntriples_order(triples: list[Triple]) -> list[Triple]:
+    """``triples`` in the order of their N-Triples text (an rdflib graph has no order).
+
+    Each term object's text is computed once (terms repeat; keyed by identity, as two equal
+    rdflib literals may be written differently, ``"x"@EN`` and ``"x"@en``).
+    """
+    terms = {id(term): term for triple in triples for term in triple}
+    texts = {key: term.n3() for key, term in terms.items()}
+    return sorted(triples, key=lambda triple: f"{texts[id(triple[0])]} {texts[id(triple[1])]} {texts[id(triple[2])]}")
+
+
 def _canonical_triples(graph: rdflib.Graph, time: int) -> list[Triple]:
-    """The triples of ``graph`` in N-Triples text order, blank nodes labelled deterministically."""
+    """The triples of ``graph``, blank nodes labelled deterministically."""
     triples = list(graph)
     if any(isinstance(term, BNode) for triple in triples for term in triple):
         triples = [tuple(BNode(f"t{time}_{term}") if isinstance(term, BNode) else term for term in triple)
                    for triple in to_canonical_graph(graph)]
-    return sorted(triples, key=lambda triple: " ".join(term.n3() for term in triple))
+    return triples
+
+
+def _rdflib_turtle_triples(text: str, source: str, base: str, time: int) -> list[Triple]:
+    """The triples of a Turtle document read by rdflib (any document, and every error)."""
+    graph = rdflib.Graph()
+    try:
+        with offline():
+            graph.parse(data=text, format="turtle", publicID=base)
+    except LarsError:
+        raise
+    except Exception as exc:  # rdflib raises several unrelated types; ours must not leak them
+        raise _syntax_error(exc, source) from None
+    check_iris(graph.triples((None, None, None)), source)
+    return _canonical_triples(graph, time)
 
 
 def parse_turtle_document(text: str, source: str, *,
@@ -330,25 +352,25 @@ def parse_turtle_document(text: str, source: str, *,
     """One Turtle file of a stream folder: its time (from the name) and its elements.
 
     The contract of a document parser of :mod:`ingest.slicing` (bind ``stream`` with
-    :func:`functools.partial`).
+    :func:`functools.partial`). Documents of the common shape are read by Oxigraph
+    (:mod:`ingest.turtlefast`), the others and every error by rdflib, with the same result.
 
     Raises:
         InputError: the file name is not a timestamp.
         ParseError: a Turtle syntax error, with file, line and column.
     """
     time = file_time(source)
-    graph = rdflib.Graph()
-    try:
-        with offline():
-            graph.parse(data=text, format="turtle", publicID=Path(os.path.abspath(source)).as_uri())
-    except LarsError:
-        raise
-    except Exception as exc:  # rdflib raises several unrelated types; ours must not leak them
-        raise _syntax_error(exc, source) from None
-    check_iris(graph.triples((None, None, None)), source)
+    base = Path(os.path.abspath(source)).as_uri()
+    triples = fast_turtle_triples(text, base)
+    if triples is not None:
+        try:
+            check_iris(triples, source)
+        except ParseError:  # rdflib's path raises it (Oxigraph refuses such IRIs anyway)
+            triples = None
+    if triples is None:
+        triples = _rdflib_turtle_triples(text, source, base, time)
     position = Position(source)
-    return time, [StreamTriple(time, stream, triple, position)
-                  for triple in _canonical_triples(graph, time)]
+    return time, [StreamTriple(time, stream, triple, position) for triple in _ntriples_order(triples)]
 
 
 def read_turtle_folder(folder: str | Path, *, stream: URIRef = CSRBENCH_STREAM,
@@ -463,9 +485,13 @@ def check_iris(triples: Iterator[tuple[Node, ...]], source: str) -> None:
     Raises:
         ParseError: the first such IRI.
     """
+    checked: set[URIRef] = set()  # IRIs repeat: check each once
     for triple in triples:
         for term in triple:
-            if isinstance(term, URIRef) and (not term or _BAD_IRI.search(term)):
+            if not isinstance(term, URIRef) or term in checked:
+                continue
+            checked.add(term)
+            if not term or _BAD_IRI.search(term):
                 raise ParseError(f"the IRI <{term}> holds white space or a character IRIs may not "
                                  "hold (<, >, \", {, }, |, ^, `, \\)", Position(source))
 
