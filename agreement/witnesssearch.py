@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import clingo
 
 from agreement.compare import pull_times
+from agreement.witnessdefaults import DEFAULT_MAX_GROUND
 from lars.analysis import is_stratified
 from lars.atoms import Atom
 from lars.errors import InputError, LimitError, SolverError
@@ -44,7 +45,6 @@ from solver.timeindexed import (
 from translate.api import Translation
 
 ROLES = ("pull", "push")
-DEFAULT_MAX_GROUND = 3_000_000
 
 
 @dataclass(frozen=True)
