@@ -45,7 +45,7 @@ from agreement.defaults import (
 from agreement.notebook.checkview import AgreementView
 from agreement.notebook.views import ProgramView
 from agreement.runplan import RunPlan
-from agreement.witnessdefaults import DEFAULT_MAX_GROUND, PAPER_PAIR
+from agreement.optiondefaults import DEFAULT_MAX_EXPLANATIONS, DEFAULT_MAX_GROUND, PAPER_PAIR
 from agreement.sources import (
     TEXT_SOURCE, Source, is_query, period_ticks, atom_stream_reader, read_source,
 )
@@ -59,7 +59,7 @@ from lars.analysis import is_stratified
 from lars.errors import InputError, LarsError, Position, placed
 from lars.parser import parse_facts, parse_program
 from solver.formats import RunInfo
-from solver.reference import DEFAULT_MAX_FACTS, Limits
+from solver.limits import DEFAULT_MAX_FACTS, Limits
 from translate.api import parse_query, query_background, translate
 from translate.durations import parse_unit
 from translate.profilefile import resolve_profile
@@ -265,9 +265,6 @@ def run(program_or_query: Source, **options: Any) -> AnswerStreamView:
 
 
 # --- check ----------------------------------------------------------------------------------------
-
-DEFAULT_MAX_EXPLANATIONS = 20
-"""Disagreeing intervals explained by default; the others are listed without reasons."""
 
 DIFFERENT_QUERIES = ("warning: the C-SPARQL and CQELS queries do not describe the same abstract "
                      "query (result variables, pattern, dataset or stream windows differ)")

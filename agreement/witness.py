@@ -20,7 +20,7 @@ from agreement.check import check_query
 from agreement.compare import IntervalVerdict
 from agreement.report import AgreementReport
 from agreement.vocabulary import Vocabulary, build_vocabulary
-from agreement.witnessdefaults import PAPER_PAIR
+from agreement.optiondefaults import PAPER_PAIR
 from ingest.eager import query_data
 from ingest.rdffiles import StreamTriple
 from agreement.witnesssearch import (

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import clingo
 
 from agreement.compare import pull_times
-from agreement.witnessdefaults import DEFAULT_MAX_GROUND
+from agreement.optiondefaults import DEFAULT_MAX_GROUND
 from lars.analysis import is_stratified
 from lars.atoms import Atom
 from lars.errors import InputError, LimitError, SolverError

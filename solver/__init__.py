@@ -19,7 +19,7 @@ from lars.lazy import lazy_names
 
 _HOMES = {
     "AnswerStream": "solver.answers", "TimePointAnswer": "solver.answers",
-    "canonical": "solver.answers", "Limits": "solver.reference", "STRATEGIES": "solver.strategies",
+    "canonical": "solver.answers", "Limits": "solver.limits", "STRATEGIES": "solver.strategies",
     "Slice": "solver.strategies", "evaluate": "solver.strategies",
 }
 __all__ = sorted(_HOMES)

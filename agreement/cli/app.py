@@ -18,22 +18,18 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from agreement.cli import options
+from agreement.cli.choices import ENGINES, READINGS, RESULT_FORMATS, SINKS, STRATEGIES
 from agreement.cli.check import add_check_parser
 from agreement.cli.events import add_event_options
 from agreement.cli.witness import add_parser as add_witness_parser
 from ingest.limits import DEFAULT_MAX_TIME_POINTS, MAX_TIME_POINTS_VARIABLE
-from agreement.facade import DEFAULT_MAX_EXPLANATIONS
-from ingest.lazy import SPARK_CHOICES, SPARK_THRESHOLD_BYTES, THRESHOLD_VARIABLE
+from agreement.optiondefaults import DEFAULT_MAX_EXPLANATIONS
+from ingest.sparkchoice import SPARK_CHOICES, SPARK_THRESHOLD_BYTES, THRESHOLD_VARIABLE
 from lars.deep import TOO_DEEP
 from lars.errors import LarsError
 from ingest.policy import ON_ERROR, ORDER
-from solver.reference import Limits
-from solver.sinks import SINKS
-from solver.strategies import STRATEGIES
-from translate.engines import ENGINES
+from solver.limits import Limits
 from translate.profiles import PROFILES
-from translate.results import FORMATS as RESULT_FORMATS
-from translate.rspwindows import READINGS
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
@@ -76,7 +72,7 @@ to the end of the pulling interval holding the last input (--to cuts it).""",
 
 def add_query_options(parser: argparse.ArgumentParser) -> None:
     """Options shared by everything that translates a query."""
-    parser.add_argument("--engine", choices=tuple(ENGINES),
+    parser.add_argument("--engine", choices=ENGINES,
                         help="the query's language (default: guessed from its syntax)")
     parser.add_argument("--variant", default="brave",
                         help="CQELS variant of cq(Q): brave, cautious, all, or an id such as bc")
@@ -170,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--output", metavar="FILE",
                      help="write the answers to FILE ('-': stdout) as --output-format, one time "
                           "point at a time, instead of printing --format")
-    run.add_argument("--output-format", choices=tuple(SINKS), default="jsonl",
+    run.add_argument("--output-format", choices=SINKS, default="jsonl",
                      help="jsonl, csv or parquet: a query's answers one per line/row (time, then one "
                           "column per variable), a program's atoms one per line/row")
     run.add_argument("--strategy", choices=STRATEGIES, default="auto",

@@ -12,7 +12,7 @@ import sys
 from typing import TextIO
 
 from agreement.cli import options
-from translate.engines import ENGINES
+from agreement.cli.choices import ENGINES
 from translate.profiles import PROFILES
 
 EXAMPLE = """\
@@ -62,7 +62,7 @@ def add_check_parser(commands) -> None:
     check.add_argument("--no-suggest", action="store_true",
                        help="when incorrect, do not try the profile's single-parameter variations")
     check.add_argument("--format", choices=("text", "json"), default="text")
-    check.add_argument("--engine", choices=tuple(ENGINES),
+    check.add_argument("--engine", choices=ENGINES,
                        help="the query's language (default: guessed from its syntax)")
     check.add_argument("--variant", default="brave", help="CQELS variant of cq(Q) (default brave)")
     check.add_argument("--unit", default="1s", type=options.unit, help="length of one tick (default %(default)s)")

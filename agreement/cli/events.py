@@ -16,7 +16,7 @@ import sys
 from typing import TextIO
 
 from lars.errors import InputError
-from solver.reference import Limits
+from solver.limits import Limits
 from translate.eventprofiles import EVENT_PROFILES
 
 NOT_FOR_EVENTS = {"engine": None, "variant": "brave", "window_bounds": "closed", "static": [],

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import TextIO
 
 from agreement.cli import options
-from agreement.witnessdefaults import DEFAULT_MAX_GROUND, PAPER_PAIR
+from agreement.cli.choices import READINGS
+from agreement.optiondefaults import DEFAULT_MAX_GROUND, PAPER_PAIR
 from lars.errors import InputError
-from translate.rspwindows import READINGS
 
 DEFAULT_TRIPLES = 6
 DEFAULT_FRESH = 2
