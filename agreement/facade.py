@@ -17,6 +17,10 @@ Queries, programs, background facts and LARS atom streams are given as text or a
 :class:`~pathlib.Path`, or a one-line string naming a file); RDF streams, static data and
 recorded answers as paths.
 
+The witness search, event queries, the analysis (``--analyze``) and the recorded and profile
+checks are imported inside the functions that run them, so that ``lars run`` and ``lars agree``
+do not load them (start-up cost, issue 17; ``tests/cli/test_startup.py``).
+
 >>> view = run("x :- [2] <> p.", stream=None, end=3)
 >>> [(a.time, a.streams) for a in view][:1]
 [(0, (frozenset(),))]
