@@ -31,6 +31,8 @@ def lazy_names(package: str, homes: Mapping[str, str]) -> None:
     >>> import types; sys.modules["made_up"] = types.ModuleType("made_up")
     >>> lazy_names("made_up", {"call_deep": "lars.deep"})
     >>> import made_up
+    >>> "call_deep" in dir(made_up), "call_deep" in vars(made_up)  # listed, not yet imported
+    (True, False)
     >>> made_up.call_deep = types.ModuleType("made_up.call_deep")  # importing a submodule does this
     >>> made_up.call_deep.__module__  # the façade's name stays
     'lars.deep'
@@ -38,6 +40,7 @@ def lazy_names(package: str, homes: Mapping[str, str]) -> None:
     Traceback (most recent call last):
     ...
     AttributeError: module 'made_up' has no attribute 'nothing'
+    >>> del sys.modules["made_up"]
     """
 
     class Facade(ModuleType):
@@ -48,6 +51,9 @@ def lazy_names(package: str, homes: Mapping[str, str]) -> None:
             value = getattr(importlib.import_module(home), name)
             ModuleType.__setattr__(self, name, value)  # later reads are plain attribute reads
             return value
+
+        def __dir__(self) -> list[str]:  # tab completion in notebooks lists the names too
+            return sorted({*super().__dir__(), *homes})
 
         def __setattr__(self, name: str, value: Any) -> None:
             if name in homes and isinstance(value, ModuleType) and value.__name__ == f"{package}.{name}":
