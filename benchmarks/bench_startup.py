@@ -6,7 +6,11 @@ directory (so that the checkout, not the working directory, is imported); a run'
 its user + system seconds and its peak the resident maximum, both from ``os.wait4``. With
 ``--before DIR`` (another checkout, e.g. a worktree of ``main``) the two run in turn, this one
 first, and the ratio after/before is taken pair by pair, so that a machine whose speed drifts
-still compares like with like. Medians are printed. The commands (issue 17):
+still compares like with like. Medians are printed. ``PYTHONDONTWRITEBYTECODE`` is removed from
+the children's environment: modules load from the bytecode cache the uncounted first round
+writes, as in an installed package (compiling every module of ours again on each start costs
+about 0.15 s more: ``--compile`` keeps the variable, for a tree whose caches were never written).
+The commands (issue 17):
 
 * ``import`` — ``import agreement.cli``, the floor of every command;
 * ``help`` — ``lars --help``;
@@ -50,9 +54,11 @@ def commands(root: Path) -> dict[str, list[str]]:
     }
 
 
-def measure(root: Path, arguments: list[str], scratch: str) -> tuple[float, float]:
+def measure(root: Path, arguments: list[str], scratch: str, compile: bool) -> tuple[float, float]:
     """CPU seconds (user + system) and peak MiB of one run of ``python ARGUMENTS``."""
     environment = {**os.environ, "PYTHONPATH": str(root)}
+    if not compile:
+        environment.pop("PYTHONDONTWRITEBYTECODE", None)
     process = subprocess.Popen([sys.executable, *arguments], cwd=scratch, env=environment,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
@@ -67,6 +73,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7, help="counted runs of each command")
     parser.add_argument("--before", type=Path, help="another checkout to compare with")
     parser.add_argument("--only", nargs="*", help="these commands only")
+    parser.add_argument("--compile", action="store_true",
+                        help="keep PYTHONDONTWRITEBYTECODE if set (no bytecode cache written)")
     options = parser.parse_args()
     roots = [HERE] + ([options.before.resolve()] if options.before else [])
     names = options.only or list(commands(HERE))
@@ -77,7 +85,7 @@ def main() -> None:
             runs: list[list[tuple[float, float]]] = [[] for _ in roots]
             for index in range(options.runs + 1):  # the first round warms the caches, uncounted
                 for k, root in enumerate(roots):
-                    figure = measure(root, commands(root)[name], scratch)
+                    figure = measure(root, commands(root)[name], scratch, options.compile)
                     if index:
                         runs[k].append(figure)
             line = f"{name:12}"
