@@ -27,6 +27,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TextIO
 
 import clingo
 
@@ -275,8 +276,10 @@ def solve(program: str, on_progress: Progress | None = None,
                  best["models"], time.monotonic() - start, interrupted)
 
 
-def terminal_progress(stream=sys.stderr) -> Progress | None:
-    """Models found and the current optimum on stderr, redrawn in place, only on a terminal."""
+def terminal_progress(stream: TextIO | None = None) -> Progress | None:
+    """Models found and the current optimum on ``stream`` (stderr, as it is when called: this
+    module may be imported while it is redirected), redrawn in place, only on a terminal."""
+    stream = sys.stderr if stream is None else stream
     if not stream.isatty():
         return None
 
