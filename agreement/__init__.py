@@ -24,11 +24,11 @@ Imports: every other package (:mod:`lars`, :mod:`translate`, :mod:`ingest`, :mod
 nothing imports this one.
 """
 
-from agreement.facade import (
-    analyze_query, check, check_variants, compare_events, prepare_run, run, run_events,
-    search_witness, translate_event_query, translate_query, translate_variants,
-)
+from lars.lazy import lazy_names
 
 __all__ = ["analyze_query", "check", "check_variants", "compare_events", "prepare_run", "run",
            "run_events", "search_witness", "translate_event_query", "translate_query",
            "translate_variants"]
+# The façade's names, imported on first use: the ``lars`` command (:mod:`agreement.cli`) loads
+# only what its subcommand needs, not the façade's every module.
+lazy_names(__name__, dict.fromkeys(__all__, "agreement.facade"))

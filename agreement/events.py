@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from agreement.sources import is_query, period_ticks, read_source
+from agreement.sources import period_ticks, read_source
 from ingest.eager import read_rdf_stream
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport
@@ -27,28 +27,13 @@ from lars.streams import Timeline
 from solver.strategies import evaluate
 from translate.api import input_atoms
 from translate.durations import parse_duration, parse_unit, to_ticks
-from translate.eventreader import is_event_query, read_event_query
+from translate.eventreader import read_event_query
 from translate.eventrules import Evaluation, EventTranslation, translate_events
 from translate.events import EventQuery, pattern_variables
 from translate.rsp import Var
 from translate.sparqltext import Names, term_text
 
 Source = str | os.PathLike
-
-
-def is_event_source(value: Source | None) -> bool:
-    """Whether ``value`` (text or a path) is a query (not a LARS program) in the event syntax.
-
-    >>> is_event_source("timestamp(X) :- p(X).")
-    False
-    """
-    if value is None:
-        return False
-    try:
-        text, source = read_source(value)
-    except InputError:
-        return False
-    return is_query(source, text) and is_event_query(text)
 
 
 def parse_times(at: str | None, unit: str) -> tuple[int, ...] | None:

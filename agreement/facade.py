@@ -17,6 +17,10 @@ Queries, programs, background facts and LARS atom streams are given as text or a
 :class:`~pathlib.Path`, or a one-line string naming a file); RDF streams, static data and
 recorded answers as paths.
 
+The witness search, event queries, the analysis (``--analyze``) and the recorded and profile
+checks are imported inside the functions that run them, so that ``lars run`` and ``lars agree``
+do not load them (start-up cost, issue 17; ``tests/cli/test_startup.py``).
+
 >>> view = run("x :- [2] <> p.", stream=None, end=3)
 >>> [(a.time, a.streams) for a in view][:1]
 [(0, (frozenset(),))]
@@ -33,26 +37,19 @@ import os
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agreement.analyze import Finding, analyze
-from agreement.check import check_recorded
 from agreement.checkplan import CheckPlan
 from agreement.compare import pull_range
-from agreement.profilecheck import ProfileCheck, input_reach
 from agreement.streaming import ComputedCheck
 from agreement.defaults import (
     default_period, derive_cqels, derived_text, named_slices, pulling_timeline,
     stream_note, stream_options,
 )
-from agreement.eventcompare import EventComparison, compare_two_profiles
-from agreement.events import compute_events, event_translation
 from agreement.notebook.checkview import AgreementView
-from agreement.notebook.eventviews import EventAnswersView, EventProgramView
-from agreement.notebook.views import AnswerStreamView, ProgramView
+from agreement.notebook.views import ProgramView
 from agreement.runplan import RunPlan
-from agreement.witness import PAPER_PAIR, SearchResult, Witness, find_witness
-from agreement.witnesssearch import DEFAULT_MAX_GROUND, Bounds, Progress
+from agreement.optiondefaults import DEFAULT_MAX_EXPLANATIONS, DEFAULT_MAX_GROUND, PAPER_PAIR
 from agreement.sources import (
     TEXT_SOURCE, Source, is_query, period_ticks, atom_stream_reader, read_source,
 )
@@ -66,7 +63,7 @@ from lars.analysis import is_stratified
 from lars.errors import InputError, LarsError, Position, placed
 from lars.parser import parse_facts, parse_program
 from solver.formats import RunInfo
-from solver.reference import DEFAULT_MAX_FACTS, Limits
+from solver.limits import DEFAULT_MAX_FACTS, Limits
 from translate.api import parse_query, query_background, translate
 from translate.durations import parse_unit
 from translate.profilefile import resolve_profile
@@ -74,6 +71,14 @@ from translate.profiles import Profile
 from translate.reports import compile_profile
 from translate.rsp import RspQuery
 from translate.variants import cs, variant_ids
+
+if TYPE_CHECKING:  # for annotations only; each is imported by the function that needs it
+    from agreement.analyze import Finding
+    from agreement.eventcompare import EventComparison
+    from agreement.notebook.eventviews import EventAnswersView, EventProgramView
+    from agreement.notebook.views import AnswerStreamView
+    from agreement.witness import SearchResult, Witness
+    from agreement.witnesssearch import Progress
 
 
 # --- translate ------------------------------------------------------------------------------------
@@ -265,9 +270,6 @@ def run(program_or_query: Source, **options: Any) -> AnswerStreamView:
 
 # --- check ----------------------------------------------------------------------------------------
 
-DEFAULT_MAX_EXPLANATIONS = 20
-"""Disagreeing intervals explained by default; the others are listed without reasons."""
-
 DIFFERENT_QUERIES = ("warning: the C-SPARQL and CQELS queries do not describe the same abstract "
                      "query (result variables, pattern, dataset or stream windows differ)")
 
@@ -349,6 +351,7 @@ def prepare_check(query: Source | None = None, *, stream: str | os.PathLike | No
     ticks = period_ticks(period, unit)
     pair = profile_pair(profiles)
     if recorded_csparql is not None or recorded_cqels is not None:
+        from agreement.check import check_recorded
         if recorded_csparql is None or recorded_cqels is None:
             raise InputError("give both --recorded-csparql and --recorded-cqels")
         if ticks is None:
@@ -416,6 +419,7 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
         if profiles is None:
             check = ComputedCheck(parsed, graphs, period, v, window_bounds, line, other, max_explanations)
         else:
+            from agreement.profilecheck import ProfileCheck, input_reach
             reach = input_reach(parsed, profiles, period, named_slices(read, sole, ReadReport()))
             check = ProfileCheck(parsed, graphs, period, v, window_bounds, line, None,
                                  max_explanations, profiles=profiles, reach=reach)
@@ -454,6 +458,7 @@ def analyze_query(query: Source, *, period: str | int | None = None, static: Seq
     >>> verdict
     'not guaranteed'
     """
+    from agreement.analyze import analyze
     parsed = parse_query(*read_source(query), None, unit)
     graphs = static_graphs(list(static), parsed) if static else None
     if parsed.engine == "csparql":
@@ -490,6 +495,8 @@ def search_witness(query: Source, *, period: str | int, unit: str = "1s", static
     >>> len(found.elements), found.last, found.found.optimal
     (4, 1, True)
     """
+    from agreement.witness import find_witness
+    from agreement.witnesssearch import Bounds
     parsed = parse_query(*read_source(query), "cqels", unit)
     other = parse_query(*read_source(csparql), "csparql", unit) if csparql is not None else None
     ticks = period_ticks(period, unit)
@@ -519,6 +526,8 @@ def translate_event_query(query: Source, *, profile: str = "rsep", at: str | Non
     >>> view.header().split(";")[1]
     ' profile epsparql-recent (EP-SPARQL, recent: W^λ + SEQ^r + P^r)'
     """
+    from agreement.events import event_translation
+    from agreement.notebook.eventviews import EventProgramView
     translation, _ = event_translation(query, profile=profile, at=at, mode=mode, period=period,
                                        unit=unit)
     return EventProgramView(translation, unit)
@@ -533,10 +542,13 @@ def run_events(query: Source, **options: Any) -> EventAnswersView:
     >>> [(e.time, e.start, e.end) for e in view.intervals()]
     [(8, 2, 6), (8, 4, 6)]
     """
+    from agreement.events import compute_events
+    from agreement.notebook.eventviews import EventAnswersView
     return EventAnswersView.of(compute_events(query, **options))
 
 
 def compare_events(query: Source, **options: Any) -> EventComparison:
     """Two event profiles on one query and stream, and why their answers differ (``lars agree``);
     options as :func:`agreement.eventcompare.compare_two_profiles`."""
+    from agreement.eventcompare import compare_two_profiles
     return compare_two_profiles(query, **options)

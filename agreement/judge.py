@@ -43,8 +43,7 @@ from agreement.expected import ExpectedRun, Report, admissible_t0, oracle_key, r
 from agreement.recorded import RecordedRelation, RecordedStream, reorder
 from ingest.rdffiles import StreamTriple
 from lars.errors import LarsError
-from translate.aggregates import EMPTY_GROUP_READINGS
-from translate.profiles import BOUNDS, EMPTY, R2S, STARTUP, Profile
+from translate.profiles import BOUNDS, EMPTY, EMPTY_GROUP_READINGS, R2S, STARTUP, Profile
 from translate.rsp import Group, Pattern, RangeWindow, RspQuery
 from translate.scope import children
 

@@ -21,7 +21,7 @@ from solver.partition import (
     RangeSource, evaluate_partitioned, evaluate_ranges, history_needed, process_runner,
     spark_runner,
 )
-from solver.reference import Limits
+from solver.limits import Limits
 from solver.strategies import Slice, evaluate
 from translate.api import Translation
 from translate.rdf import STRIPLE, RdfTermEncoder, chop

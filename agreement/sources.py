@@ -2,7 +2,8 @@
 
 The façade (:mod:`agreement.facade`) takes each of them either way, as ``lars`` does: a
 :class:`~pathlib.Path`, or a one-line string naming a file or ending in a known suffix, is read;
-anything else is the text itself.
+anything else is the text itself. :func:`is_event_source` tells an event query apart (the
+``lars`` commands hand those to :mod:`agreement.events`).
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from pathlib import Path
 from ingest.larsfile import read_stream, stream_reader
 from ingest.policy import ReadPolicy, ReadReport, parse_lines, read_text
 from lars.atoms import Atom
+from lars.errors import InputError
 from lars.parser import parse_stream_line
 from lars.streams import Stream, Timeline
 from translate.durations import parse_duration, parse_unit, to_ticks
+from translate.scanner import is_event_query
 
 Source = str | os.PathLike
 """Text, or a path: a :class:`~pathlib.Path`, or a one-line string naming an existing file or
@@ -94,3 +97,18 @@ def period_ticks(period: str | int | None, unit: str) -> int | None:
     if period is None or isinstance(period, int):
         return period
     return to_ticks(parse_duration(period), parse_unit(unit))
+
+
+def is_event_source(value: Source | None) -> bool:
+    """Whether ``value`` (text or a path) is a query (not a LARS program) in the event syntax.
+
+    >>> is_event_source("timestamp(X) :- p(X).")
+    False
+    """
+    if value is None:
+        return False
+    try:
+        text, source = read_source(value)
+    except InputError:
+        return False
+    return is_query(source, text) and is_event_query(text)

@@ -20,6 +20,7 @@ from agreement.check import check_query
 from agreement.compare import IntervalVerdict
 from agreement.report import AgreementReport
 from agreement.vocabulary import Vocabulary, build_vocabulary
+from agreement.optiondefaults import PAPER_PAIR
 from ingest.eager import query_data
 from ingest.rdffiles import StreamTriple
 from agreement.witnesssearch import (
@@ -63,7 +64,6 @@ def paper_push(query: RspQuery, csparql: RspQuery | None, period: int, variant: 
 PROFILES: dict[str, Callable[..., Side]] = {"paper-pull": paper_pull, "paper-push": paper_push}
 """Profile name → a function making its :class:`Side`; the engine profiles of SPEC section 12
 plug in here, each supplying its LARS program and role."""
-PAPER_PAIR = ("paper-pull", "paper-push")
 
 
 def profile_pair(names: Sequence[str]) -> tuple[str, str]:

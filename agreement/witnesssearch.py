@@ -27,10 +27,12 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TextIO
 
 import clingo
 
 from agreement.compare import pull_times
+from agreement.optiondefaults import DEFAULT_MAX_GROUND
 from lars.analysis import is_stratified
 from lars.atoms import Atom
 from lars.errors import InputError, LimitError, SolverError
@@ -44,7 +46,6 @@ from solver.timeindexed import (
 from translate.api import Translation
 
 ROLES = ("pull", "push")
-DEFAULT_MAX_GROUND = 3_000_000
 
 
 @dataclass(frozen=True)
@@ -275,8 +276,10 @@ def solve(program: str, on_progress: Progress | None = None,
                  best["models"], time.monotonic() - start, interrupted)
 
 
-def terminal_progress(stream=sys.stderr) -> Progress | None:
-    """Models found and the current optimum on stderr, redrawn in place, only on a terminal."""
+def terminal_progress(stream: TextIO | None = None) -> Progress | None:
+    """Models found and the current optimum on ``stream`` (stderr, as it is when called: this
+    module may be imported while it is redirected), redrawn in place, only on a terminal."""
+    stream = sys.stderr if stream is None else stream
     if not stream.isatty():
         return None
 

@@ -41,6 +41,7 @@ from ingest.policy import (
 from lars.streams import Timeline
 from ingest.options import ReadOptions
 from ingest.slicing import iter_slice_stream
+from ingest.sparkchoice import SPARK_CHOICES, SPARK_THRESHOLD_BYTES, THRESHOLD_VARIABLE
 from ingest.encoded import EncodedLines
 from translate.rdf import RdfTermEncoder
 from ingest.rdffiles import (
@@ -50,16 +51,6 @@ from ingest.rdffiles import (
 
 RdfSlice = tuple[int, tuple[StreamTriple, ...]]
 AtomSlice = tuple[int, tuple[Atom, ...]]
-
-SPARK_THRESHOLD_BYTES = 256 * 2**20
-"""``--spark auto`` with a cluster ``--master`` reads inputs larger than this with Spark, smaller
-ones in process (the environment variable ``LARS_SPARK_THRESHOLD_MIB`` sets another, in MiB).
-Spark's session takes 4-10 s to start and, in local mode on a 2-core machine, its job sliced 3x
-slower than the in-process reader at 10^5, 10^6 and 10^7 triples (benchmarks/bench_ingest.py),
-so ``auto`` never uses it with a ``local[...]`` master."""
-
-THRESHOLD_VARIABLE = "LARS_SPARK_THRESHOLD_MIB"
-SPARK_CHOICES = ("auto", "always", "never")
 
 
 def input_bytes(path: str) -> int:

@@ -6,19 +6,18 @@
   is bound. Unsafe rules are refused, since their meaning would depend on an infinite domain.
 * **Predicates** — derived (intensional) predicates are those of rule heads; input
   (extensional) predicates are the other ones that bodies use.
-* **Stratification** — the predicate dependency graph (a :mod:`networkx` digraph, edge
-  ``body → head`` marked negative when the body literal is negated) is stratified when no cycle
-  goes through a negative edge. A stratified program has at most one answer stream at each time
+* **Stratification** — the predicate dependency graph (edges ``body → head``, marked negative
+  when the body literal is negated; its components by :mod:`lars.graphs`) is stratified when no
+  cycle goes through a negative edge. A stratified program has at most one answer stream at each time
   point; it has exactly one unless a head ``@_T a`` points outside the timeline.
 """
 
 from __future__ import annotations
 
-import networkx as nx
-
 from lars.atoms import Atom, Comparison
 from lars.errors import InputError
 from lars.formulas import At, AtAtom, WindowAtom, base_atom
+from lars.graphs import components
 from lars.rules import Program, Rule
 from lars.terms import BinaryOp, Constant, Function, Term, Variable, is_constant
 
@@ -120,31 +119,27 @@ def input_predicates(program: Program) -> frozenset[Signature]:
     return frozenset(used - derived_predicates(program))
 
 
-def dependency_graph(program: Program) -> nx.DiGraph:
-    """Edges ``body predicate → head predicate``; attribute ``negative`` if any use is negated."""
-    graph = nx.DiGraph()
+def dependency_graph(program: Program) -> dict[Signature, dict[Signature, bool]]:
+    """Edges ``body predicate → head predicate`` (``graph[body][head]``), each with whether any
+    use is negated; every head is a node (a key)."""
+    graph: dict[Signature, dict[Signature, bool]] = {}
     for rule in program:
         head = base_atom(rule.head).signature
-        graph.add_node(head)
+        graph.setdefault(head, {})
         for atom, negated in body_atoms(rule):
-            if graph.has_edge(atom.signature, head):
-                graph.edges[atom.signature, head]["negative"] |= negated
-            else:
-                graph.add_edge(atom.signature, head, negative=negated)
+            heads = graph.setdefault(atom.signature, {})
+            heads[head] = heads.get(head, False) | negated
     return graph
 
 
 def negative_cycles(program: Program) -> list[tuple[Signature, Signature]]:
     """The negative edges that lie on a cycle; empty exactly when the program is stratified."""
     graph = dependency_graph(program)
-    component_of = {}
-    for index, component in enumerate(nx.strongly_connected_components(graph)):
-        for node in component:
-            component_of[node] = index
-    return sorted(
-        (source, target) for source, target, negative in graph.edges(data="negative")
-        if negative and component_of[source] == component_of[target]
-    )
+    component_of = {node: index for index, component in enumerate(components(graph))
+                    for node in component}
+    return sorted((source, target) for source, heads in graph.items()
+                  for target, negative in heads.items()
+                  if negative and component_of[source] == component_of[target])
 
 
 def is_stratified(program: Program) -> bool:

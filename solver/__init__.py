@@ -15,23 +15,14 @@ Imports: :mod:`lars` only (clingo; pyspark only inside :mod:`solver.spark`, when
 starts). Never ``translate``, ``ingest`` or ``agreement``.
 """
 
-from __future__ import annotations
-
-import importlib
-from typing import Any
+from lars.lazy import lazy_names
 
 _HOMES = {
     "AnswerStream": "solver.answers", "TimePointAnswer": "solver.answers",
-    "canonical": "solver.answers", "Limits": "solver.reference", "STRATEGIES": "solver.strategies",
+    "canonical": "solver.answers", "Limits": "solver.limits", "STRATEGIES": "solver.strategies",
     "Slice": "solver.strategies", "evaluate": "solver.strategies",
 }
 __all__ = sorted(_HOMES)
-
-
-def __getattr__(name: str) -> Any:
-    """The façade's names, imported on first use: importing a module of ``solver`` (as the clingo
-    child process does, :mod:`solver.incremental.clingoprocess`) does not load the engine."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'solver' has no attribute {name!r}")
-    return getattr(importlib.import_module(home), name)
+# The façade's names, imported on first use: importing a module of ``solver`` (as the clingo
+# child process does, :mod:`solver.incremental.clingoprocess`) does not load the engine.
+lazy_names(__name__, _HOMES)

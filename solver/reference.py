@@ -25,17 +25,8 @@ from lars.terms import Constant, Number
 from lars.windows import TupleWindow, time_window_range, tuple_window_selection
 from solver.encode import Encoding, Scope, encode_program
 from solver.answers import AnswerStream, TimePointAnswer, canonical
+from solver.limits import Limits
 from solver.symbols import Context, atom_of, atom_text, constant_text
-
-DEFAULT_MAX_FACTS = 5_000_000
-
-
-@dataclass
-class Limits:
-    """Limits that protect the machine (SPEC section 11); raise them with ``--max-facts``."""
-
-    max_facts: int = DEFAULT_MAX_FACTS
-
 
 @dataclass
 class Problem:

@@ -18,16 +18,17 @@ Imports: :mod:`lars` only (rdflib for SPARQL parsing and RDF terms); never ``ing
 ``solver`` or ``agreement``.
 """
 
-from translate.api import (
-    AnswerSpec, Translation, background_atoms, input_atoms, lars_stream, parse_query,
-    query_background, translate,
-)
-from translate.rdf import RdfTermEncoder, chop
-from translate.rsp import RspQuery
-from translate.variants import cq, cq_variant, cs
+from lars.lazy import lazy_names
 
-__all__ = [
-    "AnswerSpec", "RdfTermEncoder", "RspQuery", "Translation", "background_atoms", "chop", "cq",
-    "cq_variant", "cs", "input_atoms", "lars_stream", "parse_query", "query_background",
-    "translate",
-]
+_HOMES = {
+    "AnswerSpec": "translate.api", "Translation": "translate.api",
+    "background_atoms": "translate.api", "input_atoms": "translate.api",
+    "lars_stream": "translate.api", "parse_query": "translate.api",
+    "query_background": "translate.api", "translate": "translate.api",
+    "RdfTermEncoder": "translate.rdf", "chop": "translate.rdf", "RspQuery": "translate.rsp",
+    "cq": "translate.variants", "cq_variant": "translate.variants", "cs": "translate.variants",
+}
+__all__ = sorted(_HOMES)
+# The façade's names, imported on first use: a module of ``translate`` that needs no SPARQL
+# (e.g. the engine profiles' names for ``lars --help``) does not load rdflib's parser.
+lazy_names(__name__, _HOMES)

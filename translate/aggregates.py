@@ -54,7 +54,6 @@ from translate.rdf import ERROR, NULL, from_constant, to_constant
 from translate.rsp import Aggregate, Group
 from translate.sparqlfunctions import sparql_add, sparql_div
 
-EMPTY_GROUP_READINGS = ("row", "null", "none")
 EMPTY_VALUES: dict[str, Constant] = {"count": Number(0), "sum": Number(0), "avg": Number(0),
                                      "group_concat": String(""), "min": NULL, "max": NULL,
                                      "sample": NULL}

@@ -37,11 +37,11 @@ from translate.engines import engine as engine_profile
 from translate.bags import witnessed
 from translate.engines import guess_engine
 from translate.modifiers import modify
+from translate.profiles import EMPTY_GROUP_READINGS
 from translate.rdf import (
     DEFAULT_GRAPH, STREAMS, STRIPLE, TRIPLE, RdfTermEncoder, dataset_atoms, graph_atoms,
     stream_contents,
 )
-from translate.aggregates import EMPTY_GROUP_READINGS
 from translate.rsp import RspQuery
 from translate.streamrules import answer_variables
 from translate.names import TRIGGER

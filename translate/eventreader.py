@@ -48,18 +48,6 @@ from translate.scanner import Rewrite, SourceText, Token, tokenize
 from translate.sparql import parse_sparql
 
 
-def is_event_query(text: str) -> bool:
-    """Whether ``text`` uses the event syntax (``EVENT ON``, ``MATCH {``) or ``timestamp(``."""
-    tokens = tokenize(text)
-    for k, token in enumerate(tokens[:-1]):
-        following = tokens[k + 1]
-        if (token.is_keyword("EVENT") and following.is_keyword("ON")) or (
-                token.is_keyword("MATCH") and following.text == "{") or (
-                token.text.lower() == "timestamp" and following.text == "("):
-            return True
-    return False
-
-
 class _EventCursor(Cursor):
     """A :class:`~translate.clauses.Cursor` with the amounts and windows of event queries."""
 

@@ -45,7 +45,6 @@ import difflib
 from dataclasses import dataclass, field
 
 from lars.errors import InputError
-from translate.aggregates import EMPTY_GROUP_READINGS
 
 TRANSLATIONS = ("csparql", "cqels")
 """Which translation a profile runs: τ1(cs(Q)) (``csparql``) or τ2 of a cq(Q) variant (``cqels``)."""
@@ -65,6 +64,8 @@ STARTUP = ("partial", "full")
 """``partial``: windows are clipped at the timeline's start (the paper) or opened with negative
 ``o`` (RSP4J); ``full``: no window before ``t0 + L`` (the CSRBench oracle)."""
 PAPER_POLICIES = (frozenset({"periodic"}), frozenset({"input"}))
+EMPTY_GROUP_READINGS = ("row", "null", "none")
+"""Aggregates without GROUP BY over no solution (:mod:`translate.aggregates`)."""
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 The readers cut stream clauses out of the query text before handing it to rdflib. They need
 to find keywords outside strings, IRIs and comments (:func:`tokenize`), to turn offsets into
 ``line:column`` positions (:class:`SourceText`), and to map a position in the rewritten text
-back to the user's original text (:class:`Rewrite`).
+back to the user's original text (:class:`Rewrite`). The tokens also tell an RSEP-QL event
+query from the other languages (:func:`is_event_query`), before anything is parsed.
 
 >>> [t.text for t in tokenize('SELECT ?x # STREAM\\nWHERE { ?x <http://e/STREAM> "STREAM" }')]
 ['SELECT', '?x', 'WHERE', '{', '?x', '<http://e/STREAM>', '"STREAM"', '}']
@@ -60,6 +61,18 @@ def tokenize(text: str) -> list[Token]:
         if kind not in ("space", "comment"):
             tokens.append(Token(kind, match.group(), match.start(), match.end()))
     return tokens
+
+
+def is_event_query(text: str) -> bool:
+    """Whether ``text`` uses the event syntax (``EVENT ON``, ``MATCH {``) or ``timestamp(``."""
+    tokens = tokenize(text)
+    for k, token in enumerate(tokens[:-1]):
+        following = tokens[k + 1]
+        if (token.is_keyword("EVENT") and following.is_keyword("ON")) or (
+                token.is_keyword("MATCH") and following.text == "{") or (
+                token.text.lower() == "timestamp" and following.text == "("):
+            return True
+    return False
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from lars.atoms import Atom, Comparison
 from lars.errors import UnsupportedError
 from lars.rules import Literal, Rule
 from lars.terms import Function, Term, Variable
-from translate.aggregates import EMPTY_GROUP_READINGS, group_rules
+from translate.aggregates import group_rules
 from translate.slices import slice_rules
 from translate import expressions
 from translate.names import (
@@ -45,6 +45,7 @@ from translate.rdf import (
     DEFAULT_GRAPH, FALSE, NULL, STREAMS, STRIPLE, TRIPLE, TRUE, RdfTermEncoder,
 )
 from translate.paths import PATH_TYPES, Ends, PathRules
+from translate.profiles import EMPTY_GROUP_READINGS
 from translate.rsp import (
     BGP, BlankVar, Exists, Extend, Filter, Graph, Group, Join, Minus, Optional, Pattern,
     StreamPattern, SubSelect, TriplePattern, Union, Values, Var,

@@ -11,28 +11,25 @@ traceback only under ``--debug``.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TextIO
 
 from agreement.cli import options
+from agreement.cli.choices import ENGINES, READINGS, RESULT_FORMATS, SINKS, STRATEGIES
 from agreement.cli.check import add_check_parser
-from agreement.cli.commands import command_agree, command_run, command_translate
 from agreement.cli.events import add_event_options
 from agreement.cli.witness import add_parser as add_witness_parser
 from ingest.limits import DEFAULT_MAX_TIME_POINTS, MAX_TIME_POINTS_VARIABLE
-from agreement.facade import DEFAULT_MAX_EXPLANATIONS
-from ingest.lazy import SPARK_CHOICES, SPARK_THRESHOLD_BYTES, THRESHOLD_VARIABLE
+from agreement.optiondefaults import DEFAULT_MAX_EXPLANATIONS
+from ingest.sparkchoice import SPARK_CHOICES, SPARK_THRESHOLD_BYTES, THRESHOLD_VARIABLE
 from lars.deep import TOO_DEEP
 from lars.errors import LarsError
 from ingest.policy import ON_ERROR, ORDER
-from solver.reference import Limits
-from solver.sinks import SINKS
-from solver.strategies import STRATEGIES
-from translate.engines import ENGINES
+from solver.limits import Limits
 from translate.profiles import PROFILES
-from translate.results import FORMATS as RESULT_FORMATS
-from translate.rspwindows import READINGS
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
@@ -75,7 +72,7 @@ to the end of the pulling interval holding the last input (--to cuts it).""",
 
 def add_query_options(parser: argparse.ArgumentParser) -> None:
     """Options shared by everything that translates a query."""
-    parser.add_argument("--engine", choices=tuple(ENGINES),
+    parser.add_argument("--engine", choices=ENGINES,
                         help="the query's language (default: guessed from its syntax)")
     parser.add_argument("--variant", default="brave",
                         help="CQELS variant of cq(Q): brave, cautious, all, or an id such as bc")
@@ -139,7 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
                            help="the paper's notation, ASCII LARS, the ASP encoding, or JSON")
     add_profile_options(translate)
     add_event_options(translate)
-    translate.set_defaults(handler=command_translate)
+    translate.set_defaults(handler="agreement.cli.commands:command_translate")
 
     run = commands.add_parser("run", help="compute the answer stream of a LARS program or a query",
                               description="Compute the answer stream of a LARS program (over a "
@@ -169,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--output", metavar="FILE",
                      help="write the answers to FILE ('-': stdout) as --output-format, one time "
                           "point at a time, instead of printing --format")
-    run.add_argument("--output-format", choices=tuple(SINKS), default="jsonl",
+    run.add_argument("--output-format", choices=SINKS, default="jsonl",
                      help="jsonl, csv or parquet: a query's answers one per line/row (time, then one "
                           "column per variable), a program's atoms one per line/row")
     run.add_argument("--strategy", choices=STRATEGIES, default="auto",
@@ -182,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--quiet", action="store_true", help="no progress bar on the terminal")
     run.add_argument("--max-facts", type=options.whole(1), default=Limits().max_facts,
                      help="refuse a time point that would ground more input facts")
-    run.set_defaults(handler=command_run)
+    run.set_defaults(handler="agreement.cli.commands:command_run")
 
     agree = commands.add_parser(
         "agree", help="check whether C-SPARQL and CQELS agree (exit 0: yes, 1: no)",
@@ -217,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     agree.add_argument("--max-explanations", type=int, default=DEFAULT_MAX_EXPLANATIONS,
                        metavar="N", help="explain at most N disagreeing intervals; the others are "
                        "listed without reasons (default %(default)s)")
-    agree.set_defaults(handler=command_agree)
+    agree.set_defaults(handler="agreement.cli.commands:command_agree")
     add_witness_parser(commands)
     add_check_parser(commands)
     return parser
@@ -228,6 +225,13 @@ def notes(error: BaseException) -> list[str]:
     return [f"note: {note}" for note in getattr(error, "__notes__", ())]
 
 
+def implementation(reference: str) -> Callable[[argparse.Namespace, TextIO], int]:
+    """The function ``module:name`` a subcommand's ``handler`` names, imported now: a command
+    loads only its own implementation, not every other command's (start-up cost, issue 17)."""
+    module, name = reference.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``lars`` console command."""
     args = build_parser().parse_args(argv)
@@ -235,7 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("error: standard output is closed", file=sys.stderr)
         return 2
     try:
-        return args.handler(args, sys.stdout)
+        return implementation(args.handler)(args, sys.stdout)
     except LarsError as error:
         print(str(error), *notes(error), sep="\n", file=sys.stderr)
         return 2

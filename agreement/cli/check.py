@@ -12,9 +12,7 @@ import sys
 from typing import TextIO
 
 from agreement.cli import options
-from agreement.judgeio import judge_files
-from agreement.judgereport import render_text, to_json
-from translate.engines import ENGINES
+from agreement.cli.choices import ENGINES
 from translate.profiles import PROFILES
 
 EXAMPLE = """\
@@ -64,15 +62,18 @@ def add_check_parser(commands) -> None:
     check.add_argument("--no-suggest", action="store_true",
                        help="when incorrect, do not try the profile's single-parameter variations")
     check.add_argument("--format", choices=("text", "json"), default="text")
-    check.add_argument("--engine", choices=tuple(ENGINES),
+    check.add_argument("--engine", choices=ENGINES,
                        help="the query's language (default: guessed from its syntax)")
     check.add_argument("--variant", default="brave", help="CQELS variant of cq(Q) (default brave)")
     check.add_argument("--unit", default="1s", type=options.unit, help="length of one tick (default %(default)s)")
-    check.set_defaults(handler=command_check)
+    check.set_defaults(handler="agreement.cli.check:command_check")
 
 
 def command_check(args: argparse.Namespace, out: TextIO) -> int:
     """``lars check``: 0 if the recording is correct, 1 if not."""
+    from agreement.judgeio import judge_files  # the judge, loaded when it runs (issue 17)
+    from agreement.judgereport import render_text, to_json
+
     judgement = judge_files(args.query, args.stream, args.answers, args.profile, static=args.static,
                             unit=args.unit, engine=args.engine, stream_iri=args.stream_iri,
                             strict=args.strict, merge=args.merge_same_time, period=args.period,

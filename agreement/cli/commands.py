@@ -15,7 +15,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
 
-from agreement.analyze import SUFFICIENT_NOTE, render_analysis
 from agreement.checkplan import CheckPlan
 from agreement.facade import AgreementView, analyze_query, prepare_check, prepare_run, translate_variants
 from agreement.reportwriter import JsonLinesWriter, JsonWriter, TextWriter, report_head, write_collected
@@ -24,10 +23,10 @@ from agreement.answers import (
     solutions,
 )
 from agreement.runplan import RowOf, RunPlan
+from agreement.sources import is_event_source
 from agreement.cli.events import (
     command_agree_events, command_run_events, command_translate_events, refuse_event_options,
 )
-from agreement.events import is_event_source
 from lars.errors import InputError
 from solver.answers import TimePointAnswer
 from solver.formats import FORMATS
@@ -153,6 +152,7 @@ def write_results(plan, answers, out: TextIO, format: str) -> None:
 def command_analyze(args: argparse.Namespace, out: TextIO) -> int:
     """``lars agree --analyze QUERY``: the sufficient conditions, without a stream. Exit 0: the
     conditions are sufficient, not necessary, so failing one proves no disagreement."""
+    from agreement.analyze import SUFFICIENT_NOTE, render_analysis  # --analyze only (issue 17)
     findings, verdict = analyze_query(Path(args.cqels or args.query), period=args.period,
                                       static=args.static, unit=args.unit)
     if args.format == "json":

@@ -1,6 +1,6 @@
 """``lars translate``, ``run`` and ``agree`` for RSEP-QL event queries.
 
-:mod:`agreement.cli.commands` hands a query over when :func:`agreement.events.is_event_source` says it
+:mod:`agreement.cli.commands` hands a query over when :func:`agreement.sources.is_event_source` says it
 is an event query (``EVENT ON``, ``MATCH {`` or ``timestamp(``); these functions map the options
 onto the façade (:mod:`agreement.facade`) and print. They share ``--profile`` (translate,
 run) and ``--profiles A,B`` (agree) with the engine profiles of C-SPARQL and CQELS queries; an
@@ -15,9 +15,8 @@ import json
 import sys
 from typing import TextIO
 
-from agreement.facade import compare_events, run_events, translate_event_query
 from lars.errors import InputError
-from solver.reference import Limits
+from solver.limits import Limits
 from translate.eventprofiles import EVENT_PROFILES
 
 NOT_FOR_EVENTS = {"engine": None, "variant": "brave", "window_bounds": "closed", "static": [],
@@ -76,6 +75,8 @@ def _evaluation(args: argparse.Namespace) -> dict:
 
 
 def command_translate_events(args: argparse.Namespace, out: TextIO) -> int:
+    from agreement.facade import translate_event_query  # loaded when it runs (issue 17)
+
     refuse_other_options(args)
     if args.syntax == "asp":
         raise InputError("--syntax asp is not available for event queries",
@@ -89,6 +90,8 @@ def command_translate_events(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def command_run_events(args: argparse.Namespace, out: TextIO) -> int:
+    from agreement.facade import run_events  # loaded when it runs (issue 17)
+
     refuse_other_options(args)
     if args.format not in RUN_FORMATS:
         raise InputError(f"--format {args.format} is not available for event queries",
@@ -109,6 +112,8 @@ def command_run_events(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def command_agree_events(args: argparse.Namespace, out: TextIO) -> int:
+    from agreement.facade import compare_events  # loaded when it runs (issue 17)
+
     refuse_other_options(args)
     profiles = profile_pair(args)
     if args.stream is None:

@@ -14,12 +14,9 @@ from pathlib import Path
 from typing import TextIO
 
 from agreement.cli import options
-from agreement.facade import search_witness
-from agreement.witness import PAPER_PAIR
-from agreement.witnessreport import render_text, stream_text, to_json
-from agreement.witnesssearch import DEFAULT_MAX_GROUND, terminal_progress
+from agreement.cli.choices import READINGS
+from agreement.optiondefaults import DEFAULT_MAX_GROUND, PAPER_PAIR
 from lars.errors import InputError
-from translate.rspwindows import READINGS
 
 DEFAULT_TRIPLES = 6
 DEFAULT_FRESH = 2
@@ -66,7 +63,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
     parser.add_argument("--output", metavar="FILE", help="write the witness stream to FILE")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--quiet", action="store_true", help="no progress on the terminal")
-    parser.set_defaults(handler=command_witness)
+    parser.set_defaults(handler="agreement.cli.witness:command_witness")
     return parser
 
 
@@ -86,6 +83,10 @@ def check_command(args: argparse.Namespace, stream: str, horizon: int) -> str:
 
 def command_witness(args: argparse.Namespace, out: TextIO) -> int:
     """``lars witness QUERY``: 1 with a witness, 0 when there is none within the bounds."""
+    from agreement.facade import search_witness  # the search, loaded when it runs (issue 17)
+    from agreement.witnessreport import render_text, stream_text, to_json
+    from agreement.witnesssearch import terminal_progress
+
     progress = None if args.quiet else terminal_progress()
     result, witness = search_witness(
         Path(args.query), period=args.period, unit=args.unit, static=args.static,

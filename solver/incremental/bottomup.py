@@ -9,11 +9,10 @@ from the derived atoms, the input atoms of that predicate and the background
 
 from __future__ import annotations
 
-import networkx as nx
-
 from lars.analysis import Signature
 from lars.atoms import Atom
 from lars.formulas import base_atom
+from lars.graphs import components
 from solver.incremental.bodyatoms import BodyAtom, derived_relation
 from solver.incremental.joins import OFF_TIMELINE, Head, Pair, RulePlan, Table
 
@@ -33,19 +32,18 @@ class PythonResidual:
         self.plans = plans
         self.heads = {r: Head(engine.program.rules[r], plans[r].variables, engine.timeline) for r in rules}
         self.atom_at = {(a.rule, a.index): a for a in engine.atoms}
-        graph = nx.DiGraph()
+        graph: dict[Signature, dict[Signature, None]] = {}  # body → heads (ordered, unlike a set)
         for r in rules:
             head = base_atom(engine.program.rules[r].head).signature
-            graph.add_node(head)
+            graph.setdefault(head, {})
             for atom in engine.atoms:
                 if atom.rule == r and not atom.fed:
-                    graph.add_edge(atom.atom.signature, head)
-        condensed = nx.condensation(graph)
+                    graph.setdefault(atom.atom.signature, {})[head] = None
         self.strata = []
-        for node in nx.topological_sort(condensed):
-            members = condensed.nodes[node]["members"]
+        for component in components(graph):
+            members = set(component)
             stratum_rules = [r for r in rules if base_atom(engine.program.rules[r].head).signature in members]
-            recursive = any(graph.has_edge(a, b) for a in members for b in members)
+            recursive = any(b in graph[a] for a in members for b in members)
             if stratum_rules:
                 self.strata.append((stratum_rules, recursive))
 

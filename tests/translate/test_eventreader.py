@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from rdflib import URIRef
 
 from lars.errors import InputError, ParseError, UnsupportedError
-from translate.eventreader import is_event_query, read_event_query
+from translate.eventreader import read_event_query
+from translate.scanner import is_event_query
 from translate.events import (
     SELECTIONS, AllWindow, First, LandmarkWindow, Last, Seq, pattern_text, with_selection,
 )
