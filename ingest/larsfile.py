@@ -17,7 +17,7 @@ shared :class:`~ingest.policy.ReadPolicy`. The line syntax itself is
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from operator import attrgetter
 from pathlib import Path
@@ -25,6 +25,7 @@ from pathlib import Path
 from ingest.lazy import checked_reader, lines_from_end
 from ingest.policy import (
     Entry,
+    LineParser,
     ReadPolicy,
     ReadReport,
     decode_line,
@@ -35,12 +36,15 @@ from ingest.policy import (
 )
 from lars.atoms import Atom
 from lars.errors import InputError, LarsError
-from lars.parser import parse_stream_line
+from lars.parser import parse_stream_line, stream_line_parts
 from lars.streams import Stream, Timeline
+from lars.terms import RESERVED_WORD
+from solver.keys import KeyedSlice
 
 
 def read_stream_entries(path: str | Path, *, policy: ReadPolicy = ReadPolicy(),
-                        report: ReadReport | None = None) -> Iterator[Entry]:
+                        report: ReadReport | None = None, parse: LineParser = parse_stream_line
+                        ) -> Iterator[Entry]:
     """The lines of a LARS atom stream file as entries ``(t, atoms, position)``.
 
     In arrival order, or sorted by time under ``order="sort"``.
@@ -50,22 +54,82 @@ def read_stream_entries(path: str | Path, *, policy: ReadPolicy = ReadPolicy(),
         policy: what to do with bad lines and backwards timestamps.
         report: where skipped and reordered lines are counted; needed unless the policy is the
             default (stop, strict).
+        parse: the line parser (:func:`keyed_stream_line` gives the atoms of a line as keys).
 
     Raises:
         InputError: the file cannot be read; a timestamp goes back in time (strict order).
         ParseError: a bad line (``on_error="stop"``), with file, line and column.
     """
     report = require_report(policy, report)
-    return parse_lines(read_lines(path), str(path), parse_stream_line, policy, report)
+    return parse_lines(read_lines(path), str(path), parse, policy, report)
+
+
+def keyed_stream_line(line: str, source: str, line_number: int
+                      ) -> tuple[int, Sequence[Atom]] | None:
+    """:func:`~lars.parser.parse_stream_line`, with the atoms of a line of the common shape
+    (:func:`~lars.parser.stream_line_parts`) and of one signature given as a
+    :class:`~solver.keys.KeyedSlice` made from their text: no atom is made unless a reader of
+    the slice asks for it (the incremental engine reads keys only). Other lines are parsed.
+
+    >>> keyed_stream_line("3: p(1,a), p(-2, b)", "s", 1)
+    (3, (Atom(predicate='p', args=(Number(value=1), Name(value='a'))), Atom(predicate='p', args=(Number(value=-2), Name(value='b')))))
+    >>> keyed_stream_line("3: p(1), q", "s", 1)[1]
+    [Atom(predicate='p', args=(Number(value=1),)), Atom(predicate='q', args=())]
+    """
+    parts = stream_line_parts(line)
+    if parts is not None:
+        time, found = parts
+        keyed = keyed_parts(found)
+        if keyed is not None:
+            return time, keyed
+    return parse_stream_line(line, source, line_number)
+
+
+def keyed_parts(parts: list[tuple[str, str]]) -> KeyedSlice | None:
+    """The slice of the atoms of :func:`~lars.parser.stream_line_parts`, if there are some, all
+    of one signature, and none names the reserved word ``not`` (else ``None``)."""
+    if not parts:
+        return None
+    predicate = parts[0][0]
+    if predicate == RESERVED_WORD or any(other != predicate for other, _ in parts):
+        return None
+    try:  # the common case: numbers only
+        keys = [tuple(map(int, inner.split(","))) for _, inner in parts]
+    except ValueError:
+        keys = [argument_keys(inner) for _, inner in parts]
+        if None in keys:
+            return None
+    arities = set(map(len, keys))
+    return KeyedSlice.from_keys((predicate, arities.pop()), keys) if len(arities) == 1 else None
+
+
+def argument_keys(inner: str) -> tuple[int | str, ...] | None:
+    """The keys of the arguments of :func:`~lars.parser.stream_line_parts` (numbers and names),
+    ``None`` if one is the reserved word ``not``."""
+    texts = [text.strip() for text in inner.split(",")] if inner else []
+    if RESERVED_WORD in texts:
+        return None
+    return tuple([text if text[0].isalpha() else int(text) for text in texts])
 
 
 def stream_slices(path: str | Path, policy: ReadPolicy, report: ReadReport
-                  ) -> Iterator[tuple[int, tuple[Atom, ...]]]:
+                  ) -> Iterator[tuple[int, Sequence[Atom]]]:
     """The slices ``(t, atoms in arrival order)`` of a LARS atom stream file, read lazily (the
-    lines of one time point joined, in line order)."""
-    entries = read_stream_entries(path, policy=policy, report=report)
-    return ((t, tuple(itertools.chain.from_iterable(entry.elements for entry in group)))
-            for t, group in itertools.groupby(entries, key=attrgetter("time")))
+    lines of one time point joined, in line order), a line's atoms as keys where it can
+    (:func:`keyed_stream_line`)."""
+    entries = read_stream_entries(path, policy=policy, report=report, parse=keyed_stream_line)
+    for t, group in itertools.groupby(entries, key=attrgetter("time")):
+        first = next(group)
+        rest = list(group)
+        yield t, first.elements if not rest else joined([first.elements] + [e.elements for e in rest])
+
+
+def joined(slices: list[Sequence[Atom]]) -> Sequence[Atom]:
+    """The atoms of several lines of one time point, in line order: keys if all are keys of
+    one signature."""
+    if all(type(part) is KeyedSlice for part in slices) and len({part.signature for part in slices}) == 1:
+        return KeyedSlice.from_keys(slices[0].signature, [keys for part in slices for keys in part.keys()])
+    return tuple(itertools.chain.from_iterable(slices))
 
 
 def line_time(raw: bytes, path: str) -> int | None:
@@ -78,7 +142,7 @@ def line_time(raw: bytes, path: str) -> int | None:
 
 
 def stream_reader(path: str | Path, report: ReadReport
-                  ) -> tuple[Callable[[], Iterator[tuple[int, tuple[Atom, ...]]]], int | None, int | None]:
+                  ) -> tuple[Callable[[], Iterator[tuple[int, Sequence[Atom]]]], int | None, int | None]:
     """A function reading a LARS atom stream file's slices lazily (:func:`stream_slices`) under
     the default policy (stop, strict), and its first and largest time points, read from its two
     ends without reading it through (as :func:`ingest.lazy.stream_reader` does for RDF streams:

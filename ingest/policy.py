@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from lars.errors import InputError, LarsError, ParseError, Position
+from solver.keys import KeyedSlice
 
 LineParser = Callable[[str, str, int], "tuple[int, list[Any]] | None"]
 """``(line, source, line_number) -> (t, elements) | None``; raises ``ParseError``."""
@@ -245,7 +246,8 @@ def parse_lines(lines: Iterable[bytes | str], source: str, parser: LineParser, p
             continue
         if backwards is not None:
             report.reorder(backwards)
-        entry = Entry(time, tuple(elements), Position(source, number))
+        kept = elements if type(elements) is KeyedSlice else tuple(elements)  # atoms made lazily
+        entry = Entry(time, kept, Position(source, number))
         report.elements += len(entry.elements)
         if policy.order == "sort":
             pending.append(entry)

@@ -384,9 +384,10 @@ _FAST_STREAM_LINE = re.compile(
     rf"[ \t]*(-?[0-9]+)[ \t]*:[ \t]*((?:{_FAST_ATOM})(?:[ \t]*,[ \t]*{_FAST_ATOM})*)?[ \t\r]*")
 _FAST_ATOMS = re.compile(r"([a-z][A-Za-z0-9_]*)(?:[ \t]*\(([^)]*)\))?")
 _FAST_CONSTANTS: dict[str, Number | Name] = {}
-_FAST_ATOM_TEXTS: dict[str, Atom] = {}
-"""Atoms of the fast path by their text, shared while recent: a stream repeats its atoms, and
-making one (a frozen dataclass that checks its predicate) costs more than parsing its line."""
+_FAST_ATOM_TEXTS: dict[tuple[str, str], Atom] = {}
+"""Atoms of the fast path by their parts (:func:`stream_line_parts`), shared while recent: a
+stream repeats its atoms, and making one (a frozen dataclass that checks its predicate) costs
+more than parsing its line."""
 
 
 def _fast_constant(text: str) -> Number | Name:
@@ -399,26 +400,41 @@ def _fast_constant(text: str) -> Number | Name:
     return found
 
 
-def _parse_stream_line_fast(line: str) -> tuple[int, list[Atom]] | None:
-    """:func:`parse_stream_line` for the common shape (numbers and names as arguments, no
-    comment), by regular expressions; ``None`` for any other line (the parser reads it)."""
+def stream_line_parts(line: str) -> tuple[int, list[tuple[str, str]]] | None:
+    """A stream line of the common shape (numbers and names as arguments, no comment) cut by
+    regular expressions: its time and, per atom, its predicate and the text between its
+    parentheses (``""`` for none); ``None`` for any other line (:func:`parse_stream_line`
+    reads it). Parts may name the reserved word ``not``, which the parser refuses.
+
+    >>> stream_line_parts("3: p(1, a), q")
+    (3, [('p', '1, a'), ('q', '')])
+    """
     match = _FAST_STREAM_LINE.fullmatch(line)
     if match is None:
         return None
+    return int(match.group(1)), _FAST_ATOMS.findall(match.group(2) or "")
+
+
+def _parse_stream_line_fast(line: str) -> tuple[int, list[Atom]] | None:
+    """:func:`parse_stream_line` for the lines of :func:`stream_line_parts`; ``None`` for any
+    other line (the parser reads it)."""
+    parts = stream_line_parts(line)
+    if parts is None:
+        return None
+    time, found = parts
     atoms, known = [], _FAST_ATOM_TEXTS
-    for found in _FAST_ATOMS.finditer(match.group(2) or ""):
-        text = found.group(0)
-        atom = known.get(text)
+    for part in found:
+        atom = known.get(part)
         if atom is None:
-            predicate, inner = found.groups()
-            texts = () if inner is None else [a.strip() for a in inner.split(",")]
+            predicate, inner = part
+            texts = [a.strip() for a in inner.split(",")] if inner else ()
             if predicate == NEGATION or NEGATION in texts:
                 return None  # 'not' names nothing: the parser says so
             if len(known) > 1 << 16:
                 known.clear()
-            atom = known[text] = Atom(predicate, tuple(map(_fast_constant, texts)))
+            atom = known[part] = Atom(predicate, tuple(map(_fast_constant, texts)))
         atoms.append(atom)
-    return int(match.group(1)), atoms
+    return time, atoms
 
 
 def parse_stream_line(line: str, source: str, line_number: int) -> tuple[int, list[Atom]] | None:

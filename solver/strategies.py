@@ -42,6 +42,7 @@ from solver.reference import Limits, Problem
 from solver.answers import TimePointAnswer, canonical
 from solver.incremental.engine import Engine, shifted
 from solver.incremental.unfold import unfold_copies
+from solver.keys import KeyedSlice
 
 Slice = tuple[int, Iterable[Atom]]
 STRATEGIES = ("auto", "reference", "incremental", "stratified")
@@ -61,7 +62,8 @@ def slices_of(stream: Stream) -> Iterator[Slice]:
 
 
 def checked_slices(slices: Iterable[Slice], timeline: Timeline) -> Iterator[tuple[int, list[Atom]]]:
-    """The slices, refusing time points out of order, repeated or off the timeline (:class:`InputError`)."""
+    """The slices, refusing time points out of order, repeated or off the timeline (:class:`InputError`);
+    a :class:`~solver.keys.KeyedSlice` is passed on as it is (its atoms are not made)."""
     previous = None
     for t, atoms in slices:
         if t not in timeline:
@@ -71,7 +73,7 @@ def checked_slices(slices: Iterable[Slice], timeline: Timeline) -> Iterator[tupl
             raise InputError(f"time point {t} comes after {previous}: slices must be in ascending "
                              "time order, one per time point")
         previous = t
-        yield t, list(atoms)
+        yield t, atoms if type(atoms) is KeyedSlice else list(atoms)
 
 
 def unfolded(program: Program, background: Iterable[Atom], shown: Iterable[str],

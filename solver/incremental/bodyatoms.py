@@ -26,7 +26,8 @@ from lars.streams import Timeline
 from lars.terms import Variable
 from lars.windows import TimeWindow, TupleWindow, time_window_range
 from solver.incremental.joins import literal_columns, time_variable
-from solver.incremental.relations import Pattern, Tuple, keys_of, number
+from solver.incremental.relations import Pattern, Tuple
+from solver.keys import keys_of, number
 from solver.incremental.tuplestate import TupleBuffer, TupleState
 from solver.incremental.windowstate import (AtConstantState, AtVariableState, BoxState, DiamondState, DomainTracker,
                                 empty_window_tuples)

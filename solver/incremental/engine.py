@@ -36,7 +36,7 @@ from solver.encode import encode_program
 from solver.answers import AnswerStream, TimePointAnswer, canonical
 from solver.incremental.residual import ClingoResidual, at_free
 from solver.incremental.joins import OFF_TIMELINE, Head, Pair, RulePlan, Table, Tuple
-from solver.incremental.relations import KeyedSlice
+from solver.keys import KeyedSlice
 from solver.incremental.tuplestate import TupleState
 from solver.incremental.unfold import unfold_copies
 from solver.incremental.windowstate import TimeState
@@ -46,9 +46,12 @@ from solver.incremental.windowstate import TimeState
 class CountedRule:
     """A rule whose body atoms are all fed: its instances are maintained from the states' deltas.
 
-    Each positive body atom has its own *view* (an indexed copy of its relation), updated one
-    body atom at a time so that each change is joined with the others exactly once. ``live``
-    maps each instance to its head (the atom, or the pair for ``@`` heads), built once.
+    The positive body atoms over one state share one :class:`Table` (a copy of the state's
+    relation with the indexes the joins need), updated once per time point between the two
+    halves of the delta rule: the instances a removed tuple took part in are found against
+    the tables as they were (and dropped), those an added tuple takes part in against the
+    tables as they are now. An instance with several changed tuples is found once per tuple,
+    harmlessly: ``live`` is a set of instances (a dict to the head each derives, built once).
     """
 
     def __init__(self, plan: RulePlan, states: dict[int, object], head: Head):
@@ -56,7 +59,10 @@ class CountedRule:
         self.states = states
         self.head = head
         joined = len(plan.positives) > 1  # a lone positive body atom is never joined with
-        self.views = {index: Table() for index, _ in plan.positives} if joined else {}
+        tables = {id(states[index]): Table() for index, _ in plan.positives} if joined else {}
+        self.tables = [(key, table) for key, table in tables.items()]
+        self.views = {index: tables[id(states[index])] for index, _ in plan.positives} if joined else {}
+        self.seeds = [(index, id(states[index])) for index, _ in plan.positives]
         self.live: dict[Tuple, object] = {}
         self.result = head.atom if head.plain else head.at
         if not plan.positives:
@@ -64,21 +70,23 @@ class CountedRule:
 
     def apply(self, deltas: dict[int, tuple[list, list]]) -> None:
         plan, views, live, result = self.plan, self.views, self.live, self.result
-        for index, _ in plan.positives:
-            added, removed = deltas[id(self.states[index])]
-            view = views.get(index)
+        for index, state in self.seeds:
+            removed = deltas[state][1]
             if removed:
-                if view is not None:
-                    for values in removed:
-                        view.discard(values)
                 for instance in plan.instances(index, removed, views):
-                    del live[instance]
+                    live.pop(instance, None)
+        for state, table in self.tables:
+            added, removed = deltas[state]
+            if removed:
+                table.discard_all(removed)
             if added:
-                if view is not None:
-                    for values in added:
-                        view.add(values)
+                table.add_all(added)
+        for index, state in self.seeds:
+            added = deltas[state][0]
+            if added:
                 for instance in plan.instances(index, added, views):
-                    live[instance] = result(instance)
+                    if instance not in live:
+                        live[instance] = result(instance)
 
     def derive(self, t: int) -> list[Pair | None]:
         """What the instances whose negated body atoms do not hold now derive."""
@@ -163,16 +171,19 @@ class Engine:
             self.domain.ingest(t, atoms)
         if not atoms:
             return
-        groups: dict[Signature, list[Atom]] = {}
-        for atom in atoms:  # the signature, without a property call per input atom
-            groups.setdefault((atom.predicate, len(atom.args)), []).append(atom)
+        if type(atoms) is KeyedSlice:  # one signature, keyed by the reader
+            groups = {atoms.signature: atoms}
+        else:
+            groups = {}
+            for atom in atoms:  # the signature, without a property call per input atom
+                groups.setdefault((atom.predicate, len(atom.args)), []).append(atom)
         if self.inputs is not None and not self.inputs.issuperset(groups):
             raise ValueError(f"input atoms of {sorted(set(groups) - self.inputs)} at {t}, "
                              f"which the caller said the input cannot hold")
         for signature, group in groups.items():
             states = self.by_signature.get(signature, ())
             if states:
-                keyed = KeyedSlice(group)
+                keyed = group if type(group) is KeyedSlice else KeyedSlice(group)
                 for state in states:
                     state.ingest(t, keyed)
         self.history.ingest(t, groups)

@@ -8,7 +8,7 @@ contains, which is what clingo computes from the encoding of :mod:`solver.encode
 *seed*), it joins the other positive atoms through hash indexes, computes ``X = term``
 assignments as soon as their right side is bound and applies comparisons as early as possible.
 
-Values in tuples and bindings are the keys of :func:`solver.incremental.windowstate.key_of`. Built-ins
+Values in tuples and bindings are the keys of :func:`solver.keys.key_of`. Built-ins
 follow clingo, not Python: arithmetic wraps at 32 bits, ``/`` and ``\\`` truncate
 toward zero, an undefined term (arithmetic on a non-number, division by zero) makes the
 literal false, and comparisons use clingo's order of symbols (:func:`lars.terms.order_key`).
@@ -34,7 +34,7 @@ from lars.formulas import At, AtAtom, WindowAtom, base_atom
 from lars.rules import Rule
 from lars.streams import Timeline
 from lars.terms import Constant, Number, Term, Variable, evaluate, order_key
-from solver.incremental.relations import Key, key_constant, key_of
+from solver.keys import Key, key_constant, key_of
 
 Tuple = tuple[Key, ...]
 Binding = dict[str, Key]
@@ -115,48 +115,59 @@ class Table:
         found = self.indexes.get(positions)
         if found is None:
             get, index = key_getter(positions), {}
-            for values in self.tuples:
-                _bucket_add(index, get(values), values)
             self.indexes[positions] = found = (get, index)
+            _index_add(get, index, self.tuples)
         return found[1]
 
     def add(self, values: Tuple) -> None:
-        self.tuples.add(values)
-        for get, index in self.indexes.values():
-            _bucket_add(index, get(values), values)
+        self.add_all((values,))
 
     def discard(self, values: Tuple) -> None:
-        self.tuples.discard(values)
+        self.discard_all((values,))
+
+    def add_all(self, tuples: Iterable[Tuple]) -> None:
+        """Add tuples that are not in the table (each once), one loop per index."""
+        self.tuples.update(tuples)
         for get, index in self.indexes.values():
-            key = get(values)
-            bucket = index[key]
-            if type(bucket) is tuple:
-                if len(bucket) == 1:
-                    del index[key]
-                    continue
-                bucket = tuple(other for other in bucket if other != values)
-                if bucket:
-                    index[key] = bucket
+            _index_add(get, index, tuples)
+
+    def discard_all(self, tuples: Iterable[Tuple]) -> None:
+        """Discard tuples that are in the table (each once), one loop per index."""
+        self.tuples.difference_update(tuples)
+        for get, index in self.indexes.values():
+            for values in tuples:
+                key = get(values)
+                bucket = index[key]
+                if type(bucket) is tuple:
+                    if len(bucket) == 1:
+                        del index[key]
+                        continue
+                    bucket = tuple([other for other in bucket if other != values])
+                    if bucket:
+                        index[key] = bucket
+                    else:
+                        del index[key]
                 else:
-                    del index[key]
-            else:
-                bucket.discard(values)
-                if not bucket:
-                    del index[key]
+                    bucket.discard(values)
+                    if not bucket:
+                        del index[key]
 
 
-def _bucket_add(index: dict, key, values: Tuple) -> None:
-    bucket = index.get(key)
-    if bucket is None:
-        index[key] = (values,)
-    elif type(bucket) is tuple:
-        index[key] = bucket + (values,) if len(bucket) < SMALL_BUCKET else {*bucket, values}
-    else:
-        bucket.add(values)
+def _index_add(get: Callable, index: dict, tuples: Iterable[Tuple]) -> None:
+    """Put ``tuples`` in the buckets of ``index`` (small buckets tuples, larger ones sets)."""
+    find = index.get
+    for values in tuples:
+        key = get(values)
+        bucket = find(key)
+        if bucket is None:
+            index[key] = (values,)
+        elif type(bucket) is tuple:
+            index[key] = bucket + (values,) if len(bucket) < SMALL_BUCKET else {*bucket, values}
+        else:
+            bucket.add(values)
 
 
 JOIN, ASSIGN, FILTER = "join", "assign", "filter"
-Continuation = Callable[[Binding, dict, list], None]
 
 
 class RulePlan:
@@ -186,7 +197,8 @@ class RulePlan:
                 (self.negatives if literal.negated else self.positives).append(entry)
         seeds = [index for index, _ in self.positives] or [None]
         self.steps = {seed: self._plan(seed) for seed in seeds}
-        self.compiled = {seed: _compile(steps, self.variables) for seed, steps in self.steps.items()}
+        self.compiled = {seed: CompiledPlan(steps, dict(self.positives).get(seed, ()), self.variables)
+                         for seed, steps in self.steps.items()}
         self.negation_getters = [(index, itemgetter(*columns) if len(columns) > 1 else None, columns)
                                  for index, columns in self.negatives]
         self.instance_getter = itemgetter(*self.variables) if len(self.variables) > 1 else None
@@ -234,14 +246,10 @@ class RulePlan:
         """Rule instances (tuples over :attr:`variables`) that extend the seed tuples.
 
         ``relations[i]`` is the :class:`Table` of positive body atom ``i``; negated body atoms
-        are *not* checked here (see :meth:`negation_holds`).
+        are *not* checked here (see :meth:`negation_holds`). The seed tuples go through the
+        steps together, a batch per step (:class:`CompiledPlan`).
         """
-        run = self.compiled[seed]
-        columns = dict(self.positives).get(seed, ())
-        out: list[Tuple] = []
-        for values in seed_tuples:
-            run(dict(zip(columns, values)), relations, out)
-        return out
+        return self.compiled[seed].run(seed_tuples, relations)
 
     def negation_holds(self, instance: Tuple, relations) -> bool:
         """True when no negated body atom holds for the instance (``relations[i].tuples``)."""
@@ -265,68 +273,94 @@ def _assignment_target(condition: Comparison, bound: set[str]) -> tuple[str, Ter
     return None
 
 
-def _compile(steps: list[tuple], variables: tuple[str, ...]) -> Continuation:
-    """The steps as nested closures: each extends a binding and passes it on; the last one
-    appends the instance (keys of :attr:`RulePlan.variables`) to ``out``."""
-    if len(variables) > 1:
-        get = itemgetter(*variables)
+class CompiledPlan:
+    """The steps of one seed as functions over batches of *bindings*: tuples of keys, one slot
+    per variable bound so far (the seed atom's columns, then the variables each step binds).
+    A join step extends every binding with the matching tuples of an index in one list
+    comprehension, so a batch of seed tuples costs a few Python calls per step, not per tuple;
+    bindings are made into instances (keys in the order of :attr:`RulePlan.variables`) at the end.
 
-        def done(binding: Binding, relations, out: list) -> None:
-            out.append(get(binding))
-    else:
-        names = variables
+    >>> plan = CompiledPlan([(JOIN, 1, (0,), ("Y",), ((1, "Z"),))], ("X", "Y"), ("X", "Y", "Z"))
+    >>> plan.run([(1, 2), (5, 6)], {1: Table([(2, 3), (2, 4)])})
+    [(1, 2, 3), (1, 2, 4)]
+    """
 
-        def done(binding: Binding, relations, out: list) -> None:
-            out.append(tuple([binding[name] for name in names]))
-    then = done
-    for step in reversed(steps):
-        then = _STEP_COMPILERS[step[0]](step, then)
-    return then
+    def __init__(self, steps: list[tuple], columns: tuple[str, ...], variables: tuple[str, ...]):
+        slots = list(columns)
+        self.needs: list[tuple[int, tuple[int, ...]]] = []
+        """``(body atom, index positions)`` of each join step: its index (or its tuples, for no
+        positions), looked up once per :meth:`run`."""
+        self.steps: list[Callable[[list, list], list]] = []
+        for step in steps:
+            if step[0] == JOIN:
+                self.steps.append(_compile_join(step, slots, len(self.needs)))
+                self.needs.append((step[1], step[2]))
+            else:
+                self.steps.append(_STEP_COMPILERS[step[0]](step, tuple(slots)))
+                if step[0] == ASSIGN:
+                    slots.append(step[1])
+        order = [slots.index(name) for name in variables]
+        self.finish = None if order == list(range(len(slots))) else itemgetter(*order)
+
+    def run(self, seeds: Iterable[Tuple], relations) -> list[Tuple]:
+        """The instances extending ``seeds`` (tuples over the seed atom's columns)."""
+        found = [relations[index].index(key) if key else relations[index].tuples
+                 for index, key in self.needs]
+        bindings = seeds if type(seeds) is list else list(seeds)
+        for step in self.steps:
+            if not bindings:
+                return []
+            bindings = step(bindings, found)
+        return bindings if self.finish is None else list(map(self.finish, bindings))
 
 
-def _compile_join(step: tuple, then: Continuation) -> Continuation:
-    _, index, key, key_names, new = step
-    lookup = itemgetter(*key_names) if key_names else None
+def _compile_join(step: tuple, slots: list[str], position: int) -> Callable[[list, list], list]:
+    """A join step: each binding extended by the tuples of ``found[position]`` that agree with
+    it (an index, or all the tuples when no variable is shared); adds the new variables to
+    ``slots``."""
+    _, _, key, key_names, new = step
+    lookup = itemgetter(*[slots.index(name) for name in key_names]) if key else None
+    slots.extend(name for _, name in new)
+    picks = [i for i, _ in new]
+    low, high = (picks[0], picks[-1] + 1) if picks else (0, 0)
+    if picks and picks != list(range(low, high)):
+        pick = itemgetter(*picks)  # two or more positions, not side by side: a tuple
+        if lookup is None:
+            return lambda bindings, found: [b + pick(v) for b in bindings for v in found[position]]
+        return lambda bindings, found: [b + pick(v) for b in bindings
+                                        for v in found[position].get(lookup(b), ())]
+    if lookup is None:
+        if not picks:
+            return lambda bindings, found: bindings if found[position] else []
+        return lambda bindings, found: [b + v[low:high] for b in bindings for v in found[position]]
+    if not picks:
+        return lambda bindings, found: [b for b in bindings if lookup(b) in found[position]]
+    return lambda bindings, found: [b + v[low:high] for b in bindings
+                                    for v in found[position].get(lookup(b), ())]
 
-    def join(binding: Binding, relations, out: list) -> None:
-        table = relations[index]
-        candidates = table.index(key).get(lookup(binding)) if lookup else table.tuples
-        if not candidates:
-            return
-        if not new:
-            then(binding, relations, out)
-            return
-        for values in candidates:
-            extended = binding.copy()
-            for i, name in new:
-                extended[name] = values[i]
-            then(extended, relations, out)
-    return join
 
+def _compile_assign(step: tuple, names: tuple[str, ...]) -> Callable[[list, list], list]:
+    """``X = term``: each binding extended by the key of the term's value (dropped if undefined)."""
+    _, _, term = step
 
-def _compile_assign(step: tuple, then: Continuation) -> Continuation:
-    _, variable, term = step
-
-    def assign(binding: Binding, relations, out: list) -> None:
-        value = value_of(term, binding)
-        if value is not None:
-            extended = binding.copy()
-            extended[variable] = key_of(value)
-            then(extended, relations, out)
+    def assign(bindings: list, found: list) -> list:
+        out = []
+        for binding in bindings:
+            value = value_of(term, dict(zip(names, binding)))
+            if value is not None:
+                out.append(binding + (key_of(value),))
+        return out
     return assign
 
 
-def _compile_filter(step: tuple, then: Continuation) -> Continuation:
+def _compile_filter(step: tuple, names: tuple[str, ...]) -> Callable[[list, list], list]:
+    """A comparison: the bindings it accepts."""
     condition = step[1]
-
-    def keep(binding: Binding, relations, out: list) -> None:
-        if holds(condition, binding):
-            then(binding, relations, out)
-    return keep
+    return lambda bindings, found: [b for b in bindings if holds(condition, dict(zip(names, b)))]
 
 
-_STEP_COMPILERS = {JOIN: _compile_join, ASSIGN: _compile_assign, FILTER: _compile_filter}
-"""One compiler per step kind."""
+_STEP_COMPILERS = {ASSIGN: _compile_assign, FILTER: _compile_filter}
+"""One compiler per step kind besides joins (which also take the position of their index)."""
 
 
 class Head:

@@ -35,7 +35,7 @@ from lars.windows import TimeWindow
 from solver.incremental.clingoprocess import shared_process
 from solver.encode import encode_head, encode_literal, term_text
 from solver.symbols import atom_text
-from solver.incremental.relations import key_constant
+from solver.keys import key_constant
 
 Pair = tuple
 

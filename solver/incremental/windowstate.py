@@ -24,7 +24,8 @@ from collections.abc import Iterable
 
 from lars.atoms import Atom
 from lars.terms import Constant
-from solver.incremental.relations import NO_CHANGE, Computed, Counted, Delta, Pattern, RangeFunction, Tuple, key_of
+from solver.incremental.relations import NO_CHANGE, Computed, Counted, Delta, Pattern, RangeFunction, Tuple
+from solver.keys import key_of
 
 
 def last_true(t: int, end: int, holds) -> int:
@@ -108,14 +109,12 @@ class SlidingState(TimeState):
         lo, hi = self.range_of(t)
         relation = self.relation
         while self.inside and self.inside[0][0] < lo:
-            for values in self.inside.popleft()[1]:
-                relation.remove(values)
+            relation.remove_all(self.inside.popleft()[1])
         for time, atoms in self.entering(min(hi, t)):
             if time < lo:
                 continue
             found = self.pattern.matches(atoms, time if self.timed else None)
-            for values in found:
-                relation.add(values)
+            relation.add_all(found)
             if found and not self.unbounded:
                 self.inside.append((time, found))
         return lo, hi
@@ -140,8 +139,7 @@ class DiamondState(SlidingState):
         relation = self.relation
         if not self.background_on and lo <= hi:
             self.background_on = True
-            for values in self.pattern.matches(self.background):
-                relation.add(values)
+            relation.add_all(self.pattern.matches(self.background))
         return relation.delta()
 
     def stable_until(self, t: int, end: int) -> int:
@@ -182,12 +180,10 @@ class AtVariableState(SlidingState):
         add_from = lo
         if old_lo <= old_hi:
             for time in range(old_lo, min(old_hi, lo - 1) + 1):
-                for values in self.pattern.matches(self.background, time):
-                    self.relation.remove(values)
+                self.relation.remove_all(self.pattern.matches(self.background, time))
             add_from = max(lo, old_hi + 1)
         for time in range(add_from, hi + 1):
-            for values in self.pattern.matches(self.background, time):
-                self.relation.add(values)
+            self.relation.add_all(self.pattern.matches(self.background, time))
         self.covered = (lo, hi)
 
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from lars.parser import parse_program
 from solver.incremental.joins import RulePlan, Table
-from solver.incremental.relations import key_constant
+from solver.keys import key_constant
 from solver.symbols import constant_text
 
 KEYS = st.sampled_from([0, 1, 2, -1, "a", "b", '"a', '"1'])

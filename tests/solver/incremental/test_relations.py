@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from lars.atoms import Atom
 from lars.parser import parse_atom
 from lars.terms import Iri, Name, Number, String
-from solver.incremental.relations import NO_CHANGE, Computed, Counted, Pattern, key_constant, key_of
+from solver.incremental.relations import NO_CHANGE, Computed, Counted, Pattern
+from solver.keys import key_constant, key_of
 
 constants = st.one_of(
     st.integers(-2**31, 2**31 - 1).map(Number),

@@ -17,7 +17,8 @@ from lars.atoms import Atom
 from lars.streams import Timeline
 from lars.terms import Name, Number, Variable
 from lars.windows import TimeWindow, time_window_range
-from solver.incremental.relations import Pattern, key_of
+from solver.incremental.relations import Pattern
+from solver.keys import key_of
 from solver.incremental.windowstate import (
     AtConstantState, AtVariableState, BoxState, DiamondState, DomainTracker,
 )
