@@ -27,6 +27,21 @@ class Atom:
             raise ValueError(f"not a predicate name (lower-case identifier other than 'not'): "
                              f"{self.predicate!r}")
 
+    def __hash__(self) -> int:
+        """The hash of ``(predicate, args)``, computed once: answer sets hash each of their atoms
+        at every time point, and the generated hash called one Python function per argument."""
+        try:
+            return self.__dict__["_hash"]
+        except KeyError:
+            found = hash((self.predicate, self.args))
+            object.__setattr__(self, "_hash", found)
+            return found
+
+    def __getstate__(self) -> dict:
+        """The fields only: a hash computed in one process is wrong in another (strings hash
+        differently per process), so a pickled atom computes it again."""
+        return {"predicate": self.predicate, "args": self.args}
+
     def variables(self) -> frozenset[str]:
         return frozenset(arg.name for arg in self.args if isinstance(arg, Variable))
 

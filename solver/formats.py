@@ -26,12 +26,13 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+from json.encoder import encode_basestring
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TextIO
 
 from lars.atoms import Atom
-from lars.printer import print_atom
+from lars.printer import print_atom, print_term
 from lars.terms import Constant, Iri, Name, Number, String
 from solver.intervals import intervals_view
 from solver.answers import AnswerStream, TimePointAnswer
@@ -68,23 +69,44 @@ def atom_text(atom: Atom) -> str:
     return print_atom(atom)
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def atom_json_head(atom: Atom) -> str:
-    """:func:`atom_json` as JSON text without its closing ``, "time": t}``, remembered."""
-    return json.dumps({"atom": atom_text(atom), "predicate": atom.predicate,
-                       "args": [constant_json(arg) for arg in atom.args]}, ensure_ascii=False)[:-1]
+_CONSTANT_PIECES: dict[Constant, tuple[str, str]] = {}
+"""Constant → (its text in an atom, its ``args`` entry as JSON text) for the constants written
+lately (emptied past 2^16 constants): an atom written for the first time is put together
+from its constants' pieces, not printed and dumped whole."""
+
+
+def constant_pieces(constant: Constant) -> tuple[str, str]:
+    """The text of ``constant`` (:func:`~lars.printer.print_term`) and :func:`constant_json` as
+    JSON text, remembered."""
+    found = _CONSTANT_PIECES.get(constant)
+    if found is None:
+        if len(_CONSTANT_PIECES) >= 1 << 16:
+            _CONSTANT_PIECES.clear()
+        found = _CONSTANT_PIECES[constant] = (print_term(constant),
+                                              json.dumps(constant_json(constant), ensure_ascii=False))
+    return found
 
 
 _PIECES: dict[Atom, tuple[str, str]] = {}
-"""Atom → (:func:`atom_text`, :func:`atom_json_head`) for the atoms written lately: one lookup
-per written atom (hashing an atom is a Python call per argument), emptied past 2^16 atoms."""
+"""Atom → (:func:`atom_text`, its :func:`atom_json` as JSON text without the closing
+``, "time": t}``) for the atoms written lately: one lookup per written atom, emptied past 2^16
+atoms."""
 
 
 def atom_pieces(atom: Atom) -> tuple[str, str]:
-    """The text of ``atom`` (its sort key) and its JSON head, remembered."""
+    """The text of ``atom`` (its sort key) and its JSON head, remembered; the head is what
+    ``json.dumps(atom_json(atom, t), ensure_ascii=False)`` writes before ``, "time"``.
+
+    >>> atom_pieces(Atom("p", (Number(1), Name("a"))))[1]
+    '{"atom": "p(1,a)", "predicate": "p", "args": [{"type": "number", "value": 1}, {"type": "name", "value": "a"}]'
+    """
     if len(_PIECES) >= 1 << 16:
         _PIECES.clear()
-    found = _PIECES[atom] = (atom_text(atom), atom_json_head(atom))
+    pieces = [constant_pieces(arg) for arg in atom.args]
+    text = f"{atom.predicate}({','.join([p[0] for p in pieces])})" if pieces else atom.predicate
+    head = (f'{{"atom": {encode_basestring(text)}, "predicate": {encode_basestring(atom.predicate)}, '
+            f'"args": [{", ".join([p[1] for p in pieces])}]')
+    found = _PIECES[atom] = (text, head)
     return found
 
 
