@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
-from operator import attrgetter
+from operator import attrgetter, methodcaller
 from pathlib import Path
 
 from ingest.lazy import checked_reader, lines_from_end
@@ -87,20 +87,33 @@ def keyed_stream_line(line: str, source: str, line_number: int
 
 def keyed_parts(parts: list[tuple[str, str]]) -> KeyedSlice | None:
     """The slice of the atoms of :func:`~lars.parser.stream_line_parts`, if there are some, all
-    of one signature, and none names the reserved word ``not`` (else ``None``)."""
+    of one signature, and none names the reserved word ``not`` (else ``None``). Numbers only,
+    the common case, are read for the whole line at once: the arguments of all atoms joined,
+    split and made ``int`` by one ``map``, and cut into tuples of the arity by ``zip``."""
     if not parts:
         return None
     predicate = parts[0][0]
-    if predicate == RESERVED_WORD or any(other != predicate for other, _ in parts):
+    inners = [inner for other, inner in parts if other == predicate]
+    if len(inners) < len(parts) or predicate == RESERVED_WORD:
         return None
-    try:  # the common case: numbers only
-        keys = [tuple(map(int, inner.split(","))) for _, inner in parts]
-    except ValueError:
-        keys = [argument_keys(inner) for _, inner in parts]
-        if None in keys:
+    if "" not in inners:
+        commas = set(map(COMMAS, inners))
+        if len(commas) > 1:
             return None
+        arity = commas.pop() + 1
+        try:
+            values = list(map(int, ",".join(inners).split(",")))
+            return KeyedSlice.from_keys((predicate, arity), list(zip(*[iter(values)] * arity)))
+        except ValueError:  # a name
+            pass
+    keys = [argument_keys(inner) for inner in inners]
+    if None in keys:
+        return None
     arities = set(map(len, keys))
     return KeyedSlice.from_keys((predicate, arities.pop()), keys) if len(arities) == 1 else None
+
+
+COMMAS = methodcaller("count", ",")
 
 
 def argument_keys(inner: str) -> tuple[int | str, ...] | None:
