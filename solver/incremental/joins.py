@@ -25,7 +25,8 @@ literal false, and comparisons use clingo's order of symbols (:func:`lars.terms.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from itertools import compress
 from operator import itemgetter
 
 from lars.atoms import Atom, Comparison
@@ -323,20 +324,26 @@ def _compile_join(step: tuple, slots: list[str], position: int) -> Callable[[lis
     slots.extend(name for _, name in new)
     picks = [i for i, _ in new]
     low, high = (picks[0], picks[-1] + 1) if picks else (0, 0)
+
+    def probe(found: list, bindings: list) -> Iterator:
+        """The index bucket of each binding (``None`` for none), looked up by ``map`` in C."""
+        return map(found[position].get, map(lookup, bindings))
+
     if picks and picks != list(range(low, high)):
         pick = itemgetter(*picks)  # two or more positions, not side by side: a tuple
         if lookup is None:
             return lambda bindings, found: [b + pick(v) for b in bindings for v in found[position]]
-        return lambda bindings, found: [b + pick(v) for b in bindings
-                                        for v in found[position].get(lookup(b), ())]
+        return lambda bindings, found: [b + pick(v) for b, bucket in zip(bindings, probe(found, bindings))
+                                        if bucket for v in bucket]
     if lookup is None:
         if not picks:
             return lambda bindings, found: bindings if found[position] else []
         return lambda bindings, found: [b + v[low:high] for b in bindings for v in found[position]]
     if not picks:
-        return lambda bindings, found: [b for b in bindings if lookup(b) in found[position]]
-    return lambda bindings, found: [b + v[low:high] for b in bindings
-                                    for v in found[position].get(lookup(b), ())]
+        return lambda bindings, found: list(compress(bindings, map(found[position].__contains__,
+                                                                    map(lookup, bindings))))
+    return lambda bindings, found: [b + v[low:high] for b, bucket in zip(bindings, probe(found, bindings))
+                                    if bucket for v in bucket]
 
 
 def _compile_assign(step: tuple, names: tuple[str, ...]) -> Callable[[list, list], list]:
