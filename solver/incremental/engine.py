@@ -24,6 +24,7 @@ does: not background, not ``true``, not input at their time point.
 
 from __future__ import annotations
 
+from itertools import repeat
 
 from lars.analysis import Signature, check_safety, derived_predicates
 from lars.atoms import TRUE_PREDICATE, Atom
@@ -93,7 +94,7 @@ class CountedRule:
         plan, states, live = self.plan, self.states, self.live
         heads = live.values() if not plan.negatives else \
             [head for instance, head in live.items() if plan.negation_holds(instance, states)]
-        return [(atom, t) for atom in heads] if self.head.plain else list(heads)
+        return list(zip(heads, repeat(t))) if self.head.plain else list(heads)
 
 
 class Engine:
