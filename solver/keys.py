@@ -98,7 +98,7 @@ class KeyedSlice(Sequence[Atom]):
         self.signature: Signature = atoms[0].signature
         self._atoms: Sequence[Atom] | None = atoms
         self._keys: list[Tuple] | None = None
-        self._indexes: dict[int, dict[Key, list]] = {}
+        self._indexes: dict[int, tuple[bool, dict[Key, list]]] = {}
         self._keyed: dict[tuple[int, Key], list[Tuple]] = {}
 
     @classmethod
@@ -129,18 +129,23 @@ class KeyedSlice(Sequence[Atom]):
         asked for (a query reads a few of a stream's predicates: CSRBench Q1 half of its triples)."""
         found = self._keyed.get((position, key))
         if found is None:
-            index = self._indexes.get(position)
-            if index is None:
-                index = self._indexes[position] = {}
-                if self._keys is not None:
-                    for keys in self._keys:
-                        index.setdefault(keys[position], []).append(keys)
-                else:
-                    for atom in self._atoms:
-                        index.setdefault(key_of(atom.args[position]), []).append(atom)
+            keyed, index = self._indexes.get(position) or self._index(position)
             group = index.get(key, [])
-            found = self._keyed[position, key] = group if self._keys is not None else \
+            found = self._keyed[position, key] = group if keyed else \
                 [tuple([key_of(arg) for arg in atom.args]) for atom in group]
+        return found
+
+    def _index(self, position: int) -> tuple[bool, dict[Key, list]]:
+        """The keys (or, if the atoms are not keyed yet, the atoms) by their argument at
+        ``position``; ``True`` for keys."""
+        index: dict[Key, list] = {}
+        if self._keys is not None:
+            for keys in self._keys:
+                index.setdefault(keys[position], []).append(keys)
+        else:
+            for atom in self._atoms:
+                index.setdefault(key_of(atom.args[position]), []).append(atom)
+        self._indexes[position] = found = (self._keys is not None, index)
         return found
 
     def __len__(self) -> int:

@@ -78,3 +78,12 @@ def test_a_bad_line_is_refused_with_its_position(tmp_path) -> None:
     path.write_text("0: p(1)\n1: p(not)\n")
     with pytest.raises(ParseError, match=r"s\.stream:2:"):
         list(stream_slices(path, ReadPolicy(), ReadReport()))
+
+
+def test_a_slice_indexed_before_it_was_keyed_still_gives_keys() -> None:
+    """An index of atoms made before :meth:`KeyedSlice.keys` gives keys after it too (a
+    pattern with a constant, then one without, then the first again with another value)."""
+    keyed = KeyedSlice([Atom("p", (Name("a"), Number(1))), Atom("p", (Name("b"), Number(2)))])
+    assert keyed.having(0, "a") == [("a", 1)]
+    assert keyed.keys() == [("a", 1), ("b", 2)]
+    assert keyed.having(0, "b") == [("b", 2)]
