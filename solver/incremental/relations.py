@@ -15,6 +15,7 @@ what entered and left it since it was last asked (its *delta*).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from itertools import repeat
 
 from lars.atoms import Atom
 from lars.terms import Variable
@@ -107,6 +108,14 @@ class Counted:
         self.tuples: dict[Tuple, int] = {}
         self._flipped: dict[Tuple, bool] = {}
 
+    def enter(self, time: int, tuples: list[Tuple]) -> None:
+        """The tuples of a slice that entered the window (:class:`Latest`'s interface)."""
+        self.add_all(tuples)
+
+    def leave(self, time: int, tuples: list[Tuple]) -> None:
+        """The tuples of a slice that left the window."""
+        self.remove_all(tuples)
+
     def add(self, values: Tuple) -> None:
         self.add_all((values,))
 
@@ -146,6 +155,59 @@ class Counted:
         removed = [v for v, was in self._flipped.items() if was and v not in self.tuples]
         self._flipped = {}
         return added, removed
+
+
+class Latest:
+    """A set of tuples, each with the latest time point it occurred at (``tuples``), for ``◇``
+    over a window that slides forward: a tuple leaves when the slice of its latest occurrence
+    leaves, unless it is *pinned* (background). Reports its changes as a delta, like
+    :class:`Counted`, with less work per tuple: a slice enters with one ``dict.update``.
+
+    Slices enter in time order, and at each step before the older ones leave (so a tuple
+    that leaves and comes back in one step does not change).
+
+    >>> latest = Latest()
+    >>> latest.enter(0, [(1,), (2,), (1,)]); latest.delta()
+    ([(1,), (2,)], [])
+    >>> latest.enter(1, [(2,)]); latest.leave(0, [(1,), (2,), (1,)]); latest.delta()
+    ([], [(1,)])
+    """
+
+    def __init__(self) -> None:
+        self.tuples: dict[Tuple, int | None] = {}
+        self.pinned: set[Tuple] = set()
+        self._added: list[Tuple] = []
+        self._removed: list[Tuple] = []
+
+    def enter(self, time: int, tuples: list[Tuple]) -> None:
+        """The tuples of the slice at ``time`` (later than every slice before)."""
+        latest = self.tuples
+        self._added += [values for values in tuples if values not in latest]
+        latest.update(zip(tuples, repeat(time)))
+
+    def leave(self, time: int, tuples: list[Tuple]) -> None:
+        """The tuples of the slice at ``time``, which left the window."""
+        latest, pinned = self.tuples, self.pinned
+        gone = dict.fromkeys([values for values in tuples if latest.get(values) == time
+                              and values not in pinned] if pinned else
+                             [values for values in tuples if latest.get(values) == time])
+        for values in gone:
+            del latest[values]
+        self._removed += gone
+
+    def pin(self, tuples: list[Tuple]) -> None:
+        """Tuples that never leave."""
+        self.pinned.update(tuples)
+        self._added += [values for values in tuples if values not in self.tuples]
+        self.tuples.update(dict.fromkeys(tuples))
+
+    def delta(self) -> Delta:
+        """Tuples that entered and left since the last call."""
+        if not self._added and not self._removed:
+            return NO_CHANGE
+        delta = list(dict.fromkeys(self._added)), self._removed
+        self._added, self._removed = [], []
+        return delta
 
 
 class Computed:

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 
 from lars.atoms import Atom
 from lars.terms import Constant
-from solver.incremental.relations import NO_CHANGE, Computed, Counted, Delta, Pattern, RangeFunction, Tuple
+from solver.incremental.relations import NO_CHANGE, Computed, Counted, Delta, Latest, Pattern, RangeFunction, Tuple
 from solver.keys import key_of
 
 
@@ -89,34 +89,36 @@ class TimeState:
 
 
 class SlidingState(TimeState):
-    """A count per tuple of its occurrences in the input inside the window, kept by sliding it.
+    """The tuples of the input inside the window, kept by sliding it: counted, or with their
+    latest time point (``relation``, a :class:`Counted` or :class:`Latest`).
 
     ``timed`` states (``@_T``) match atoms with their time point, so ``T`` is a column.
     """
 
     timed: bool
+    relation_type: type = Counted
 
     def __init__(self, range_of: RangeFunction, pattern: Pattern, background: Iterable[Atom],
                  unbounded: bool = False):
         super().__init__(range_of, pattern, background, unbounded)
-        self.relation = Counted()
+        self.relation = self.relation_type()
         self.tuples = self.relation.tuples
         self.inside: deque[tuple[int, list[Tuple]]] = deque()
 
     def slide(self, t: int) -> tuple[int, int]:
-        """Move the window to ``range_of(t)``: drop the slices that left it, count those that
-        entered (input up to ``t`` only); returns the window ``(lo, hi)``."""
+        """Move the window to ``range_of(t)``: take in the slices that entered it (input up to
+        ``t`` only), then drop those that left it; returns the window ``(lo, hi)``."""
         lo, hi = self.range_of(t)
-        relation = self.relation
-        while self.inside and self.inside[0][0] < lo:
-            relation.remove_all(self.inside.popleft()[1])
+        relation, inside = self.relation, self.inside
         for time, atoms in self.entering(min(hi, t)):
             if time < lo:
                 continue
             found = self.pattern.matches(atoms, time if self.timed else None)
-            relation.add_all(found)
+            relation.enter(time, found)
             if found and not self.unbounded:
-                self.inside.append((time, found))
+                inside.append((time, found))
+        while inside and inside[0][0] < lo:
+            relation.leave(*inside.popleft())
         return lo, hi
 
 
@@ -124,10 +126,12 @@ class DiamondState(SlidingState):
     """``⊞◇a``: ``a`` at some point of the window, or background over a non-empty window.
 
     ``__a :- __rng(w,Lo,Hi), __h(a,T), Lo<=T, T<=Hi.``  ``__a :- __rng(w,Lo,Hi), Lo<=Hi, __bg(a).``
-    A count per tuple of its occurrences inside the window; ``⊞^∞`` keeps only the counts.
+    Each tuple inside the window with its latest time point (:class:`Latest`): it leaves with
+    the slice of that time point; background tuples never leave.
     """
 
     timed = False
+    relation_type = Latest
 
     def __init__(self, range_of: RangeFunction, pattern: Pattern, background: Iterable[Atom],
                  unbounded: bool = False):
@@ -139,7 +143,7 @@ class DiamondState(SlidingState):
         relation = self.relation
         if not self.background_on and lo <= hi:
             self.background_on = True
-            relation.add_all(self.pattern.matches(self.background))
+            relation.pin(self.pattern.matches(self.background))
         return relation.delta()
 
     def stable_until(self, t: int, end: int) -> int:
