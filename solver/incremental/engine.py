@@ -61,7 +61,7 @@ class CountedRule:
         self.head = head
         joined = len(plan.positives) > 1  # a lone positive body atom is never joined with
         tables = {id(states[index]): Table() for index, _ in plan.positives} if joined else {}
-        self.tables = [(key, table) for key, table in tables.items()]
+        self.tables = list(tables.items())  # (id of a state, its table)
         self.views = {index: tables[id(states[index])] for index, _ in plan.positives} if joined else {}
         self.seeds = [(index, id(states[index])) for index, _ in plan.positives]
         self.live: dict[Tuple, object] = {}
@@ -70,6 +70,7 @@ class CountedRule:
             self.live = {instance: self.result(instance) for instance in plan.instances(None, [()], {})}
 
     def apply(self, deltas: dict[int, tuple[list, list]]) -> None:
+        """Update the instances from the states' deltas (``deltas[id(state)]``: added, removed)."""
         plan, views, live, result = self.plan, self.views, self.live, self.result
         for index, state in self.seeds:
             removed = deltas[state][1]
