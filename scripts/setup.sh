@@ -20,3 +20,7 @@ if [ ! -f "$stamp" ]; then
   rm -f .venv/.installed-*
   touch "$stamp"
 fi
+# The project is installed editable, so pip compiles none of its modules; where
+# PYTHONDONTWRITEBYTECODE is set (as on our CI machines) Python would compile them again at every
+# start (~0.15 s of each lars command). Compile them once here; stale files are recompiled.
+.venv/bin/python -m compileall -q -j 0 lars translate solver ingest agreement >/dev/null
