@@ -82,19 +82,23 @@ def oracle_verdicts(lines: list[str]) -> dict:
 
 
 def measure(stream: Path, oracle: bool, memory: bool, folder: Path) -> dict:
+    """Every process first, their outputs read after: a child's peak memory (``ru_maxrss``)
+    starts from this process's size when it forks, so reading a 10^7 report (~200 MB of JSON)
+    before the next run would be counted as that run's."""
     cqels, csparql = QUERIES / "q1-cqels.rq", QUERIES / "q1-csparql.rq"
-    report = folder / "agree.json"
+    report, lines = folder / "agree.json", folder / "oracle.jsonl"
     figures: dict = {}
     figures["agree_cpu_s"], figures["agree_mb"], status = measured(
         lars("agree", str(cqels), "--csparql", str(csparql), "--stream", str(stream), "--period", "10s",
              "--format", "json"), report)
     if status not in (0, 1):
         raise SystemExit(f"lars agree exited with {status}")
-    ours = agree_verdicts(json.loads(report.read_text()))
-    figures["intervals"] = len(ours)
-    figures["disagreeing"] = sum(not v[0] for v in ours.values())
+    if memory:
+        for form, query in (("cqels", cqels), ("csparql", csparql)):
+            _, figures[f"run_{form}_mb"], _ = measured(
+                lars("run", str(query), "--stream", str(stream), "--quiet", "--output",
+                     str(folder / "answers.jsonl"), "--output-format", "jsonl"), folder / "out.txt")
     if oracle:
-        lines = folder / "oracle.jsonl"
         figures["oracle_cpu_s"], figures["oracle_mb"], _ = measured(
             [sys.executable, str(HERE / "window_oracle.py"), str(cqels), str(stream), "--csparql",
              str(csparql), "--period", "10"], lines)
@@ -103,12 +107,11 @@ def measure(stream: Path, oracle: bool, memory: bool, folder: Path) -> dict:
         figures["oracle_startup_s"] = startup_cpu_s("window_oracle")
         figures["work_ratio"] = ((figures["oracle_cpu_s"] - figures["oracle_startup_s"])
                                  / (figures["agree_cpu_s"] - figures["agree_startup_s"]))
+    ours = agree_verdicts(json.loads(report.read_text()))
+    figures["intervals"] = len(ours)
+    figures["disagreeing"] = sum(not v[0] for v in ours.values())
+    if oracle:
         figures["identical"] = oracle_verdicts(lines.read_text().splitlines()) == ours
-    if memory:
-        for form, query in (("cqels", cqels), ("csparql", csparql)):
-            _, figures[f"run_{form}_mb"], _ = measured(
-                lars("run", str(query), "--stream", str(stream), "--quiet", "--output",
-                     str(folder / "answers.jsonl"), "--output-format", "jsonl"), folder / "out.txt")
     return figures
 
 
