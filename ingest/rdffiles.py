@@ -56,7 +56,7 @@ from rdflib.compare import to_canonical_graph
 from rdflib.exceptions import ParserError as RdflibParserError
 from rdflib.plugins.parsers.notation3 import BadSyntax
 from rdflib.plugins.parsers.ntriples import W3CNTriplesParser, r_wspace
-from rdflib.term import BNode, Literal, Node, URIRef
+from rdflib.term import BNode, Node, URIRef
 
 from lars.errors import InputError, LarsError, ParseError, Position
 import translate.rdf  # noqa: F401 - its import keeps literals as written (no rdflib normalising)

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 
 from lars.errors import ParseError, Position
-from lars.terms import RESERVED_WORD, VARIABLE_PATTERN, is_iri_text, is_name
+from lars.terms import RESERVED_WORD, VARIABLE_PATTERN, is_iri_text
 
 NAME, VARIABLE, NUMBER, STRING, IRI, EOF = "name", "variable", "number", "string", "iri", "eof"
 ARROW, DIAMOND, BOX, AT, INFINITY = ":-", "<>", "[]", "@", "∞"

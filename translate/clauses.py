@@ -17,7 +17,7 @@ from __future__ import annotations
 from lars.errors import ParseError, Position
 from translate.durations import make_duration, parse_unit, to_ticks
 from translate.rsp import AllWindow, NowWindow, RangeWindow, RspWindow, TriplesWindow
-from translate.scanner import SourceText, Token, tokenize
+from translate.scanner import SourceText, Token, tokenize  # noqa: F401 (doctest)
 
 WINDOW_FORMS = ("[RANGE d]", "[RANGE d STEP d]", "[RANGE d SLIDE d]", "[RANGE d TUMBLING]",
                 "[RANGE TRIPLES n]", "[TRIPLES n]", "[NOW]", "[ALL]")
