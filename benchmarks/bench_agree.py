@@ -81,7 +81,7 @@ def oracle_verdicts(lines: list[str]) -> dict:
     return {(v["start"], v["end"]): (v["agree"], v["only_cqels"], v["only_csparql"]) for v in found}
 
 
-def measure(stream: Path, oracle: bool, memory: bool, folder: Path) -> dict:
+def measure(stream: Path, oracle: bool, memory: bool, folder: Path, prepare: bool = False) -> dict:
     """Every process first, their outputs read after: a child's peak memory (``ru_maxrss``)
     starts from this process's size when it forks, so reading a 10^7 report (~200 MB of JSON)
     before the next run would be counted as that run's."""
@@ -101,7 +101,7 @@ def measure(stream: Path, oracle: bool, memory: bool, folder: Path) -> dict:
     if oracle:
         figures["oracle_cpu_s"], figures["oracle_mb"], _ = measured(
             [sys.executable, str(HERE / "window_oracle.py"), str(cqels), str(stream), "--csparql",
-             str(csparql), "--period", "10"], lines)
+             str(csparql), "--period", "10", *(["--prepare"] if prepare else [])], lines)
         figures["ratio"] = figures["oracle_cpu_s"] / figures["agree_cpu_s"]
         figures["agree_startup_s"] = startup_cpu_s("agreement.cli")
         figures["oracle_startup_s"] = startup_cpu_s("window_oracle")
@@ -122,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-bundled", action="store_true", help="leave out the bundled stream")
     parser.add_argument("--no-oracle", action="store_true", help="only lars agree (memory runs)")
     parser.add_argument("--memory", action="store_true", help="also lars run's peak memory")
+    parser.add_argument("--prepare", action="store_true",
+                        help="the checker parses each query once (window_oracle.py --prepare)")
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "lars-bench")
     args = parser.parse_args(argv)
     streams = ([] if args.no_bundled else [("bundled (15,188)", BUNDLED)]) + [
@@ -131,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     print(" | ".join(columns))
     for name, stream in streams:
         with tempfile.TemporaryDirectory() as folder:
-            figures = measure(stream, not args.no_oracle, args.memory, Path(folder))
+            figures = measure(stream, not args.no_oracle, args.memory, Path(folder), args.prepare)
         figures["triples"] = name
         print(" | ".join(f"{figures[c]:.2f}" if isinstance(figures.get(c), float) else str(figures.get(c, "–"))
                          for c in columns), flush=True)

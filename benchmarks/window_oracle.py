@@ -95,8 +95,9 @@ def stream_slices(path: Path) -> Iterator[tuple[int, list[tuple[Node, Node, Node
         yield current, triples
 
 
-def rows(sparql: str, triples: list) -> frozenset[tuple[str, ...]]:
-    """The query's rows on a graph of ``triples`` (terms as N-Triples text)."""
+def rows(sparql, triples: list) -> frozenset[tuple[str, ...]]:
+    """The query's rows on a graph of ``triples`` (terms as N-Triples text); ``sparql`` is the
+    query's text (parsed at each call) or rdflib's prepared query."""
     graph = Graph()
     for triple in triples:
         graph.add(triple)
@@ -108,10 +109,15 @@ def row_text(row: tuple[str, ...]) -> str:
     return "(" + ", ".join(row) + ")"
 
 
-def verdicts(cqels_query: str, csparql_query: str, stream: Path, period: int) -> Iterator[dict]:
-    """The verdict of every pulling interval, in time order."""
+def verdicts(cqels_query: str, csparql_query: str, stream: Path, period: int,
+             prepare: bool = False) -> Iterator[dict]:
+    """The verdict of every pulling interval, in time order; with ``prepare``, each query is
+    parsed once (rdflib's ``prepareQuery``) instead of at each evaluation."""
     cq_window, cs_window = window_of(cqels_query), window_of(csparql_query)
     cq_sparql, cs_sparql = sparql_of(cqels_query), sparql_of(csparql_query)
+    if prepare:
+        from rdflib.plugins.sparql import prepareQuery
+        cq_sparql, cs_sparql = prepareQuery(cq_sparql), prepareQuery(cs_sparql)
     kept: list[tuple[int, list]] = []  # slices the windows may still select
     pushed: dict[tuple[str, ...], list[int]] = {}
     end = period
@@ -152,10 +158,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("stream", type=Path, help="a timestamped N-Triples file or a Turtle folder")
     parser.add_argument("--csparql", type=Path, help="the C-SPARQL query (default: from the CQELS one)")
     parser.add_argument("--period", type=int, required=True, help="pulling period U in seconds")
+    parser.add_argument("--prepare", action="store_true",
+                        help="parse each query once, not at each evaluation")
     args = parser.parse_args(argv)
     cqels = args.cqels.read_text()
     csparql = args.csparql.read_text() if args.csparql else cqels
-    for verdict in verdicts(cqels, csparql, args.stream, args.period):
+    for verdict in verdicts(cqels, csparql, args.stream, args.period, args.prepare):
         print(json.dumps(verdict))
     return 0
 

@@ -32,3 +32,11 @@ def test_lars_agree_gives_the_verdicts_of_rdflib_on_every_window_snapshot(capsys
     theirs = [(v["start"], v["end"], v["agree"], v["only_cqels"], v["only_csparql"])
               for v in ORACLE.verdicts(cqels.read_text(), csparql.read_text(), CSRBENCH / "stream", period)]
     assert ours == theirs
+
+
+@pytest.mark.slow
+def test_the_checker_gives_the_same_verdicts_with_its_queries_prepared():
+    """``--prepare`` (each query parsed once) changes the checker's cost, not its verdicts."""
+    texts = [(CSRBENCH / "queries" / f"q1-{engine}.rq").read_text() for engine in ("cqels", "csparql")]
+    assert list(ORACLE.verdicts(*texts, CSRBENCH / "stream", 10, prepare=True)) \
+        == list(ORACLE.verdicts(*texts, CSRBENCH / "stream", 10))
