@@ -47,7 +47,7 @@ from lars.rules import Program
 from lars.streams import Timeline
 from solver.answers import TimePointAnswer
 from solver.strategies import evaluate, unfolded
-from translate.api import Translation, input_atoms, query_background, translate
+from translate.api import Translation, query_background, slice_atoms, translate
 from translate.rsp import RspQuery
 
 Observer = Callable[[int, int, frozenset[Row] | None, frozenset[Row] | None], None]
@@ -178,7 +178,7 @@ class ComputedCheck:
             for t, elements in slices:
                 history.add(t, elements)
                 self.observed(elements)
-                yield t, input_atoms(elements, self.encoder).get(t, [])
+                yield t, slice_atoms(elements, self.encoder)
 
         if self.common_program is not None:
             answers = evaluate(self.common_program, fed(), line, self.background,

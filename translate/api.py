@@ -18,7 +18,7 @@ trigger :- [0] @T true, T % 5 = 0.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rdflib import URIRef
@@ -40,7 +40,7 @@ from translate.modifiers import modify
 from translate.profiles import EMPTY_GROUP_READINGS
 from translate.rdf import (
     DEFAULT_GRAPH, STREAMS, STRIPLE, TRIPLE, RdfTermEncoder, dataset_atoms, graph_atoms,
-    stream_contents,
+    stream_atom, stream_contents,
 )
 from translate.rsp import RspQuery
 from translate.streamrules import answer_variables
@@ -290,6 +290,18 @@ def input_atoms(elements: Iterable, encoder: RdfTermEncoder,
         return stream_contents((normalise(e) for e in elements), encoder)
     except LarsError as error:  # e.g. a number clingo cannot hold: say where the triple was read
         raise placed(error, getattr(current, "position", None)) from None
+
+
+def slice_atoms(elements: Sequence, encoder: RdfTermEncoder) -> list[Atom]:
+    """The ``striple`` atoms of one time point's elements (objects with ``triple`` and
+    ``stream``), in arrival order: :func:`input_atoms` without its per-element bookkeeping,
+    which an element naming no stream or a term that cannot be encoded takes, for its error."""
+    if all(element.stream is not None for element in elements):
+        try:
+            return [stream_atom(element.triple, element.stream, encoder) for element in elements]
+        except LarsError:
+            pass
+    return [atom for atoms in input_atoms(elements, encoder).values() for atom in atoms]
 
 
 def lars_stream(contents: Mapping[int, Iterable[Atom]], timeline: Timeline | None = None) -> Stream:

@@ -205,11 +205,13 @@ def triple_atom(triple: tuple, graph: Constant, encoder: RdfTermEncoder) -> Atom
 
 
 def stream_atom(triple: tuple, stream: URIRef, encoder: RdfTermEncoder) -> Atom:
-    """The input atom ``striple(s, p, o, stream)``."""
+    """The input atom ``striple(s, p, o, stream)``: each term's constant looked up in the
+    encoder's memory first (a constant is never false), encoded when it is not there."""
     s, p, o = triple
-    encode = encoder.encode
-    return Atom(STRIPLE, (encode(s), encode(p), encode(o),
-                          encode(stream if isinstance(stream, URIRef) else URIRef(stream))))
+    known, encode = encoder.encoded.get, encoder.encode
+    stream = stream if isinstance(stream, URIRef) else URIRef(stream)
+    return Atom(STRIPLE, (known(s) or encode(s), known(p) or encode(p), known(o) or encode(o),
+                          known(stream) or encode(stream)))
 
 
 def graph_atoms(graph: Graph, encoder: RdfTermEncoder,

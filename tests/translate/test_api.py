@@ -175,3 +175,25 @@ def test_csrbench_answers_match_rdflib_on_the_window(csrbench_elements, number, 
     text = f"{csrbench.PREFIXES}SELECT {select} WHERE {{ {pattern} {filters} }}"
     expected = row_set({str(k): v for k, v in b.items()} for b in graph.query(text).bindings)
     assert ours == expected and ours
+
+
+def test_slice_atoms_are_input_atoms_and_fail_as_they_do() -> None:
+    """lars agree's per-slice encoding gives :func:`input_atoms`' atoms, and its errors, placed."""
+    from rdflib import URIRef
+    from ingest.rdffiles import StreamTriple
+    from lars.errors import Position
+    from translate.api import input_atoms, slice_atoms
+    ex, stream = "http://ex.org/", URIRef("http://ex.org/s")
+    good = [StreamTriple(3, stream, (URIRef(ex + "a"), URIRef(ex + "p"), Literal(n)), Position("s.nt", n))
+            for n in (1, 2, 1)]
+    encoder = RdfTermEncoder()
+    assert slice_atoms(good, encoder) == input_atoms(good, RdfTermEncoder())[3]
+    unnamed = [*good, StreamTriple(3, None, good[0].triple, Position("s.nt", 9))]
+    with pytest.raises(InputError, match="no stream IRI") as caught:
+        slice_atoms(unnamed, encoder)
+    assert caught.value.position.line == 9
+    nul = [*good, StreamTriple(3, stream, (URIRef(ex + "a"), URIRef(ex + "p"), Literal("a\x00b")),
+                               Position("s.nt", 12))]
+    with pytest.raises(InputError, match="holds NUL") as refused:
+        slice_atoms(nul, encoder)
+    assert str(refused.value).startswith("s.nt:12")
