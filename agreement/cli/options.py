@@ -29,13 +29,18 @@ def _message(error: LarsError) -> str:
     return error.message + (f" ({error.hint})" if error.hint else "")
 
 
-def duration(text: str) -> str:
-    """A duration such as ``10s`` or ``500ms``."""
+def _parsed(parse: Callable[[str], object], text: str) -> str:
+    """``text``, once ``parse`` accepts it; its refusal as argparse's (one line, the option named)."""
     try:
-        parse_duration(text)
+        parse(text)
     except LarsError as error:
         raise argparse.ArgumentTypeError(_message(error)) from None
     return text
+
+
+def duration(text: str) -> str:
+    """A duration such as ``10s`` or ``500ms``."""
+    return _parsed(parse_duration, text)
 
 
 def period(text: str) -> str:
@@ -52,11 +57,7 @@ def ticks_or_duration(text: str) -> str:
 
 def unit(text: str) -> str:
     """The length of one tick: a duration longer than zero."""
-    try:
-        parse_unit(text)
-    except LarsError as error:
-        raise argparse.ArgumentTypeError(_message(error)) from None
-    return text
+    return _parsed(parse_unit, text)
 
 
 def whole(minimum: int) -> Callable[[str], int]:

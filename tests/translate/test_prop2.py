@@ -143,15 +143,22 @@ def _known_types_unequal(node, ctx):
     return _RELATIONAL(node, ctx)
 
 
-def _with_known_types(node) -> None:
+def expression_nodes(node):
+    """Every rdflib algebra node (``CompValue``) under ``node``, itself included: the oracles
+    patch the evaluation of some of them."""
     if isinstance(node, CompValue):
-        if node.name == "RelationalExpression" and node.op in ("=", "!="):
-            node._evalfn = MethodType(_known_types_unequal, node)
+        yield node
         for value in node.values():
-            _with_known_types(value)
+            yield from expression_nodes(value)
     elif isinstance(node, (list, tuple)):
         for value in node:
-            _with_known_types(value)
+            yield from expression_nodes(value)
+
+
+def _with_known_types(node) -> None:
+    for found in expression_nodes(node):
+        if found.name == "RelationalExpression" and found.op in ("=", "!="):
+            found._evalfn = MethodType(_known_types_unequal, found)
 
 
 def rdflib_rows(text: str, data: Dataset, exact: bool = True) -> frozenset:

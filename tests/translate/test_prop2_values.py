@@ -32,7 +32,8 @@ from tests.translate.solving import answer_rows, row_set
 from tests.translate.sparql_gen import Case
 from tests.translate.sparql_gen_values import valued_datasets, value_queries
 from tests.translate.test_prop2 import (
-    _eager, _left_join, check, dawg_collation, default_triples_on_stream, named_atoms, rdflib_rows,
+    _eager, _left_join, check, dawg_collation, default_triples_on_stream, expression_nodes,
+    named_atoms, rdflib_rows,
 )
 from translate import background_atoms, parse_query, translate
 from translate.sparqlfunctions import _order_kind
@@ -155,20 +156,15 @@ def _strict(evaluate):
 
 
 def _with_spec_relational(node) -> None:
-    if isinstance(node, CompValue):
-        if node.name.startswith("Builtin_") and node.name not in _NON_STRICT:
-            node._evalfn = MethodType(_strict(node._evalfn), node)
-        if node.name == "RelationalExpression":
-            node._evalfn = MethodType(_spec_relational, node)
-        if node.name == "MultiplicativeExpression":
-            node._evalfn = MethodType(_spec_product, node)
-        if node.name in ("ConditionalAndExpression", "ConditionalOrExpression"):
-            node._evalfn = MethodType(_spec_logic, node)
-        for value in node.values():
-            _with_spec_relational(value)
-    elif isinstance(node, (list, tuple)):
-        for value in node:
-            _with_spec_relational(value)
+    for found in expression_nodes(node):
+        if found.name.startswith("Builtin_") and found.name not in _NON_STRICT:
+            found._evalfn = MethodType(_strict(found._evalfn), found)
+        if found.name == "RelationalExpression":
+            found._evalfn = MethodType(_spec_relational, found)
+        if found.name == "MultiplicativeExpression":
+            found._evalfn = MethodType(_spec_product, found)
+        if found.name in ("ConditionalAndExpression", "ConditionalOrExpression"):
+            found._evalfn = MethodType(_spec_logic, found)
 
 
 def sparql_rows(case: Case, data: Dataset) -> frozenset:
