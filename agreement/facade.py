@@ -7,11 +7,11 @@ Jupyter, turns into a pandas DataFrame and plots (:mod:`agreement.notebook.plots
 * :func:`translate_query` — a C-SPARQL or CQELS query → its LARS program (``lars translate``);
 * :func:`run` — a LARS program over an atom stream, or a query over an RDF stream → the answer
   stream (``lars run``);
-* :func:`check` — do C-SPARQL and CQELS agree, computed from a query and a stream or from answers
+* :func:`check_agreement` — do C-SPARQL and CQELS agree, computed from a query and a stream or from answers
   recorded from the engines (``lars agree``);
 * :func:`search_witness` — the smallest stream on which they disagree (``lars witness``).
 * :func:`translate_event_query`, :func:`run_events`, :func:`compare_events` — the same three for
-  RSEP-QL event queries under an engine profile (:mod:`agreement.events`, ``docs/events.md``).
+  RSEP-QL event queries under an engine profile (:mod:`agreement.events.pipeline`, ``docs/events.md``).
 
 Queries, programs, background facts and LARS atom streams are given as text or as a path (a
 :class:`~pathlib.Path`, or a one-line string naming a file); RDF streams, static data and
@@ -39,9 +39,9 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agreement.checkplan import CheckPlan
+from agreement.agree.plan import CheckPlan
 from agreement.compare import pull_range
-from agreement.streaming import ComputedCheck
+from agreement.agree.streaming import ComputedCheck
 from agreement.defaults import (
     default_period, derive_cqels, derived_text, named_slices, pulling_timeline,
     stream_note, stream_options,
@@ -73,12 +73,12 @@ from translate.rsp import RspQuery
 from translate.variants import cs, variant_ids
 
 if TYPE_CHECKING:  # for annotations only; each is imported by the function that needs it
-    from agreement.analyze import Finding
-    from agreement.eventcompare import EventComparison
+    from agreement.agree.analyze import Finding
+    from agreement.events.compare import EventComparison
     from agreement.notebook.eventviews import EventAnswersView, EventProgramView
     from agreement.notebook.views import AnswerStreamView
-    from agreement.witness import SearchResult, Witness
-    from agreement.witnesssearch import Progress
+    from agreement.witness.find import SearchResult, Witness
+    from agreement.witness.search import Progress
 
 
 # --- translate ------------------------------------------------------------------------------------
@@ -274,7 +274,7 @@ DIFFERENT_QUERIES = ("warning: the C-SPARQL and CQELS queries do not describe th
                      "query (result variables, pattern, dataset or stream windows differ)")
 
 
-def check(query: Source | None = None, **options: Any) -> AgreementView:
+def check_agreement(query: Source | None = None, **options: Any) -> AgreementView:
     """Do C-SPARQL and CQELS agree on every pulling interval? (``lars agree``, SPEC section 9).
 
     Computed mode (``query`` and ``stream``): both sides come from the CQELS query —
@@ -291,7 +291,7 @@ def check(query: Source | None = None, **options: Any) -> AgreementView:
         ``.plot()``.
 
     >>> answers = "examples/csrbench/engine-answers/csparql-answer-1.json"
-    >>> check(recorded_csparql=answers, recorded_cqels=answers, period="10s").agree
+    >>> check_agreement(recorded_csparql=answers, recorded_cqels=answers, period="10s").agree
     True
     """
     if options.get("variant") == "all":
@@ -301,7 +301,7 @@ def check(query: Source | None = None, **options: Any) -> AgreementView:
 
 
 def check_variants(query: Source | None = None, **options: Any) -> list[AgreementView]:
-    """:func:`check`, with one view per CQELS variant of ``cq(Q)`` when ``variant="all"``;
+    """:func:`check_agreement`, with one view per CQELS variant of ``cq(Q)`` when ``variant="all"``;
     options as :func:`prepare_check`. The paper's pair is checked reading the stream once per
     variant, interval by interval, and the answers of both sides are collected for the view."""
     return [found.view() if isinstance(found, CheckPlan) else found
@@ -345,13 +345,13 @@ def prepare_check(query: Source | None = None, *, stream: str | os.PathLike | No
         max_explanations: explain at most this many disagreeing intervals (``None``: all).
 
     The paper's pair is checked reading the stream once per variant, interval by interval
-    (:func:`check_plans`, :mod:`agreement.streaming`): what is held is what the windows need,
+    (:func:`check_plans`, :mod:`agreement.agree.streaming`): what is held is what the windows need,
     not the stream. Other profiles read the stream whole.
     """
     ticks = period_ticks(period, unit)
     pair = profile_pair(profiles)
     if recorded_csparql is not None or recorded_cqels is not None:
-        from agreement.check import check_recorded
+        from agreement.agree.modes import check_recorded
         if recorded_csparql is None or recorded_cqels is None:
             raise InputError("give both --recorded-csparql and --recorded-cqels")
         if ticks is None:
@@ -392,7 +392,7 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
     """The computed check of :func:`prepare_check` (arguments as there), one plan per variant,
     nothing read yet but the queries, the static data and the stream's two ends (a C-SPARQL
     query alone is read through once more, to derive its CQELS side, and so is a stream checked
-    under an Istream or Dstream profile, :func:`agreement.profilecheck.input_reach`)."""
+    under an Istream or Dstream profile, :func:`agreement.agree.profiles.input_reach`)."""
     graphs = static_graphs(list(static), other or given)
     if given.engine == "csparql":
         options, sole = stream_options(given, stream, reading, [])
@@ -419,7 +419,7 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
         if profiles is None:
             check = ComputedCheck(parsed, graphs, period, v, window_bounds, line, other, max_explanations)
         else:
-            from agreement.profilecheck import ProfileCheck, input_reach
+            from agreement.agree.profiles import ProfileCheck, input_reach
             reach = input_reach(parsed, profiles, period, named_slices(read, sole, ReadReport()))
             check = ProfileCheck(parsed, graphs, period, v, window_bounds, line, None,
                                  max_explanations, profiles=profiles, reach=reach)
@@ -431,7 +431,7 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
 
 def profile_pair(profiles: str | None) -> tuple[Profile, Profile] | None:
     """Two profiles from ``"A,B"`` (the pulling side first); ``None`` for the paper's pair,
-    which keeps the paper's computation (:func:`agreement.check.check_query`)."""
+    which keeps the paper's computation (:func:`agreement.agree.modes.check_query`)."""
     if profiles is None:
         return None
     names = [name.strip() for name in profiles.split(",")]
@@ -458,7 +458,7 @@ def analyze_query(query: Source, *, period: str | int | None = None, static: Seq
     >>> verdict
     'not guaranteed'
     """
-    from agreement.analyze import analyze
+    from agreement.agree.analyze import analyze
     parsed = parse_query(*read_source(query), None, unit)
     graphs = static_graphs(list(static), parsed) if static else None
     if parsed.engine == "csparql":
@@ -482,9 +482,9 @@ def search_witness(query: Source, *, period: str | int, unit: str = "1s", static
         period: ``U``, a duration (``"10s"``) or ticks.
         horizon: the timeline ``[0, T]``, ticks or a duration (default: the period).
         max_triples, constants, earliest, own_streams, max_ground, time_limit: the bounds
-            (:class:`~agreement.witnesssearch.Bounds`); after ``time_limit`` seconds the best
+            (:class:`~agreement.witness.search.Bounds`); after ``time_limit`` seconds the best
             witness so far is returned, not proven minimal.
-        profiles: the two profiles compared (:data:`agreement.witness.PROFILES`).
+        profiles: the two profiles compared (:data:`agreement.witness.find.PROFILES`).
         on_progress: called with the models found and the current optimum.
 
     Returns:
@@ -495,8 +495,8 @@ def search_witness(query: Source, *, period: str | int, unit: str = "1s", static
     >>> len(found.elements), found.last, found.found.optimal
     (4, 1, True)
     """
-    from agreement.witness import find_witness
-    from agreement.witnesssearch import Bounds
+    from agreement.witness.find import find_witness
+    from agreement.witness.search import Bounds
     parsed = parse_query(*read_source(query), "cqels", unit)
     other = parse_query(*read_source(csparql), "csparql", unit) if csparql is not None else None
     ticks = period_ticks(period, unit)
@@ -526,7 +526,7 @@ def translate_event_query(query: Source, *, profile: str = "rsep", at: str | Non
     >>> view.header().split(";")[1]
     ' profile epsparql-recent (EP-SPARQL, recent: W^λ + SEQ^r + P^r)'
     """
-    from agreement.events import event_translation
+    from agreement.events.pipeline import event_translation
     from agreement.notebook.eventviews import EventProgramView
     translation, _ = event_translation(query, profile=profile, at=at, mode=mode, period=period,
                                        unit=unit)
@@ -535,20 +535,20 @@ def translate_event_query(query: Source, *, profile: str = "rsep", at: str | Non
 
 def run_events(query: Source, **options: Any) -> EventAnswersView:
     """The events an event query matches over a stream, each with its interval ``[t1, t2]``
-    (``lars run``); options as :func:`agreement.events.compute_events`.
+    (``lars run``); options as :func:`agreement.events.pipeline.compute_events`.
 
     >>> view = run_events("examples/events/figure1.rq", stream="examples/events/figure1.nt",
     ...                   profile="epsparql-chronological", at="8,10")
     >>> [(e.time, e.start, e.end) for e in view.intervals()]
     [(8, 2, 6), (8, 4, 6)]
     """
-    from agreement.events import compute_events
+    from agreement.events.pipeline import compute_events
     from agreement.notebook.eventviews import EventAnswersView
     return EventAnswersView.of(compute_events(query, **options))
 
 
 def compare_events(query: Source, **options: Any) -> EventComparison:
     """Two event profiles on one query and stream, and why their answers differ (``lars agree``);
-    options as :func:`agreement.eventcompare.compare_two_profiles`."""
-    from agreement.eventcompare import compare_two_profiles
+    options as :func:`agreement.events.compare.compare_two_profiles`."""
+    from agreement.events.compare import compare_two_profiles
     return compare_two_profiles(query, **options)

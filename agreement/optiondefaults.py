@@ -2,7 +2,7 @@
 
 The command line's parser (:mod:`agreement.cli.app`) and the façade's signatures
 (:mod:`agreement.facade`) read them here, so that building the parser loads neither the
-agreement check nor the witness search (:mod:`agreement.witness`, :mod:`agreement.witnesssearch`,
+agreement check nor the witness search (:mod:`agreement.witness.find`, :mod:`agreement.witness.search`,
 clingo): a command loads what it runs (start-up cost, issue 17).
 """
 

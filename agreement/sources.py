@@ -3,7 +3,7 @@
 The façade (:mod:`agreement.facade`) takes each of them either way, as ``lars`` does: a
 :class:`~pathlib.Path`, or a one-line string naming a file or ending in a known suffix, is read;
 anything else is the text itself. :func:`is_event_source` tells an event query apart (the
-``lars`` commands hand those to :mod:`agreement.events`).
+``lars`` commands hand those to :mod:`agreement.events.pipeline`).
 """
 
 from __future__ import annotations

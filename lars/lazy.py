@@ -7,7 +7,7 @@ says only where each lives; the module is imported when a name is first read::
 
     lazy_names(__name__, {"evaluate": "solver.strategies"})
 
-A façade name may also be the name of a submodule (``agreement.check`` is both the function of
+A façade name may also be the name of a submodule (``agreement.agree.modes`` is both the function of
 the façade and a module): importing the submodule must not replace the name, as it would with a
 plain module ``__getattr__``, so the package's module class keeps façade names from being
 rebound to a submodule.

@@ -34,7 +34,7 @@ SUB_ROOM_ENTRIES = {
     # sub-room → the modules outside it that may import it
     "solver.incremental": {"solver.strategies", "solver.partition"},
     "agreement.cli": set(),
-    "agreement.notebook": {"agreement.facade", "agreement.runplan", "agreement.checkplan"},
+    "agreement.notebook": {"agreement.facade", "agreement.runplan", "agreement.agree.plan"},
 }
 
 
@@ -93,6 +93,50 @@ def side_doors(graph: nx.DiGraph, room: str, entries: set[str]) -> list[tuple[st
 
 GRAPH = import_graph()
 
+SHARED = {"agreement", "agreement.facade", "agreement.answers", "agreement.compare",
+          "agreement.defaults", "agreement.optiondefaults", "agreement.recorded",
+          "agreement.runplan", "agreement.sources", "agreement.spans"}
+"""The modules directly in ``agreement/``: what every command shares (issue 25). A command's own
+module lives in its room."""
+COMMAND_ROOMS = {"agree": {"check"}, "check": set(), "witness": {"agree"}, "events": set()}
+"""Each command room of ``agreement/`` → the other command rooms it may import: ``lars agree
+--profiles`` reads the relations a profile reports (``check.expected``), ``lars witness`` judges
+a guessed stream with the agreement check."""
+
+
+def agreement_room(name: str) -> str | None:
+    """The room of ``agreement`` a module is in (``None`` for a module at the top)."""
+    parts = name.split(".")
+    return parts[1] if parts[0] == "agreement" and len(parts) > 2 else None
+
+
+def flat_modules(names) -> list[str]:
+    """Modules directly in ``agreement/`` that are not shared by every command."""
+    return sorted(n for n in names if n.startswith("agreement") and agreement_room(n) is None
+                  and n not in SHARED and n.count(".") == 1
+                  and not ROOT.joinpath(*n.split(".")).is_dir())
+
+
+def crossings(graph: nx.DiGraph) -> list[tuple[str, str]]:
+    """Imports between command rooms that :data:`COMMAND_ROOMS` does not allow, and imports of a
+    command room by a shared module other than the façade."""
+    found = []
+    for s, t in graph.edges:
+        source, target = agreement_room(s), agreement_room(t)
+        if target not in COMMAND_ROOMS or source == target:
+            continue
+        if source in COMMAND_ROOMS and target not in COMMAND_ROOMS[source]:
+            found.append((s, t))
+        elif source is None and s.startswith("agreement") and s != "agreement.facade":
+            found.append((s, t))
+    return sorted(found)
+
+
+def test_agreement_keeps_one_room_per_command() -> None:
+    assert flat_modules(GRAPH.nodes) == []
+    assert crossings(GRAPH) == []
+    assert set(COMMAND_ROOMS) <= {agreement_room(n) for n in GRAPH.nodes}
+
 
 def test_imports_point_down_only() -> None:
     assert upward_arrows(GRAPH) == []
@@ -114,10 +158,10 @@ def test_the_guards_can_fail(tmp_path: Path) -> None:
     assert imported(module, {"agreement.facade", "solver.answers"}) == {"agreement.facade",
                                                                         "solver.answers"}
     made_up = nx.DiGraph([("solver.x", "agreement.facade"), ("solver.x", "solver.y"),
-                          ("solver.y", "solver.x"), ("agreement.check", "agreement.cli.app")])
+                          ("solver.y", "solver.x"), ("agreement.agree.modes", "agreement.cli.app")])
     assert upward_arrows(made_up) == [("solver.x", "agreement.facade")]
     assert [sorted(c) for c in circles(made_up)] == [["solver.x", "solver.y"]]
-    assert side_doors(made_up, "agreement.cli", set()) == [("agreement.check", "agreement.cli.app")]
+    assert side_doors(made_up, "agreement.cli", set()) == [("agreement.agree.modes", "agreement.cli.app")]
 
 
 def test_import_translate_does_not_load_solver_or_spark() -> None:

@@ -1,7 +1,7 @@
 """``lars check``: is a recorded answer stream correct for a query, a stream and a profile?
 
 Exit status: 0 correct, 1 incorrect, 2 bad input (the ``lars`` command's convention). The work is
-:func:`agreement.judgeio.judge_files`; this module only declares the options and prints.
+:func:`agreement.check.pipeline.judge_files`; this module only declares the options and prints.
 """
 
 from __future__ import annotations
@@ -71,8 +71,8 @@ def add_check_parser(commands) -> None:
 
 def command_check(args: argparse.Namespace, out: TextIO) -> int:
     """``lars check``: 0 if the recording is correct, 1 if not."""
-    from agreement.judgeio import judge_files  # the judge, loaded when it runs (issue 17)
-    from agreement.judgereport import render_text, to_json
+    from agreement.check.pipeline import judge_files  # the judge, loaded when it runs (issue 17)
+    from agreement.check.report import render_text, to_json
 
     judgement = judge_files(args.query, args.stream, args.answers, args.profile, static=args.static,
                             unit=args.unit, engine=args.engine, stream_iri=args.stream_iri,

@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
 
-from agreement.checkplan import CheckPlan
+from agreement.agree.plan import CheckPlan
 from agreement.facade import AgreementView, analyze_query, prepare_check, prepare_run, translate_variants
-from agreement.reportwriter import JsonLinesWriter, JsonWriter, TextWriter, report_head, write_collected
+from agreement.agree.reportwriter import JsonLinesWriter, JsonWriter, TextWriter, report_head, write_collected
 from agreement.answers import (
     ANSWER_FORMATS, AnswerFormat, open_answer_sink, shorten_on, shown_prefixes,
     solutions,
@@ -152,7 +152,7 @@ def write_results(plan, answers, out: TextIO, format: str) -> None:
 def command_analyze(args: argparse.Namespace, out: TextIO) -> int:
     """``lars agree --analyze QUERY``: the sufficient conditions, without a stream. Exit 0: the
     conditions are sufficient, not necessary, so failing one proves no disagreement."""
-    from agreement.analyze import SUFFICIENT_NOTE, render_analysis  # --analyze only (issue 17)
+    from agreement.agree.analyze import SUFFICIENT_NOTE, render_analysis  # --analyze only (issue 17)
     findings, verdict = analyze_query(Path(args.cqels or args.query), period=args.period,
                                       static=args.static, unit=args.unit)
     if args.format == "json":
@@ -204,7 +204,7 @@ def command_agree(args: argparse.Namespace, out: TextIO) -> int:
 def write_agreement(item: CheckPlan | AgreementView, args: argparse.Namespace, out: TextIO,
                     depth: int) -> bool:
     """One report of ``lars agree`` in ``--format``; a plan is checked as it is written, interval
-    by interval (:mod:`agreement.reportwriter`), a finished view only written. Whether they agree."""
+    by interval (:mod:`agreement.agree.reportwriter`), a finished view only written. Whether they agree."""
     shorten = shorten_on(out, args.no_prefixes)
     prefixes = item.prefixes if shorten else ()
     if isinstance(item, CheckPlan):

@@ -1,7 +1,7 @@
 """``lars witness``: options, the search, the report, the exit status (0 none, 1 witness, 2 error).
 
 :func:`add_parser` declares the options, :func:`command_witness` maps them onto the façade's
-:func:`agreement.facade.search_witness` and prints :mod:`agreement.witnessreport`.
+:func:`agreement.facade.search_witness` and prints :mod:`agreement.witness.report`.
 """
 
 from __future__ import annotations
@@ -84,8 +84,8 @@ def check_command(args: argparse.Namespace, stream: str, horizon: int) -> str:
 def command_witness(args: argparse.Namespace, out: TextIO) -> int:
     """``lars witness QUERY``: 1 with a witness, 0 when there is none within the bounds."""
     from agreement.facade import search_witness  # the search, loaded when it runs (issue 17)
-    from agreement.witnessreport import render_text, stream_text, to_json
-    from agreement.witnesssearch import terminal_progress
+    from agreement.witness.report import render_text, stream_text, to_json
+    from agreement.witness.search import terminal_progress
 
     progress = None if args.quiet else terminal_progress()
     result, witness = search_witness(

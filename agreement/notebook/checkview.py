@@ -1,4 +1,4 @@
-"""The view of an agreement check (:func:`agreement.facade.check`): verdicts, both sides, reasons.
+"""The view of an agreement check (:func:`agreement.facade.check_agreement`): verdicts, both sides, reasons.
 
 Like the views of :mod:`agreement.notebook.views`, it wraps what was computed, shows itself in Jupyter,
 and gives pandas tables and matplotlib plots (both imported only when asked for).
@@ -12,10 +12,10 @@ from functools import cached_property
 from typing import Any
 
 from agreement.compare import AnswerSeries, IntervalVerdict, Row
-from agreement.explain import Explanation
+from agreement.agree.explain import Explanation
 from agreement.notebook.display import MAX_ROWS, CheckTimeline, escape, html_table, python_value
 from agreement.notebook.labels import Labeller
-from agreement.report import AgreementReport, interval_name, render_text, to_json
+from agreement.agree.report import AgreementReport, interval_name, render_text, to_json
 from agreement.spans import points_text
 from lars.errors import InputError
 
@@ -28,7 +28,7 @@ class AgreementView:
     """Whether C-SPARQL and CQELS agree, interval by interval (SPEC section 9).
 
     Attributes:
-        report: the :class:`~agreement.report.AgreementReport` (what ``lars agree`` prints).
+        report: the :class:`~agreement.agree.report.AgreementReport` (what ``lars agree`` prints).
         csparql, cqels: the answers of each side (C-SPARQL at pull times, CQELS at push times).
         input_counts: stream triples per time point (computed checks only).
         prefixes: ``(prefix, namespace)`` pairs used to shorten IRIs in labels.

@@ -73,7 +73,7 @@ class CheckTimeline:
     """An agreement check as its plots need it: the report and each side's answers by time.
 
     Attributes:
-        title: what was compared; report: the :class:`~agreement.report.AgreementReport`.
+        title: what was compared; report: the :class:`~agreement.agree.report.AgreementReport`.
         row_labels: answer row → label, in plotting order; label_note: prefixes used.
         csparql, cqels: time → the rows each side gave then.
         causes, unchecked: see below.

@@ -1,7 +1,7 @@
 """The notebook views of event queries: the translated program, and the matched events (a table
 in Jupyter, a DataFrame, bars on the timeline).
 
-:class:`EventAnswersView` is :class:`agreement.events.EventAnswers` with the notebook parts; the
+:class:`EventAnswersView` is :class:`agreement.events.pipeline.EventAnswers` with the notebook parts; the
 plot is :func:`agreement.notebook.eventplots.event_bars`, which takes plain data.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from agreement.events import EventAnswers
+from agreement.events.pipeline import EventAnswers
 from agreement.notebook.display import escape, html_table
 from agreement.notebook.views import ProgramText
 from translate.eventrules import EventTranslation

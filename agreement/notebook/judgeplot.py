@@ -1,7 +1,7 @@
 """A recorded relation stream against the expected one, the first mismatch marked (notebooks).
 
 Takes plain data (time points and sizes of relations), as :mod:`agreement.notebook.plots` does;
-:func:`judgement_series` extracts it from a :class:`~agreement.judge.Judgement`.
+:func:`judgement_series` extracts it from a :class:`~agreement.check.judge.Judgement`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from agreement.judge import Judgement
+from agreement.check.judge import Judgement
 from agreement.notebook.plots import COLOURS, new_axes, row_axis, set_title, time_axis
 
 Series = Sequence[tuple[int, int]]

@@ -14,7 +14,7 @@ XSD = "http://www.w3.org/2001/XMLSchema#"
 
 from agreement.answers import term_text, values_text
 from agreement.cli.app import main
-from agreement.facade import check, run
+from agreement.facade import check_agreement, run
 from agreement.spans import interval_text, point_ranges, points_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,7 +59,7 @@ def test_one_query_through_run_agree_and_the_notebook_api_gives_the_same_answers
 def test_csparql_answers_are_the_same_from_run_and_agree(capsys):
     ran = json.loads(cli(capsys, "run", COUPONS / "csparql.rq", *DATA, "--to", "30", "--mode", "pull",
                          "--period", "10m", "--format", "json"))
-    agreed = check(COUPONS / "csparql.rq", stream=COUPONS / "stream.nt",
+    agreed = check_agreement(COUPONS / "csparql.rq", stream=COUPONS / "stream.nt",
                    static=[str(COUPONS / "static.ttl")], unit="1m", period="10m").to_json()
     assert agreed["answers"]["csparql"] == ran["answers"] == [{"time": 20, "binding": B}]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agreement.facade import check, check_variants, run, translate_query, translate_variants
+from agreement.facade import check_agreement, check_variants, run, translate_query, translate_variants
 from agreement.cli.app import main
 from lars.errors import InputError
 
@@ -71,7 +71,7 @@ def test_check_gives_the_cli_report(capsys, period):
     status, document = cli_json(capsys, "agree", RDF / "cqels.rq", "--stream", RDF / "stream.nt",
                                 "--static", RDF / "static.ttl", "--unit", "1m", "--to", "50",
                                 "--period", period, "--format", "json")
-    view = check(RDF / "cqels.rq", stream=RDF / "stream.nt", static=[str(RDF / "static.ttl")],
+    view = check_agreement(RDF / "cqels.rq", stream=RDF / "stream.nt", static=[str(RDF / "static.ttl")],
                  unit="1m", end=50, period=period)
     assert view.to_json() == document
     assert view.agree == (status == 0)
@@ -81,7 +81,7 @@ def test_recorded_check_gives_the_cli_report(capsys):
     files = [ANSWERS / "csparql-answer-1.json", ANSWERS / "cqels-answer-1.json"]
     _, document = cli_json(capsys, "agree", "--recorded-csparql", files[0], "--recorded-cqels", files[1],
                            "--period", "10s", "--format", "json")
-    view = check(recorded_csparql=files[0], recorded_cqels=files[1], period="10s")
+    view = check_agreement(recorded_csparql=files[0], recorded_cqels=files[1], period="10s")
     assert view.to_json() == document and not view.agree
     assert sorted(view.csparql.answers) == [10, 20, 30, 40]
 
@@ -124,7 +124,7 @@ def test_one_variant_at_a_time_or_all_with_the_plural_calls():
     assert [v.translation.variant for v in translate_variants(RDF / "cqels.rq", unit="1m", variant="all")] == [
         "bb", "bc", "cb", "cc"]
     with pytest.raises(InputError, match="check_variants"):
-        check(RDF / "cqels.rq", stream=RDF / "stream.nt", period="10m", unit="1m", variant="all")
+        check_agreement(RDF / "cqels.rq", stream=RDF / "stream.nt", period="10m", unit="1m", variant="all")
     views = check_variants(RDF / "cqels.rq", stream=RDF / "stream.nt", static=[str(RDF / "static.ttl")],
                            unit="1m", period="10m", variant="all")
     assert len(views) == 4
@@ -151,7 +151,7 @@ def test_answer_table_by_time_and_by_interval():
 
 def test_agreement_table_has_one_row_per_interval():
     pytest.importorskip("pandas")
-    view = check(RDF / "cqels.rq", stream=RDF / "stream.nt", static=[str(RDF / "static.ttl")], unit="1m",
+    view = check_agreement(RDF / "cqels.rq", stream=RDF / "stream.nt", static=[str(RDF / "static.ttl")], unit="1m",
                  end=50, period="10m")
     table = view.to_pandas()
     assert table[["start", "end", "agree"]].values.tolist() == [[0, 10, True], [10, 20, True],
@@ -161,7 +161,7 @@ def test_agreement_table_has_one_row_per_interval():
 
 
 def test_agreement_html_has_the_summary_and_the_reasons():
-    view = check(RDF / "cqels.rq", stream=RDF / "stream.nt", static=[str(RDF / "static.ttl")], unit="1m",
+    view = check_agreement(RDF / "cqels.rq", stream=RDF / "stream.nt", static=[str(RDF / "static.ttl")], unit="1m",
                  end=50, period="30m")
     page = view._repr_html_()
     assert page.count("<tr>") == 2 and "DISAGREE" in page

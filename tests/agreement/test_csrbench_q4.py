@@ -16,9 +16,9 @@ import pytest
 from rdflib import Literal
 
 from agreement.cli import main
-from agreement.expected import reports
+from agreement.check.expected import reports
 from agreement.facade import prepare_run
-from agreement.judge import variations
+from agreement.check.judge import variations
 from ingest.eager import query_data, read_rdf_stream, static_graphs
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport

@@ -10,7 +10,7 @@ import pytest
 
 from agreement.cli.app import main
 from agreement.defaults import default_period, derive_cqels, pulling_timeline
-from agreement.facade import check
+from agreement.facade import check_agreement
 from ingest.rdffiles import read_timestamped_ntriples
 from lars.streams import Timeline
 from translate.api import parse_query
@@ -154,8 +154,8 @@ def test_cqels_side_derived_from_csparql_matches_the_hand_written_one():
 def test_csparql_and_cqels_queries_give_the_same_verdicts():
     options = {"stream": COUPONS / "stream.nt", "static": [str(COUPONS / "static.ttl")], "unit": "1m"}
     for period in ("5m", "30m"):
-        from_csparql = check(COUPONS / "csparql.rq", period=period, **options)
-        from_cqels = check(COUPONS / "cqels.rq", period=period, **options)
+        from_csparql = check_agreement(COUPONS / "csparql.rq", period=period, **options)
+        from_cqels = check_agreement(COUPONS / "cqels.rq", period=period, **options)
         assert [(v.start, v.end, v.agree) for v in from_csparql.verdicts] == \
             [(v.start, v.end, v.agree) for v in from_cqels.verdicts]
         assert not any("do not describe the same" in w for w in from_csparql.warnings)

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from agreement.cli import main
-from agreement.expected import row_key
-from agreement.judge import judge
-from agreement.judgeio import RunCache, check_timeline
+from agreement.check.expected import row_key
+from agreement.check.judge import judge
+from agreement.check.pipeline import RunCache, check_timeline
 from agreement.recorded import read_relations
 from ingest.eager import read_rdf_stream, static_graphs
 from ingest.options import ReadOptions
@@ -237,7 +237,7 @@ def test_recorded_columns_are_read_in_the_querys_order():
     pytest.param("paper-push", 10, 10, 0, 12, (0, 10), id="paper-pivot"),
 ])
 def test_the_scope_shown_in_explanations(name, length, step, t0, time, scope):
-    from agreement.judge import scope_at
+    from agreement.check.judge import scope_at
     q = parse_query(f"SELECT ?s WHERE {{ STREAM <http://ex.org/s> [RANGE {length}s SLIDE {step}s] "
                     "{ ?s <http://ex.org/p> ?o } }")
     assert scope_at(q, profile(name), t0, time) == scope

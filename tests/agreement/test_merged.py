@@ -1,4 +1,4 @@
-"""Condition (ii) on the stream (:class:`agreement.conditions.MergedTriples`): the triples it
+"""Condition (ii) on the stream (:class:`agreement.agree.conditions.MergedTriples`): the triples it
 keeps and counts are those the definition picks when read triple by triple over all patterns."""
 
 from types import SimpleNamespace
@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rdflib import URIRef
 
-from agreement.conditions import MERGED_WITNESSES, MergedTriples, bind, witness
+from agreement.agree.conditions import MERGED_WITNESSES, MergedTriples, bind, witness
 from ingest.rdffiles import StreamTriple
 from lars.errors import Position
 from translate.rsp import BGP, RangeWindow, StreamSpec, TriplePattern, Var

@@ -1,15 +1,15 @@
-"""``lars agree --profiles`` interval by interval (:mod:`agreement.profilecheck`): the verdicts,
-answers and explanations are those of :func:`agreement.check.check_profiles`, which computes
+"""``lars agree --profiles`` interval by interval (:mod:`agreement.agree.profiles`): the verdicts,
+answers and explanations are those of :func:`agreement.agree.modes.check_profiles`, which computes
 each side over the whole stream held in memory and compares afterwards."""
 
 from pathlib import Path
 
 import pytest
 
-from agreement.check import check_profiles
+from agreement.agree.modes import check_profiles
 from agreement.defaults import name_streams, pulling_timeline, stream_options
-from agreement.facade import check, profile_pair
-from agreement.report import to_json
+from agreement.facade import check_agreement, profile_pair
+from agreement.agree.report import to_json
 from ingest.eager import read_rdf_stream, static_graphs
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport
@@ -37,7 +37,7 @@ def collected(case: dict, period: int, profiles: str, variant: str = "brave"):
 
 
 def streamed(case: dict, period: int, profiles: str, variant: str = "brave"):
-    return check(case["query"], stream=case["stream"], static=case["static"], unit=case["unit"],
+    return check_agreement(case["query"], stream=case["stream"], static=case["static"], unit=case["unit"],
                  period=period, profiles=profiles, variant=variant, max_explanations=None)
 
 

@@ -1,6 +1,6 @@
-"""``lars agree`` writes its report as the intervals close (:mod:`agreement.reportwriter`): the
-text and the JSON document are those of the collected report (:func:`agreement.report.render_text`,
-:func:`agreement.report.to_json`) byte for byte, and the JSON lines hold the same intervals and
+"""``lars agree`` writes its report as the intervals close (:mod:`agreement.agree.reportwriter`): the
+text and the JSON document are those of the collected report (:func:`agreement.agree.report.render_text`,
+:func:`agreement.agree.report.to_json`) byte for byte, and the JSON lines hold the same intervals and
 answers."""
 
 import io
@@ -17,10 +17,10 @@ from referencing import Registry, Resource
 
 from agreement.cli.app import main
 from agreement.compare import AnswerSeries, compare
-from agreement.explain import Explanation
+from agreement.agree.explain import Explanation
 from agreement.facade import check_variants
-from agreement.report import AgreementReport, render_text, to_json
-from agreement.reportwriter import (
+from agreement.agree.report import AgreementReport, render_text, to_json
+from agreement.agree.reportwriter import (
     JsonLinesWriter, JsonWriter, Spool, TextWriter, report_head, write_collected,
 )
 

@@ -1,5 +1,5 @@
 """``lars agree`` solves each side as its plain program ``P`` and samples it where the trigger of
-``℘(P)`` or ``℘(P, U)`` holds (:mod:`agreement.streaming`): LARS applies rules at the reference
+``℘(P)`` or ``℘(P, U)`` holds (:mod:`agreement.agree.streaming`): LARS applies rules at the reference
 time only (SPEC section 3), so there both have the same answer. Checked on LARS programs that
 read derived atoms through windows and derive atoms at other time points, and on the
 translations of the running example and of CSRBench's queries over their streams."""

@@ -1,5 +1,5 @@
 """When both sides' plain programs are the same rules once copy rules are unfolded, ``lars agree``
-solves one program and samples it for both (:meth:`agreement.streaming.ComputedCheck.shared_program`).
+solves one program and samples it for both (:meth:`agreement.agree.streaming.ComputedCheck.shared_program`).
 The report must be the one of solving each side on its own: checked on every CSRBench query
 pair over the bundled stream (all of them share), on the running example (static data: τ1's
 default graph also holds static triples, so its copy rule cannot be unfolded and the sides are
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from agreement.facade import check
-from agreement.streaming import ComputedCheck
+from agreement.facade import check_agreement
+from agreement.agree.streaming import ComputedCheck
 
 ROOT = Path(__file__).resolve().parents[2]
 CSRBENCH = ROOT / "examples" / "csrbench"
@@ -28,7 +28,7 @@ def report(monkeypatch, share: bool, **options):
         return original(self) if share else None
     with monkeypatch.context() as patch:
         patch.setattr(ComputedCheck, "shared_program", shared_program)
-        view = check(**options)
+        view = check_agreement(**options)
     return view, [c.common_program is not None for c in made]
 
 
@@ -63,11 +63,11 @@ def test_different_windows_keep_the_sides_apart(monkeypatch, tmp_path):
     shorter.write_text(options["query"].read_text().replace("[RANGE 10s SLIDE 10s]", "[RANGE 5s SLIDE 1s]"))
     options["query"] = shorter
     assert assert_same_reports(monkeypatch, **options) == [False]
-    apart = check(**options)
+    apart = check_agreement(**options)
     for side in ("csparql", "cqels"):  # one side's program solved for both changes the report
         with monkeypatch.context() as patch:
             patch.setattr(ComputedCheck, "shared_program", lambda self: getattr(self, side).program)
-            assert check(**options).verdicts != apart.verdicts
+            assert check_agreement(**options).verdicts != apart.verdicts
 
 
 def test_static_data_keeps_the_sides_apart(monkeypatch):

@@ -1,12 +1,12 @@
-"""The push snapshots of an interval (:func:`agreement.conditions.snapshots`) are the window
+"""The push snapshots of an interval (:func:`agreement.agree.conditions.snapshots`) are the window
 snapshots at each time point, shared between time points whose windows select the same range."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rdflib import URIRef
 
-from agreement.conditions import snapshot, snapshots
-from agreement.history import StreamHistory
+from agreement.agree.conditions import snapshot, snapshots
+from agreement.agree.history import StreamHistory
 from ingest.rdffiles import StreamTriple
 from lars.errors import Position
 from lars.streams import Timeline

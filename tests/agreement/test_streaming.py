@@ -13,9 +13,9 @@ from rdflib import URIRef
 
 from agreement.cli.app import main
 from agreement.compare import compare, pull_times
-from agreement.conditions import snapshot
-from agreement.facade import check
-from agreement.history import StreamHistory, keep_from
+from agreement.agree.conditions import snapshot
+from agreement.facade import check_agreement
+from agreement.agree.history import StreamHistory, keep_from
 from ingest.rdffiles import StreamTriple
 from lars.errors import Position
 from lars.streams import Timeline
@@ -44,7 +44,7 @@ def element(t: int, stream: URIRef, value: int, line: int) -> StreamTriple:
 @given(slices, st.lists(st.tuples(st.sampled_from(STREAMS), windows), min_size=1, max_size=2),
        st.integers(1, 7), st.sampled_from(["closed", "left-open", "right-open"]))
 def test_pruned_history_gives_the_snapshots_of_the_whole_stream(contents, specs, period, reading):
-    """What :mod:`agreement.streaming` keeps (pruned at each interval's start, read one interval
+    """What :mod:`agreement.agree.streaming` keeps (pruned at each interval's start, read one interval
     ahead) selects the same window snapshots as the whole stream, for every interval."""
     specs = [StreamSpec(stream, window) for stream, window in specs
              if not (reading != "closed" and isinstance(window, RangeWindow) and window.length == 0)]
@@ -72,7 +72,7 @@ def test_pruned_history_gives_the_snapshots_of_the_whole_stream(contents, specs,
 
 def test_streamed_verdicts_are_those_of_the_collected_answers():
     """The verdicts made as each interval closed equal :func:`compare` over all the answers."""
-    view = check(CSRBENCH / "queries" / "q1-cqels.rq", stream=CSRBENCH / "stream", period="5s",
+    view = check_agreement(CSRBENCH / "queries" / "q1-cqels.rq", stream=CSRBENCH / "stream", period="5s",
                  csparql=CSRBENCH / "queries" / "q1-csparql.rq")
     line = view.report.timeline
     assert view.verdicts == compare(view.csparql, view.cqels, 5, line)

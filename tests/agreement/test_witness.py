@@ -18,8 +18,8 @@ from rdflib import Dataset
 
 from agreement.cli import main
 from ingest.eager import static_graphs
-from agreement.witness import find_witness
-from agreement.witnesssearch import Bounds
+from agreement.witness.find import find_witness
+from agreement.witness.search import Bounds
 from lars.errors import LarsError
 from tests.agreement.witness_oracle import count_smaller, smaller_witnesses
 from tests.translate.sparql_gen import datasets, queries

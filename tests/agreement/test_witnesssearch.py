@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from agreement.witnesssearch import Bounds, Side, check_sides, solve, terminal_progress
+from agreement.witness.search import Bounds, Side, check_sides, solve, terminal_progress
 from lars.errors import LimitError
 from lars.parser import parse_program
 from translate.api import parse_query, translate

@@ -2,7 +2,7 @@
 
 It enumerates the streams over the search's own candidate triples and time points that are
 smaller than a witness (fewer triples, or as many with an earlier last timestamp) and asks
-``lars agree``'s check (:func:`agreement.check.check_query`, the per-time-point solver) whether
+``lars agree``'s check (:func:`agreement.agree.modes.check_query`, the per-time-point solver) whether
 the engines disagree on any of them; a minimal witness leaves none.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from itertools import combinations
 from math import comb
 
-from agreement.check import check_query
+from agreement.agree.modes import check_query
 from lars.errors import Position
 from lars.streams import Timeline
 from ingest.rdffiles import StreamTriple

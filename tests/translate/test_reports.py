@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rdflib import URIRef
 
-from agreement.expected import reports
+from agreement.check.expected import reports
 from ingest.eager import query_data
 from ingest.rdffiles import StreamTriple
 from lars.errors import InputError, Position, UnsupportedError

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from rdflib import Graph, URIRef
 
-from agreement.expected import reports
+from agreement.check.expected import reports
 from ingest.eager import query_data
 from ingest.rdffiles import StreamTriple
 from lars.errors import ParseError, Position, UnsupportedError

@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 from matplotlib.collections import PathCollection  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
-from agreement.facade import check, run  # noqa: E402
+from agreement.facade import check_agreement, run  # noqa: E402
 from agreement.notebook.plots import BAR, CAUSE, CELL, MAX_ROWS, ONE_SIDE, UNCHECKED_GID  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -46,13 +46,13 @@ def coupons():
 
 @pytest.fixture(scope="module")
 def running_check():
-    return check(RDF / "cqels.rq", stream=RDF / "stream.nt", static=[str(RDF / "static.ttl")], unit="1m",
+    return check_agreement(RDF / "cqels.rq", stream=RDF / "stream.nt", static=[str(RDF / "static.ttl")], unit="1m",
                  end=50, period="30m")
 
 
 @pytest.fixture(scope="module")
 def recorded_q1():
-    return check(recorded_csparql=ANSWERS / "csparql-answer-1.json",
+    return check_agreement(recorded_csparql=ANSWERS / "csparql-answer-1.json",
                  recorded_cqels=ANSWERS / "cqels-answer-1.json", period="10s")
 
 

@@ -8,7 +8,7 @@ Every explanation is computed from the data, never guessed, and names what witne
 * ``other-interval`` — an answer both gave, in different intervals, away from the edges;
 * ``static-shares-pattern``, ``stream-merged``, ``static-only`` (condition ii) and
   ``snapshot-differs`` (condition iii) need the query and the stream, and are added by
-  :mod:`agreement.conditions`.
+  :mod:`agreement.agree.conditions`.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ per line, then its stream IRI and its time point, so ``lars agree`` takes it as 
 from __future__ import annotations
 
 from agreement.answers import binding_json
-from agreement.witness import SearchResult, Witness
+from agreement.witness.find import SearchResult, Witness
 from ingest.rdffiles import StreamTriple
 
 PAPER_CONDITION = {"static-shares-pattern": "(ii)", "stream-merged": "(ii)", "static-only": "(ii)",

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agreement.conditions import pattern_text, shared_patterns, static_patterns, window_name
+from agreement.agree.conditions import pattern_text, shared_patterns, static_patterns, window_name
 from translate.paths import PATH_TYPES, path_iris
 from translate.rsp import RangeWindow, RspQuery, StreamSpec, TriplePattern, Var
 

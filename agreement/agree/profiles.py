@@ -3,11 +3,11 @@
 ``lars agree --profiles PULL,PUSH`` (SPEC section 12) compares what two engine profiles report:
 the pulling side's relation at each ``(k+1)·U`` against the other side's reports in
 ``(k·U, (k+1)·U]`` (or ``[k·U, (k+1)·U)`` when the pulling side's windows are right-open). It
-runs as the paper's check does (:class:`agreement.streaming.ComputedCheck`: both programs side
+runs as the paper's check does (:class:`agreement.agree.streaming.ComputedCheck`: both programs side
 by side over one reading and one encoding of the stream, only what the windows and three
 intervals need held), with each side reporting where its profile's ``report`` atom holds.
 
-Explanations are those :func:`agreement.check.check_profiles` gives (answers one side gave in
+Explanations are those :func:`agreement.agree.modes.check_profiles` gives (answers one side gave in
 another interval), found among the neighbouring intervals. A profile with Istream or Dstream
 needs :func:`translate.reports.report_reach` of the stream before its program exists
 (:func:`input_reach` reads the stream once more for its time points).
@@ -19,11 +19,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from agreement.answers import values_text
-from agreement.check import half_open, profile_notes
+from agreement.agree.modes import half_open, profile_notes
 from agreement.compare import AnswerSeries, IntervalVerdict
-from agreement.explain import Explanation, shifted_answers
-from agreement.history import StreamHistory
-from agreement.streaming import ComputedCheck
+from agreement.agree.explain import Explanation, shifted_answers
+from agreement.agree.history import StreamHistory
+from agreement.agree.streaming import ComputedCheck
 from ingest.lazy import RdfSlice
 from solver.answers import TimePointAnswer
 from translate.api import Translation

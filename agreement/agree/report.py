@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from agreement.answers import Solution, binding_json, shorten_iris, solution_json, values_text
 from agreement.compare import AnswerSeries, IntervalVerdict, Row
-from agreement.explain import Explanation
+from agreement.agree.explain import Explanation
 from agreement.spans import interval_text, points_text
 
 

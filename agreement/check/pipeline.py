@@ -14,9 +14,9 @@ from functools import partial
 from itertools import groupby
 from pathlib import Path
 
-from agreement.bags import multiplicities, unprojected
-from agreement.expected import ExpectedRun, boundary_tolerant, reports, with_boundaries
-from agreement.judge import Judgement, judge
+from agreement.check.bags import multiplicities, unprojected
+from agreement.check.expected import ExpectedRun, boundary_tolerant, reports, with_boundaries
+from agreement.check.judge import Judgement, judge
 from agreement.recorded import read_relations
 from ingest.eager import QueryData, query_data, read_rdf_stream, static_graphs
 from ingest.options import ReadOptions

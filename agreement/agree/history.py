@@ -1,7 +1,7 @@
 """The recent stream triples, by time point: what the snapshots of the open pulling intervals need.
 
 ``lars agree`` explains a disagreeing interval ``(s, e]`` with the window snapshots of the pull
-at ``e`` and of the pushes inside it (:mod:`agreement.conditions`), so it needs the triples those
+at ``e`` and of the pushes inside it (:mod:`agreement.agree.conditions`), so it needs the triples those
 windows select, and nothing older: :class:`StreamHistory` keeps the slices from a lower bound on
 (:meth:`StreamHistory.prune`), and :func:`keep_from` says which bound the windows of a query
 need for an interval. The whole stream is never held (SPEC section 9; the memory of an agreement

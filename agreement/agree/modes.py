@@ -13,12 +13,12 @@ from pathlib import Path
 
 from agreement.compare import AnswerSeries, Row, compare
 from agreement.defaults import pulling_timeline
-from agreement.expected import reports
+from agreement.check.expected import reports
 from ingest.limits import check_timeline_length, max_time_points as max_time_points_in_force
-from agreement.explain import shifted_answers
+from agreement.agree.explain import shifted_answers
 from agreement.recorded import read_recorded
-from agreement.report import AgreementReport
-from agreement.streaming import ComputedCheck
+from agreement.agree.report import AgreementReport
+from agreement.agree.streaming import ComputedCheck
 from ingest.eager import query_data
 from ingest.lazy import RdfSlice
 from ingest.rdffiles import StreamTriple
@@ -120,7 +120,7 @@ def collect_check(check: ComputedCheck, slices: Iterator[RdfSlice]) -> tuple[Agr
 
     C-SPARQL: ``℘(τ1(cs(Q)), U)`` at the multiples of ``U``; CQELS: ``℘(τ2(Q'))`` for the
     variant of ``cq(Q)`` at every time point with input. The stream is read once, interval by
-    interval (:mod:`agreement.streaming`); what is collected here is the answers and verdicts.
+    interval (:mod:`agreement.agree.streaming`); what is collected here is the answers and verdicts.
     """
     pulled: dict[int, frozenset[Row]] = {}
     pushed: dict[int, frozenset[Row]] = {}

@@ -25,8 +25,8 @@ from rdflib.term import Node
 
 from agreement.answers import term_text, values_text
 from agreement.compare import IntervalVerdict, Row
-from agreement.explain import Explanation
-from agreement.history import StreamHistory
+from agreement.agree.explain import Explanation
+from agreement.agree.history import StreamHistory
 from agreement.spans import interval_text, points_text
 from lars.streams import Timeline
 from lars.windows import time_window_range
@@ -196,7 +196,7 @@ class Snapshot:
 def snapshot(spec: StreamSpec, history: StreamHistory, t: int, timeline: Timeline,
              reading: str) -> Snapshot:
     """What the window of ``spec`` selects from its stream at ``t`` (under ``reading``), from
-    the recent triples in ``history`` (:func:`agreement.history.keep_from` says what it keeps)."""
+    the recent triples in ``history`` (:func:`agreement.agree.history.keep_from` says what it keeps)."""
     if isinstance(spec.window, TriplesWindow):
         kept = history.last(spec.stream, spec.window.count, t)
         return Snapshot(spec, t, kept[0].time if kept else t, t, tuple(kept))

@@ -3,7 +3,7 @@
 One clingo program guesses a stream and evaluates both sides on it over the whole timeline:
 
 1. a choice rule guesses ``__tin(striple(s,p,o,stream), T)`` for the candidate triples of the
-   vocabulary (:mod:`agreement.vocabulary`) at time points ``T`` in ``[E, T_end]``, at most ``K``
+   vocabulary (:mod:`agreement.witness.vocabulary`) at time points ``T`` in ``[E, T_end]``, at most ``K``
    of them (``T_end`` is the last pulling instant within the horizon: later input is never compared);
 2. each side's LARS program, time-indexed under its own tag (:mod:`solver.timeindexed`),
    derives its answer rows at every reference time;
@@ -13,7 +13,7 @@ One clingo program guesses a stream and evaluates both sides on it over the whol
    optimization (``usc``) proves the optimum, where branch and bound stalls on the lower bound.
 
 A side is only a LARS program with an answer predicate and a role (:class:`Side`), so engine
-profiles plug in by supplying their programs (:mod:`agreement.witness`).
+profiles plug in by supplying their programs (:mod:`agreement.witness.find`).
 
 Translated programs are stratified, so each guessed stream has one answer stream per side and
 time point. For a side that is not stratified, a model picks one answer stream per time point:
@@ -73,7 +73,7 @@ class Side:
 class Bounds:
     """The search space: at most ``max_triples`` triples at time points ``[earliest, horizon]``
     of the timeline ``[0, horizon]``, ``fresh`` new IRIs, with ``own_streams`` only STREAM
-    patterns' triples on their own streams (:func:`agreement.vocabulary.build_vocabulary`), the
+    patterns' triples on their own streams (:func:`agreement.witness.vocabulary.build_vocabulary`), the
     largest ground program (estimated) the search may build, and the seconds it may solve."""
 
     max_triples: int

@@ -1,10 +1,10 @@
 """Is a recorded answer stream correct for a query, a stream and an engine profile? (``lars check``)
 
-The expected relations come from the profile's LARS program (:mod:`agreement.expected`). The
+The expected relations come from the profile's LARS program (:mod:`agreement.check.expected`). The
 default comparison is CSRBench's oracle (``StreamProcessorOutput.contains`` in
 ``dellaglio/csrbench-oracle``): the recorded relations, in file order, must be a contiguous run
 of the expected ones for some admissible t0, each relation compared as a set of bindings, time
-labels ignored (with one tolerance, below), bindings told apart as the oracle does (:func:`agreement.expected.oracle_key`:
+labels ignored (with one tolerance, below), bindings told apart as the oracle does (:func:`agreement.check.expected.oracle_key`:
 once a binding has a numeric value, only its numeric values count — so ``(sensor A, 45)``
 passes for ``(sensor B, 45)``).
 
@@ -18,7 +18,7 @@ queries (BGP, FILTER, UNION); each boundary item is not forced into exactly one 
 * ``strict`` compares whole bindings (RDF terms, numeric literals by value), the time labels
   (within the profile's jitter: expected label = report time × unit + the profile's label
   offset) and duplicates: none for profiles with set answers; for bag profiles (Rstream, no
-  DISTINCT) each row as many times as SPARQL's bag semantics gives it (:mod:`agreement.bags`).
+  DISTINCT) each row as many times as SPARQL's bag semantics gives it (:mod:`agreement.check.bags`).
 * ``merge_same_time`` first merges consecutive recorded relations whose labels fall in the same
   tick (CQELS reports one relation per binding).
 
@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from rdflib import URIRef
 
 from agreement.compare import Row
-from agreement.expected import ExpectedRun, Report, admissible_t0, oracle_key, row_key
+from agreement.check.expected import ExpectedRun, Report, admissible_t0, oracle_key, row_key
 from agreement.recorded import RecordedRelation, RecordedStream, reorder
 from ingest.rdffiles import StreamTriple
 from lars.errors import LarsError
@@ -128,7 +128,7 @@ def _keys(rows: Iterable[Row], strict: bool) -> dict[Row, Row]:
 
 def _bounds(expected: Report, strict: bool) -> tuple[frozenset[Row], frozenset[Row]]:
     """The least and the most a recorded relation may hold for ``expected``: the relation itself,
-    or (CSRBench comparison, :func:`~agreement.expected.boundary_tolerant` profiles) anything
+    or (CSRBench comparison, :func:`~agreement.check.expected.boundary_tolerant` profiles) anything
     between the relations without and with the items at the window's boundaries."""
     if strict or expected.lower is None or expected.upper is None:
         return expected.rows, expected.rows

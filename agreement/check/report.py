@@ -1,11 +1,11 @@
-"""``lars check``'s verdict as text and as JSON (:class:`~agreement.judge.Judgement`)."""
+"""``lars check``'s verdict as text and as JSON (:class:`~agreement.check.judge.Judgement`)."""
 
 from __future__ import annotations
 
 from agreement.answers import term_text
 from agreement.compare import Row
-from agreement.expected import Report
-from agreement.judge import Judgement, Mismatch
+from agreement.check.expected import Report
+from agreement.check.judge import Judgement, Mismatch
 
 REASONS = {
     "rows": "the bindings differ",

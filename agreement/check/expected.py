@@ -32,7 +32,7 @@ class Report:
     ``lower`` and ``upper``, when set, are the relations of the same evaluation with the input
     items stamped exactly at the window's two boundaries left out and taken in
     (:func:`boundary_tolerant`): a recording with jitter may hold anything between them.
-    ``counts``, when set, says how many times a bag engine gives each row (:mod:`agreement.bags`).
+    ``counts``, when set, says how many times a bag engine gives each row (:mod:`agreement.check.bags`).
     """
 
     time: int

@@ -1,13 +1,13 @@
 """The agreement report written as the pulling intervals close, in memory that does not grow.
 
 ``lars agree`` on a long stream must not hold every verdict and answer until the end
-(:class:`agreement.report.AgreementReport` does, for notebooks). A :class:`ReportWriter` is told
+(:class:`agreement.agree.report.AgreementReport` does, for notebooks). A :class:`ReportWriter` is told
 each side's answers as they are computed (:meth:`~ReportWriter.answers`), each interval as it
 closes (:meth:`~ReportWriter.interval`) and, at the end, the summary (:meth:`~ReportWriter.finish`):
 
 * :class:`JsonLinesWriter` (``--format jsonl``) writes every event as one JSON line at once;
 * :class:`TextWriter` and :class:`JsonWriter` write the same text and JSON document as
-  :func:`agreement.report.render_text` and :func:`agreement.report.to_json`, byte for byte. Both
+  :func:`agreement.agree.report.render_text` and :func:`agreement.agree.report.to_json`, byte for byte. Both
   begin with the verdict, known only at the end, so what follows it is spooled to temporary
   files as it comes (:class:`Spool`) and copied out after the verdict: memory stays flat, the
   disk holds what the output will.
@@ -37,8 +37,8 @@ from typing import TextIO
 
 from agreement.answers import values_text
 from agreement.compare import IntervalVerdict, Row
-from agreement.explain import Explanation
-from agreement.report import (
+from agreement.agree.explain import Explanation
+from agreement.agree.report import (
     AgreementReport, answers_json, head_json, interval_json, interval_lines, interval_summary,
     summary_line,
 )
@@ -136,7 +136,7 @@ class JsonLinesWriter(ReportWriter):
 
 
 class TextWriter(ReportWriter):
-    """The text of :func:`agreement.report.render_text`: the summary line of each disagreeing
+    """The text of :func:`agreement.agree.report.render_text`: the summary line of each disagreeing
     interval and its block are spooled as it closes."""
 
     def __init__(self, out: TextIO, head: Head, prefixes: Sequence[tuple[str, str]] = (),
@@ -168,7 +168,7 @@ value can contain the mark as written)."""
 
 
 class JsonWriter(ReportWriter):
-    """The document of :func:`agreement.report.to_json` as ``json.dumps(..., indent=1)`` writes
+    """The document of :func:`agreement.agree.report.to_json` as ``json.dumps(..., indent=1)`` writes
     it, nested ``depth`` levels deep (1: an item of a list of documents). The intervals and
     both sides' answers are spooled, each item indented as it will stand."""
 

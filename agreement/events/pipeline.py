@@ -1,7 +1,7 @@
 """Event queries (RSEP-QL) end to end: read, translate under a profile, solve, collect events.
 
 The façade (:mod:`agreement.facade`: ``translate_event_query``, ``run_events``,
-``compare_events``) calls these; :mod:`agreement.eventcompare` compares two profiles and
+``compare_events``) calls these; :mod:`agreement.events.compare` compares two profiles and
 :mod:`agreement.notebook.eventviews` adds the notebook views (pandas, plots) to
 :class:`EventAnswers`.
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from agreement.events import (
+from agreement.events.pipeline import (
     EventAnswers, MatchedEvent, Source, answers_of, event_translation, read_events_stream,
     solve_events,
 )

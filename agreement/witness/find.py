@@ -2,11 +2,11 @@
 
 :func:`agreement.facade.search_witness` reads the query and static data, :func:`find_witness`
 builds the two sides
-from engine profiles, the vocabulary (:mod:`agreement.vocabulary`) and the search program
-(:mod:`agreement.witnesssearch`), solves it and re-checks the stream found with ``lars agree``'s
-own check (:func:`agreement.check.check_query`), which also explains it.
+from engine profiles, the vocabulary (:mod:`agreement.witness.vocabulary`) and the search program
+(:mod:`agreement.witness.search`), solves it and re-checks the stream found with ``lars agree``'s
+own check (:func:`agreement.agree.modes.check_query`), which also explains it.
 
-Profiles plug in through :data:`PROFILES`: each makes a :class:`~agreement.witnesssearch.Side`,
+Profiles plug in through :data:`PROFILES`: each makes a :class:`~agreement.witness.search.Side`,
 a LARS program with its answer predicate and role. Today there are the paper's two
 (``paper-pull``: ℘(τ1(cs(Q)), U), ``paper-push``: ℘(τ2(Q')) for a variant ``Q'`` of cq(Q)).
 """
@@ -16,14 +16,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from agreement.check import check_query
+from agreement.agree.modes import check_query
 from agreement.compare import IntervalVerdict
-from agreement.report import AgreementReport
-from agreement.vocabulary import Vocabulary, build_vocabulary
+from agreement.agree.report import AgreementReport
+from agreement.witness.vocabulary import Vocabulary, build_vocabulary
 from agreement.optiondefaults import PAPER_PAIR
 from ingest.eager import query_data
 from ingest.rdffiles import StreamTriple
-from agreement.witnesssearch import (
+from agreement.witness.search import (
     Bounds, Found, Progress, Side, check_sides, search_program, solve,
 )
 from lars.errors import InputError, Position

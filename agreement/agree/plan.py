@@ -2,9 +2,9 @@
 
 :func:`agreement.facade.prepare_check` translates what ``lars agree`` is given into one
 :class:`CheckPlan` per CQELS variant. Both ways of running it read the stream once, interval by
-interval (:mod:`agreement.streaming`): :meth:`CheckPlan.view` collects the verdicts and both
+interval (:mod:`agreement.agree.streaming`): :meth:`CheckPlan.view` collects the verdicts and both
 sides' answers (a notebook's view), :meth:`CheckPlan.write` hands them to a report writer as
-they come and keeps none (``lars agree``, :mod:`agreement.reportwriter`).
+they come and keeps none (``lars agree``, :mod:`agreement.agree.reportwriter`).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from agreement.check import collect_check
+from agreement.agree.modes import collect_check
 from agreement.notebook.checkview import AgreementView
-from agreement.reportwriter import Head, ReportWriter
-from agreement.streaming import ComputedCheck
+from agreement.agree.reportwriter import Head, ReportWriter
+from agreement.agree.streaming import ComputedCheck
 from ingest.lazy import RdfSlice
 from ingest.policy import ReadReport, within_timeline
 from translate.durations import unit_text

@@ -17,12 +17,12 @@ both sides. As each pulling interval
 ``(e - U, e]`` closes, its verdict is made from the C-SPARQL rows at ``e`` and the CQELS rows at
 the push time points inside it. :meth:`ComputedCheck.intervals` itself keeps what the engines'
 windows hold, the triples the snapshots of the open intervals need
-(:class:`agreement.history.StreamHistory`) and the answers of three intervals; a caller that
-wants every answer (the report, :func:`agreement.check.collect_check`) collects them as they come.
+(:class:`agreement.agree.history.StreamHistory`) and the answers of three intervals; a caller that
+wants every answer (the report, :func:`agreement.agree.modes.collect_check`) collects them as they come.
 
 Explanations are computed only for intervals that disagree, at most ``max_explanations`` of
 them, and one interval late: an answer one engine gave in the interval and the other in the
-next (``window-boundary``, ``other-interval``: :func:`agreement.explain.shifted_answers`) needs
+next (``window-boundary``, ``other-interval``: :func:`agreement.agree.explain.shifted_answers`) needs
 the next interval's answers. Answers moved further than a neighbouring interval are not
 explained as shifted (the whole answer history would have to be kept), and triples merged
 into C-SPARQL's default graph from another stream (condition ii on the stream) are those read
@@ -36,10 +36,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from agreement.compare import AnswerSeries, IntervalVerdict, Row, interval_verdict, pull_range
-from agreement.conditions import MergedTriples, shared_patterns, snapshot_explanations, static_only
+from agreement.agree.conditions import MergedTriples, shared_patterns, snapshot_explanations, static_only
 from agreement.answers import values_text
-from agreement.explain import Explanation, shifted_answers
-from agreement.history import StreamHistory, keep_from
+from agreement.agree.explain import Explanation, shifted_answers
+from agreement.agree.history import StreamHistory, keep_from
 from ingest.lazy import RdfSlice
 from ingest.rdffiles import StreamTriple
 from lars.errors import InputError, SolverError
