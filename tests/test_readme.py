@@ -63,3 +63,57 @@ def test_spec_is_shipped_and_linked():
 def test_notebook_extra_installs_jupyterlab():
     assert re.search(r'notebook = \[[^\]]*"jupyterlab', (ROOT / "pyproject.toml").read_text())
     assert "jupyter lab notebooks/" in README
+
+
+def readme_commands() -> list[tuple[str, str]]:
+    """Every ``lars`` command the README shows outside the tour and walkthrough blocks (which the
+    tests above run from their folders), with the folder it runs from: bash blocks and ``$ lars``
+    lines, continuation lines joined; a line eliding its arguments (``...``) is left out."""
+    rest = re.sub(r"<!-- (tour|walkthrough) -->.*?<!-- /\1 -->", "", README, flags=re.S)
+    commands = []
+    for block in re.findall(r"^```\w*\n(.*?)^```", rest, re.S | re.M):
+        for line in block.replace("\\\n", " ").splitlines():
+            line = line.strip().removeprefix("$ ")
+            if line.startswith("lars ") and "..." not in line:
+                commands.append(" ".join(line.split()))
+    return commands
+
+
+def test_the_readme_shows_commands_beyond_the_blocks():
+    found = readme_commands()
+    assert any(c.startswith("lars check") for c in found)
+    assert any(c.startswith("lars witness") for c in found)
+
+
+@pytest.mark.parametrize("command", readme_commands())
+def test_every_other_readme_command_runs(command, capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(ROOT)
+    argv = shlex.split(command.partition(" #")[0])[1:]
+    if "--output" in argv:  # written to a scratch folder, not into the checkout
+        at = argv.index("--output") + 1
+        argv[at] = str(tmp_path / argv[at])
+    status = main(argv)
+    out, err = capsys.readouterr()
+    assert status in (0, 1), (command, err)
+    assert "error" not in err, (command, err)
+    assert out or "--output" in argv
+
+
+def test_the_readme_shows_what_its_commands_print(capsys, monkeypatch):
+    """An output block right after a command block is what that command prints first."""
+    monkeypatch.chdir(ROOT)
+    shown = re.search(r"```bash\n(lars check [^`]*?)```\n```\n([^`]*?)```", README)
+    assert shown
+    status = main(shlex.split(shown.group(1).replace("\\\n", " "))[1:])
+    assert status == 0
+    assert capsys.readouterr().out.splitlines()[0] == shown.group(2).splitlines()[0]
+
+
+def test_links_of_the_readme_and_docs_lead_to_files():
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    missing = []
+    for page in pages:
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text(encoding="utf-8")):
+            if "://" not in target and not (page.parent / target).exists():
+                missing.append((page.name, target))
+    assert missing == []

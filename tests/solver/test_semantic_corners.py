@@ -4,7 +4,7 @@ deliberate change to the code).
 
 * ``<=`` includes equality (the fast strategies once read it as ``<`` unnoticed);
 * ``◇`` over an empty window is false even for a background atom, ``□`` over it true
-  (README, "Semantics, in brief": background atoms hold at every point of every window, and an
+  (docs/semantics.md: background atoms hold at every point of every window, and an
   empty window has no point);
 * a negative self-loop ``p ← not p`` has no answer stream where its body can fire.
 """
