@@ -135,4 +135,6 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
     cache = RunCache(query, inside, static_graphs(list(static), query), timeline, period_ticks,
                      variant)
     judgement = judge(query, chosen, recorded, cache, inside, unit_ms, strict, merge, suggest)
-    return replace(judgement, notes=tuple(report.summary()))
+    every = "" if period_ticks is None else f", period {period_ticks} × {unit}"
+    return replace(judgement, notes=(*report.summary(),
+                                     f"note: timeline [{timeline.start},{timeline.end}] (unit {unit}){every}"))
