@@ -77,7 +77,7 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
     first, last = plan.info.evaluated
     results = args.format in RESULT_FORMATS  # the rows themselves take OFFSET and LIMIT
     with progress(plan.answers(sliced=not results), total=last - first + 1,
-                  quiet=args.quiet) as answers:
+                  quiet=args.quiet, results=out) as answers:
         if results:
             write_results(plan, answers, out, args.format)
         elif atoms:
