@@ -29,7 +29,9 @@ from pathlib import Path
 from rdflib import URIRef
 from rdflib.graph import Graph
 
+from agreement.options import InputOptions
 from agreement.spans import interval_text
+from ingest.eager import read_rdf_stream
 from ingest.lazy import RdfSlice
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport
@@ -97,6 +99,30 @@ def name_streams(elements: Sequence[StreamTriple], iri: URIRef | None,
         return list(elements)
     notes.append(stream_note(iri))
     return [e if e.stream is not None else replace(e, stream=iri) for e in elements]
+
+
+def read_options(data: InputOptions) -> ReadOptions:
+    """How to read the stream of ``data`` (:class:`ingest.options.ReadOptions`)."""
+    return ReadOptions(data.stream_iri, data.on_error, data.order, data.spark, data.master)
+
+
+def read_named_stream(path: str | os.PathLike, streams: set[URIRef], options: ReadOptions,
+                      report: ReadReport, timeline: tuple[int | None, int | None] = (None, None),
+                      max_time_points: int | None = None) -> tuple[list[StreamTriple], Timeline]:
+    """All triples of a stream inside the timeline (:func:`ingest.eager.read_rdf_stream`), with
+    the one default every command shares: without ``--stream-iri``, a triple whose line names no
+    stream is read as on the query's stream when the query reads only one of ``streams`` (noted
+    once in ``report``)."""
+    sole = next(iter(streams)) if len(streams) == 1 and options.stream_iri is None else None
+    if sole is not None and Path(path).is_dir():  # Turtle files name no stream: tell the reader
+        options = replace(options, stream_iri=str(sole))
+        report.note(stream_note(sole))
+    elements, line = read_rdf_stream(path, options, report, timeline, max_time_points)
+    notes: list[str] = []
+    named = name_streams(elements, sole, notes)
+    for note in notes:
+        report.note(note)
+    return named, line
 
 
 def named_slices(read: Callable[[], Iterator[RdfSlice]], iri: URIRef | None,

@@ -43,13 +43,14 @@ from agreement.agree.plan import CheckPlan
 from agreement.compare import pull_range
 from agreement.agree.streaming import ComputedCheck
 from agreement.defaults import (
-    default_period, derive_cqels, derived_text, named_slices, pulling_timeline,
+    default_period, derive_cqels, derived_text, named_slices, pulling_timeline, read_options,
     stream_note, stream_options,
 )
 from agreement.notebook.checkview import AgreementView
 from agreement.notebook.views import ProgramView
+from agreement.options import EvaluationOptions, Options, QueryOptions, with_options
 from agreement.runplan import RunPlan
-from agreement.optiondefaults import DEFAULT_MAX_EXPLANATIONS, DEFAULT_MAX_GROUND, PAPER_PAIR
+from agreement.optiondefaults import PAPER_PAIR
 from agreement.sources import (
     TEXT_SOURCE, Source, is_query, period_ticks, atom_stream_reader, read_source,
 )
@@ -74,6 +75,7 @@ from translate.variants import cs, variant_ids
 
 if TYPE_CHECKING:  # for annotations only; each is imported by the function that needs it
     from agreement.agree.analyze import Finding
+    from agreement.check.judge import Judgement
     from agreement.events.compare import EventComparison
     from agreement.notebook.eventviews import EventAnswersView, EventProgramView
     from agreement.notebook.views import AnswerStreamView
@@ -83,64 +85,55 @@ if TYPE_CHECKING:  # for annotations only; each is imported by the function that
 
 # --- translate ------------------------------------------------------------------------------------
 
-def translate_variants(query: Source, *, engine: str | None = None, variant: str = "brave",
-                       mode: str = "none", period: str | int | None = None, unit: str = "1s",
-                       window_bounds: str = "closed", profile: str | None = None,
-                       t0: int | None = None) -> list[ProgramView]:
+def translate_variants(query: Source, options: Options | None = None, **changes: Any) -> list[ProgramView]:
     """:func:`translate_query`, with one view per CQELS variant when ``variant="all"``.
 
     Args:
         query: the query text, or its path.
-        engine: ``csparql``, ``cqels`` or ``sparql`` (default: guessed from the syntax).
-        variant: for CQELS, which query of ``cq(Q)``: ``brave``, ``cautious``, an id such as
-            ``bc``, or ``all``.
-        mode: ``none``, ``push`` (℘(P)) or ``pull`` (℘(P,U)).
-        period: ``U`` for pull mode, a duration (``"10s"``) or ticks (default: ``COMPUTED EVERY``,
-            else the windows' STEP, :func:`agreement.defaults.default_period`).
-        unit: the length of one tick.
-        window_bounds: ``closed`` (``[t-L,t]``, the paper), ``left-open`` or ``right-open``.
-        profile, t0: an engine profile (name or TOML file) whose program replaces ``mode`` and
-            ``window_bounds`` (:mod:`translate.reports`), and where its windows start.
+        options: the :class:`~agreement.options.Options` (or ``changes``, fields by name) it
+            takes: :class:`~agreement.options.QueryOptions` (``engine``, ``variant``, ``unit``,
+            ``window_bounds``) and :class:`~agreement.options.EvaluationOptions` (``mode``,
+            ``period``, ``profile``, ``t0``); the period of pull mode defaults to the query's
+            ``COMPUTED EVERY``, else its windows' STEP (:func:`agreement.defaults.default_period`).
     """
+    chosen = with_options(options, changes)
     text, source = read_source(query)
-    return translations(text, source, engine=engine, variant=variant, mode=mode, period=period,
-                        unit=unit, window_bounds=window_bounds, profile=profile, t0=t0)
+    return translations(text, source, chosen.query, chosen.evaluation)
 
 
-def translations(text: str, source: str, *, engine: str | None, variant: str, mode: str,
-                 period: str | int | None, unit: str, window_bounds: str,
-                 bags: bool = False, profile: str | None = None,
-                 t0: int | None = None) -> list[ProgramView]:
+def translations(text: str, source: str, query: QueryOptions, evaluation: EvaluationOptions,
+                 bags: bool = False) -> list[ProgramView]:
     """The translations of query ``text`` the options ask for (several for ``variant="all"``);
-    with ``profile``, the program of that engine profile (:mod:`translate.reports`) instead of
+    with a ``profile``, the program of that engine profile (:mod:`translate.reports`) instead of
     ``mode`` and ``window_bounds``."""
     try:
-        parsed = parse_query(text, source, engine, unit)
-        engine = engine or parsed.engine
-        variants = [variant]
-        if engine in ("cqels", "rspql") and variant == "all":
+        parsed = parse_query(text, source, query.engine, query.unit)
+        engine = query.engine or parsed.engine
+        variants = [query.variant]
+        if engine in ("cqels", "rspql") and query.variant == "all":
             variants = list(variant_ids(len(parsed.streams)))
-        ticks = period_ticks(period, unit)
-        if ticks is None and mode == "pull":
+        ticks = period_ticks(evaluation.period, query.unit)
+        if ticks is None and (evaluation.mode == "pull" or evaluation.profile is not None):
             ticks = default_period(parsed)
-        if profile is not None:
-            chosen = resolve_profile(profile)
-            start = t0 if t0 is not None else (chosen.t0 or 0)
+        if evaluation.profile is not None:
+            chosen = resolve_profile(evaluation.profile)
+            start = evaluation.t0 if evaluation.t0 is not None else (chosen.t0 or 0)
             return [ProgramView(compile_profile(parsed, chosen, start, ticks, "brave" if v == "all" else v),
-                                unit) for v in variants]
-        return [ProgramView(translate(parsed, engine, variant="brave" if v == "all" else v, mode=mode,
-                                      period_ticks=ticks, window_bounds=window_bounds, bags=bags), unit)
+                                query.unit) for v in variants]
+        return [ProgramView(translate(parsed, engine, variant="brave" if v == "all" else v,
+                                      mode=evaluation.mode, period_ticks=ticks,
+                                      window_bounds=query.window_bounds, bags=bags), query.unit)
                 for v in variants]
     except LarsError as error:  # too deep, or a constant clingo cannot hold: name the query's file
         raise placed(error, Position(source)) from None
 
 
-def translate_query(query: Source, **options: Any) -> ProgramView:
+def translate_query(query: Source, options: Options | None = None, **changes: Any) -> ProgramView:
     """The LARS program of a C-SPARQL or CQELS query (``lars translate``).
 
     Args:
         query: the query text, or its path.
-        options: those of :func:`translate_variants` (one ``variant``, not ``"all"``).
+        options, changes: as in :func:`translate_variants` (one ``variant``, not ``"all"``).
 
     Returns:
         a :class:`~agreement.notebook.views.ProgramView`: it shows the rules in the paper's notation with
@@ -154,84 +147,83 @@ def translate_query(query: Source, **options: Any) -> ProgramView:
     # push: input striple/4 arrived now
     trigger ← ⊞^0 ◇ striple(X1,X2,X3,X4).
     """
-    if options.get("variant") == "all":
+    chosen = with_options(options, changes)
+    if chosen.query.variant == "all":
         raise InputError("translate_query takes one variant", hint="use translate_variants for all")
-    [view] = translate_variants(query, **options)
+    [view] = translate_variants(query, chosen)
     return view
 
 
 # --- run ------------------------------------------------------------------------------------------
 
-def prepare_run(program_or_query: Source, *, stream: Source | None = None,
-                background: Source | None = None, static: Sequence[str] = (),
-                start: int | None = None, end: int | None = None, engine: str | None = None,
-                variant: str = "brave", mode: str = "none", period: str | int | None = None,
-                unit: str = "1s", window_bounds: str = "closed", stream_iri: str | None = None,
-                on_error: str = "stop", order: str = "strict",
-                max_facts: int = DEFAULT_MAX_FACTS, spark: str = "auto",
-                master: str = "local[*]", strategy: str = "auto", partitions: int = 0,
-                bags: bool = False, profile: str | None = None,
-                t0: int | None = None, max_time_points: int | None = None) -> RunPlan:
-    """Read and translate what :func:`run` is given (its arguments are documented there),
-    without solving; ``bags`` answers a query with SPARQL's multisets (:mod:`translate.bags`).
+def prepare_run(program_or_query: Source, options: Options | None = None, **changes: Any) -> RunPlan:
+    """Read and translate what :func:`run` is given (its options are documented there),
+    without solving.
 
     A query's stream is not read here, only its first and last time points (for the default
     timeline); :meth:`RunPlan.answers` reads it.
     """
+    chosen = with_options(options, changes)
+    data, compute = chosen.data, chosen.compute
     text, source = read_source(program_or_query)
-    reading, report = ReadOptions(stream_iri, on_error, order, spark, master), ReadReport()
-    limits = Limits(max_facts=max_facts)
-    if partitions < 0:
-        raise InputError(f"--partitions must be 1 or more (0: no cutting), not {partitions}")
-    on_cluster = spark == "always" or (spark == "auto" and not master.startswith("local"))
-    ranges = {"partitions": partitions, "master": master if on_cluster else None}
+    reading, report = read_options(data), ReadReport()
+    limits = Limits(max_facts=compute.max_facts)
+    if compute.partitions < 0:
+        raise InputError(f"--partitions must be 1 or more (0: no cutting), not {compute.partitions}")
+    on_cluster = data.spark == "always" or (data.spark == "auto" and not data.master.startswith("local"))
+    ranges = {"partitions": compute.partitions, "master": data.master if on_cluster else None}
+    start, end, most = chosen.timeline.start, chosen.timeline.end, chosen.timeline.max_time_points
+    unit = chosen.query.unit
     if not is_query(source, text):
         program = parse_program(text, source)
-        facts = frozenset(parse_facts(*read_source(background))) if background is not None else frozenset()
-        read, first, last = (atom_stream_reader(stream, reading.policy, report) if stream is not None
+        facts = (frozenset(parse_facts(*read_source(data.background))) if data.background is not None
+                 else frozenset())
+        read, first, last = (atom_stream_reader(data.stream, reading.policy, report) if data.stream is not None
                              else ((lambda: iter(())), None, None))
-        line = choose_timeline(first, last, start, end, max_time_points)
+        line = choose_timeline(first, last, start, end, most)
         return RunPlan(program, line, facts,
                        lambda: within_timeline(read(), line.start, line.end, report, "atom"),
                        RunInfo((line.start, line.end), (line.start, line.end), is_stratified(program)),
                        unit, "LARS program" if source == TEXT_SOURCE else Path(source).name, report,
-                       strategy=strategy, limits=limits, **ranges)
-    view = one_translation(text, source, engine=engine, variant=variant, mode=mode, period=period,
-                           unit=unit, window_bounds=window_bounds, bags=bags, profile=profile, t0=t0)
+                       strategy=compute.strategy, limits=limits, **ranges)
+    view = one_translation(text, source, chosen.query, chosen.evaluation, compute.bags)
     t = view.translation
     notes: list[str] = []
-    reading, sole = stream_options(t.query, stream, reading, notes)
+    reading, sole = stream_options(t.query, data.stream, reading, notes)
     report.notes.extend(notes)
     encoder = t.encoder()
     lines = EncodedLines(encoder, reading.stream, sole, lambda: report.note(stream_note(sole)))
-    read, first, last = stream_reader(stream, reading, report, lines)
-    data = QueryInput(choose_timeline(first, last, start, end, max_time_points),
-                      query_background(t.query, static_graphs(list(static), t.query), encoder),
-                      encoder, read, report)
-    line = (data.timeline.start, data.timeline.end)
+    read, first, last = stream_reader(data.stream, reading, report, lines)
+    found = QueryInput(choose_timeline(first, last, start, end, most),
+                       query_background(t.query, static_graphs(list(data.static), t.query), encoder),
+                       encoder, read, report)
+    line = (found.timeline.start, found.timeline.end)
     title = view.short_title() if source == TEXT_SOURCE else f"{Path(source).name}: {view.short_title()}"
     cut = None
-    if partitions and stream is not None and start is None and end is None \
-            and cuttable(os.fspath(stream), reading):
-        cut = partial(file_ranges, os.fspath(stream), timeline=data.timeline, encoder=encoder,
+    if compute.partitions and data.stream is not None and start is None and end is None \
+            and cuttable(os.fspath(data.stream), reading):
+        cut = partial(file_ranges, os.fspath(data.stream), timeline=found.timeline, encoder=encoder,
                       stream_iri=reading.stream, sole=sole, sole_note=stream_note(sole) if sole else "")
-    return RunPlan(t.program, data.timeline, data.background, data.slices,
+    return RunPlan(t.program, found.timeline, found.background, found.slices,
                    RunInfo(line, line, is_stratified(t.program), unit), unit, title, report, t,
-                   encoder, strategy, limits, cut=cut, **ranges)
+                   encoder, compute.strategy, limits, cut=cut, **ranges)
 
 
-def one_translation(text: str, source: str, **options) -> ProgramView:
+def one_translation(text: str, source: str, query: QueryOptions, evaluation: EvaluationOptions,
+                    bags: bool) -> ProgramView:
     """The one translation :func:`run` takes (``variant="all"`` for CQELS is refused)."""
-    found = translations(text, source, **options)
+    found = translations(text, source, query, evaluation, bags)
     if len(found) > 1:
         raise InputError("lars run takes one variant", hint="choose --variant brave, cautious or an id")
     return found[0]
 
 
-def run(program_or_query: Source, **options: Any) -> AnswerStreamView:
+def run(program_or_query: Source, options: Options | None = None, **changes: Any) -> AnswerStreamView:
     """The answer stream of a LARS program or of a query (``lars run``).
 
-    Args (``options`` are the keyword arguments of :func:`prepare_run`):
+    Args:
+        options, changes: an :class:`~agreement.options.Options`, or its fields by name (each
+            lands in its group, :meth:`~agreement.options.Options.replace`); ``run`` reads:
         program_or_query: LARS text or a ``.lars`` path, or query text or a query path (told
             apart like ``lars run``: by suffix, else by a first keyword PREFIX/BASE/SELECT/REGISTER).
         stream: for a program, a LARS atom stream (``t: a(1), b`` lines), a file or text; for a
@@ -246,6 +238,7 @@ def run(program_or_query: Source, **options: Any) -> AnswerStreamView:
         max_facts: refuse a time point that would ground more input facts.
         max_time_points: refuse a longer timeline (default: ``LARS_MAX_TIME_POINTS`` or ten
             million, :mod:`ingest.limits`).
+        bags: answer a query with SPARQL's multisets (:mod:`translate.bags`).
         strategy: how to solve (``auto``, ``reference``, ``incremental``, ``stratified``; see
             :mod:`solver.strategies`; all give the same answers).
         spark, master: read an RDF stream with Spark on ``master``: ``always``, ``never``, or
@@ -265,7 +258,7 @@ def run(program_or_query: Source, **options: Any) -> AnswerStreamView:
     >>> sorted(map(sorted, view.at(0)))
     [[('x', 0)], [('y', 0)]]
     """
-    return prepare_run(program_or_query, **options).view()
+    return prepare_run(program_or_query, with_options(options, changes)).view()
 
 
 # --- check ----------------------------------------------------------------------------------------
@@ -274,7 +267,8 @@ DIFFERENT_QUERIES = ("warning: the C-SPARQL and CQELS queries do not describe th
                      "query (result variables, pattern, dataset or stream windows differ)")
 
 
-def check_agreement(query: Source | None = None, **options: Any) -> AgreementView:
+def check_agreement(query: Source | None = None, options: Options | None = None,
+                    **changes: Any) -> AgreementView:
     """Do C-SPARQL and CQELS agree on every pulling interval? (``lars agree``, SPEC section 9).
 
     Computed mode (``query`` and ``stream``): both sides come from the CQELS query —
@@ -284,7 +278,7 @@ def check_agreement(query: Source | None = None, **options: Any) -> AgreementVie
 
     Args:
         query: the CQELS query, text or path.
-        options: those of :func:`check_variants` (one ``variant``, not ``"all"``).
+        options, changes: as in :func:`prepare_check` (one ``variant``, not ``"all"``).
 
     Returns:
         an :class:`~agreement.notebook.checkview.AgreementView`: ``.agree``, ``.to_pandas()``,
@@ -294,147 +288,150 @@ def check_agreement(query: Source | None = None, **options: Any) -> AgreementVie
     >>> check_agreement(recorded_csparql=answers, recorded_cqels=answers, period="10s").agree
     True
     """
-    if options.get("variant") == "all":
+    chosen = with_options(options, changes)
+    if chosen.query.variant == "all":
         raise InputError("check takes one variant", hint="use check_variants for all")
-    [view] = check_variants(query, **options)
+    [view] = check_variants(query, chosen)
     return view
 
 
-def check_variants(query: Source | None = None, **options: Any) -> list[AgreementView]:
+def check_variants(query: Source | None = None, options: Options | None = None,
+                   **changes: Any) -> list[AgreementView]:
     """:func:`check_agreement`, with one view per CQELS variant of ``cq(Q)`` when ``variant="all"``;
     options as :func:`prepare_check`. The paper's pair is checked reading the stream once per
     variant, interval by interval, and the answers of both sides are collected for the view."""
     return [found.view() if isinstance(found, CheckPlan) else found
-            for found in prepare_check(query, **options)]
+            for found in prepare_check(query, with_options(options, changes))]
 
 
-def prepare_check(query: Source | None = None, *, stream: str | os.PathLike | None = None,
-                  static: Sequence[str] = (), period: str | int | None = None, csparql: Source | None = None,
-                  variant: str = "brave", unit: str = "1s", window_bounds: str = "closed",
-                  start: int | None = None, end: int | None = None,
-                  recorded_csparql: str | os.PathLike | None = None,
-                  recorded_cqels: str | os.PathLike | None = None, stream_iri: str | None = None,
-                  on_error: str = "stop", order: str = "strict", spark: str = "auto",
-                  master: str = "local[*]", profiles: str | None = None,
-                  max_time_points: int | None = None,
-                  max_explanations: int | None = DEFAULT_MAX_EXPLANATIONS) -> list[CheckPlan | AgreementView]:
+def prepare_check(query: Source | None = None, options: Options | None = None,
+                  **changes: Any) -> list[CheckPlan | AgreementView]:
     """What :func:`check_variants` checks, one item per CQELS variant of ``cq(Q)`` (several for
     ``variant="all"``): for the paper's pair computed from a stream, a :class:`CheckPlan` with
     the stream still unread (``lars agree`` writes its report as the intervals close,
     :meth:`CheckPlan.write`); for recorded answers and other profiles, the finished view.
 
     Args:
-        query: the CQELS or C-SPARQL query, text or path; from a C-SPARQL query the CQELS side
-            is derived (:func:`agreement.defaults.derive_cqels`).
-        stream: a timestamped N-Triples file or a folder of Turtle files.
-        static: static RDF files, ``FILE`` or ``IRI=FILE``.
-        period: ``U``, a duration (``"10s"``) or ticks; by default the C-SPARQL ``COMPUTED
-            EVERY``, else the STEP of its windows (:func:`agreement.defaults.default_period`).
-        csparql: a separately written C-SPARQL query for its side (warned about if it differs).
-        variant: ``brave``, ``cautious``, an id such as ``bc``, or ``all``.
-        unit, window_bounds: as in :func:`translate_query`.
-        start, end: the timeline (default: 0 to the end of the pulling interval holding the
-            last input or recorded answer, :func:`agreement.defaults.pulling_timeline`).
-        recorded_csparql, recorded_cqels: answer files recorded from the engines.
-        stream_iri, on_error, order, spark, master: how to read the stream
-            (:class:`ingest.options.ReadOptions`), as in :func:`run`; without ``stream_iri``,
-            triples that name no stream are read as on the query's stream when it reads one.
-        profiles: ``"PULL,PUSH"``, engine profiles of the two sides (the pulling side first,
-            SPEC section 12); default: the paper's ``paper-pull,paper-push``.
-        max_time_points: refuse a longer timeline, as in :func:`run`.
-        max_explanations: explain at most this many disagreeing intervals (``None``: all).
+        query: the CQELS, RSP-QL or C-SPARQL query, text or path; from a C-SPARQL query the
+            CQELS side is derived (:func:`agreement.defaults.derive_cqels`).
+        options, changes: an :class:`~agreement.options.Options`, or its fields by name. It reads
+            the query options (``variant`` may be ``all``; ``csparql``: a separately written
+            C-SPARQL query for its side, warned about if it differs), the input (``stream``,
+            ``static``, ``recorded_csparql`` and ``recorded_cqels``: answer files recorded from
+            the engines, and how to read the stream, as in :func:`run`; without ``stream_iri``,
+            triples that name no stream are read as on the query's stream when it reads one),
+            the timeline (default: 0 to the end of the pulling interval holding the last input
+            or recorded answer, :func:`agreement.defaults.pulling_timeline`), ``period`` (by
+            default the C-SPARQL ``COMPUTED EVERY``, else the STEP of its windows,
+            :func:`agreement.defaults.default_period`), ``profiles`` (``"PULL,PUSH"``, the
+            pulling side first, SPEC section 12; default the paper's pair) and
+            ``max_explanations`` (``None``: all).
 
     The paper's pair is checked reading the stream once per variant, interval by interval
     (:func:`check_plans`, :mod:`agreement.agree.streaming`): what is held is what the windows need,
     not the stream. Other profiles read the stream whole.
     """
-    ticks = period_ticks(period, unit)
-    pair = profile_pair(profiles)
-    if recorded_csparql is not None or recorded_cqels is not None:
+    chosen = with_options(options, changes)
+    data, unit = chosen.data, chosen.query.unit
+    ticks = period_ticks(chosen.evaluation.period, unit)
+    pair = profile_pair(chosen.evaluation.profiles)
+    if data.recorded_csparql is not None or data.recorded_cqels is not None:
         from agreement.agree.modes import check_recorded
-        if recorded_csparql is None or recorded_cqels is None:
+        if data.recorded_csparql is None or data.recorded_cqels is None:
             raise InputError("give both --recorded-csparql and --recorded-cqels")
+        if ticks is None and query is not None:
+            ticks = default_period(parse_query(*read_source(query), None, unit))
         if ticks is None:
-            raise InputError("give the pulling period with --period (e.g. --period 10s)")
-        report = check_recorded(recorded_csparql, recorded_cqels, ticks, parse_unit(unit), (start, end),
-                                pair, max_time_points)
+            raise InputError("give the pulling period with --period (e.g. --period 10s), or the query",
+                             hint="it defaults to the query's COMPUTED EVERY, else its windows' STEP")
+        line = chosen.timeline
+        report = check_recorded(data.recorded_csparql, data.recorded_cqels, ticks, parse_unit(unit),
+                                (line.start, line.end), pair, line.max_time_points)
         return [AgreementView(report, report.csparql, report.cqels.reordered(report.csparql.variables),
-                              title=f"{Path(recorded_csparql).name} vs {Path(recorded_cqels).name}")]
+                              title=f"{Path(data.recorded_csparql).name} vs {Path(data.recorded_cqels).name}")]
     if query is None:
         raise InputError("give a C-SPARQL or CQELS query (QUERY or --cqels), or recorded answers")
     text, source = read_source(query)
-    given = parse_query(text, source, None, unit)
-    if given.engine == "csparql" and csparql is not None:
-        raise InputError("QUERY is a C-SPARQL query and --csparql gives another",
-                         hint="give the CQELS query as QUERY, or leave out --csparql")
-    other = given if given.engine == "csparql" else (
-        parse_query(*read_source(csparql), "csparql", unit) if csparql is not None else None)
+    given, other = query_pair(text, source, chosen.query)
     ticks = ticks if ticks is not None else default_period(other or given)
     if ticks is None:
         raise InputError("give the pulling period with --period (e.g. --period 10s)",
-                         hint="it defaults to the windows' STEP (C-SPARQL) or SLIDE (CQELS), and "
-                              "this query's windows have none")
-    if max_explanations is not None and max_explanations < 0:
-        raise InputError(f"--max-explanations must be 0 or more, not {max_explanations}")
-    return check_plans(text, source, given, other, stream=stream, static=static, period=ticks,
-                       variant=variant, unit=unit, window_bounds=window_bounds, start=start, end=end,
-                       reading=ReadOptions(stream_iri, on_error, order, spark, master),
-                       max_explanations=max_explanations, max_time_points=max_time_points,
-                       profiles=pair)
+                         hint=NO_PERIOD)
+    if chosen.compute.max_explanations is not None and chosen.compute.max_explanations < 0:
+        raise InputError(f"--max-explanations must be 0 or more, not {chosen.compute.max_explanations}")
+    return check_plans(text, source, given, other, chosen, ticks)
 
 
-def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None, *,
-                stream: str | os.PathLike | None, static: Sequence[str], period: int, variant: str,
-                unit: str, window_bounds: str, start: int | None, end: int | None,
-                reading: ReadOptions, max_explanations: int | None,
-                max_time_points: int | None,
-                profiles: tuple[Profile, Profile] | None = None) -> list[CheckPlan]:
-    """The computed check of :func:`prepare_check` (arguments as there), one plan per variant,
-    nothing read yet but the queries, the static data and the stream's two ends (a C-SPARQL
-    query alone is read through once more, to derive its CQELS side, and so is a stream checked
-    under an Istream or Dstream profile, :func:`agreement.agree.profiles.input_reach`)."""
-    graphs = static_graphs(list(static), other or given)
+NO_PERIOD = ("it defaults to the query's COMPUTED EVERY, else its windows' STEP (C-SPARQL) or "
+             "SLIDE (CQELS), and this query's windows have none")
+
+
+def query_pair(text: str, source: str, query: QueryOptions) -> tuple[RspQuery, RspQuery | None]:
+    """The query given, in whichever language, and a separately written C-SPARQL query for its
+    side (``csparql``), parsed; the two commands comparing sides (agree, witness) share this."""
+    given = parse_query(text, source, query.engine, query.unit)
+    if given.engine == "csparql" and query.csparql is not None:
+        raise InputError("QUERY is a C-SPARQL query and --csparql gives another",
+                         hint="give the CQELS query as QUERY, or leave out --csparql")
+    other = given if given.engine == "csparql" else (
+        parse_query(*read_source(query.csparql), "csparql", query.unit) if query.csparql is not None
+        else None)
+    return given, other
+
+
+def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
+                options: Options, period: int) -> list[CheckPlan]:
+    """The computed check of :func:`prepare_check` (options as there; ``period`` in ticks), one
+    plan per variant, nothing read yet but the queries, the static data and the stream's two
+    ends (a C-SPARQL query alone is read through once more, to derive its CQELS side, and so is
+    a stream checked under an Istream or Dstream profile, :func:`agreement.agree.profiles.input_reach`)."""
+    data, line_options, query = options.data, options.timeline, options.query
+    reading, profiles = read_options(data), profile_pair(options.evaluation.profiles)
+    stream, start, end = data.stream, line_options.start, line_options.end
+    graphs = static_graphs(list(data.static), other or given)
     if given.engine == "csparql":
-        options, sole = stream_options(given, stream, reading, [])
-        read, _, _ = stream_reader(stream, options, ReadReport())
+        read_with, sole = stream_options(given, stream, reading, [])
+        read, _, _ = stream_reader(stream, read_with, ReadReport())
         triples = (e for _, elements in named_slices(read, sole, ReadReport())() for e in elements)
         parsed = derive_cqels(given, triples, graphs)
     elif given.engine in ("cqels", "rspql"):  # RSP-QL reads into the CQELS query (τ2)
         parsed = given
     else:
-        parsed = parse_query(text, source, "cqels", unit)
+        parsed = parse_query(text, source, "cqels", query.unit)
     notices = (["note: " + derived_text(parsed)] if given.engine == "csparql" else []) + (
         [DIFFERENT_QUERIES] if other is not None and cs(other) != cs(parsed) else [])
     plans = []
-    for v in variant_ids(len(parsed.streams)) if variant == "all" else [variant]:
+    variants = variant_ids(len(parsed.streams)) if query.variant == "all" else [query.variant]
+    for v in variants:
         report, notes = ReadReport(), []
-        options, sole = stream_options(other or given, stream, reading, notes)
-        read, first, last = stream_reader(stream, options, report)
-        line = choose_timeline(first, last, start, end, max_time_points)
+        read_with, sole = stream_options(other or given, stream, reading, notes)
+        read, first, last = stream_reader(stream, read_with, report)
+        line = choose_timeline(first, last, start, end, line_options.max_time_points)
         line, extended = pulling_timeline(line, period, end_given=end is not None, last_input=last)
         if not pull_range(period, (line.start, line.end)):
             raise InputError(f"the timeline [{line.start},{line.end}] holds no pulling interval of "
                              f"period {period}: nothing to check", hint="give a longer --to")
         slices = named_slices(read, sole, report)
+        explained = options.compute.max_explanations
         if profiles is None:
-            check = ComputedCheck(parsed, graphs, period, v, window_bounds, line, other, max_explanations)
+            check = ComputedCheck(parsed, graphs, period, v, query.window_bounds, line, other, explained)
         else:
             from agreement.agree.profiles import ProfileCheck, input_reach
             reach = input_reach(parsed, profiles, period, named_slices(read, sole, ReadReport()))
-            check = ProfileCheck(parsed, graphs, period, v, window_bounds, line, None,
-                                 max_explanations, profiles=profiles, reach=reach)
+            check = ProfileCheck(parsed, graphs, period, v, query.window_bounds, line, None,
+                                 explained, profiles=profiles, reach=reach)
         plans.append(CheckPlan(check, slices, report,
                                tuple(notes + notices), parsed.prefixes,
                                "query" if source == TEXT_SOURCE else Path(source).name, extended))
     return plans
 
 
-def profile_pair(profiles: str | None) -> tuple[Profile, Profile] | None:
-    """Two profiles from ``"A,B"`` (the pulling side first); ``None`` for the paper's pair,
-    which keeps the paper's computation (:func:`agreement.agree.modes.check_query`)."""
+def profile_pair(profiles: str | Sequence[str] | None) -> tuple[Profile, Profile] | None:
+    """Two profiles from ``"A,B"`` or ``("A", "B")`` (the pulling side first); ``None`` for the
+    paper's pair, which keeps the paper's computation (:func:`agreement.agree.modes.check_query`)."""
     if profiles is None:
         return None
-    names = [name.strip() for name in profiles.split(",")]
+    names = list(EvaluationOptions(profiles=profiles).profile_names())
     if len(names) != 2 or not all(names):
         raise InputError(f"--profiles takes two profiles separated by a comma, not {profiles!r}",
                          hint="e.g. --profiles csparql,cqels")
@@ -447,44 +444,45 @@ def profile_pair(profiles: str | None) -> tuple[Profile, Profile] | None:
     return pair
 
 
-def analyze_query(query: Source, *, period: str | int | None = None, static: Sequence[str] = (),
-                  unit: str = "1s") -> tuple[list[Finding], str]:
+def analyze_query(query: Source, options: Options | None = None,
+                  **changes: Any) -> tuple[list[Finding], str]:
     """Which of the paper's sufficient conditions for agreement a CQELS query meets, without a
     stream (``lars agree --analyze``); static files, when given, are checked for condition (ii).
     A C-SPARQL query is analysed as the CQELS query derived from it
     (:func:`agreement.defaults.derive_cqels`, static data deciding which patterns are static).
+    It reads ``period``, ``static``, ``unit`` and ``engine``.
 
     >>> findings, verdict = analyze_query("examples/coupons/rdf/cqels.rq", period="30m", unit="1m")
     >>> verdict
     'not guaranteed'
     """
     from agreement.agree.analyze import analyze
-    parsed = parse_query(*read_source(query), None, unit)
+    chosen = with_options(options, changes)
+    unit, static = chosen.query.unit, chosen.data.static
+    parsed = parse_query(*read_source(query), chosen.query.engine, unit)
     graphs = static_graphs(list(static), parsed) if static else None
     if parsed.engine == "csparql":
         parsed = derive_cqels(parsed, (), graphs or {})
-    ticks = period_ticks(period, unit)
+    ticks = period_ticks(chosen.evaluation.period, unit)
     return analyze(parsed, default_period(parsed) if ticks is None else ticks, graphs)
 
 
-def search_witness(query: Source, *, period: str | int, unit: str = "1s", static: Sequence[str] = (),
-                   csparql: Source | None = None, max_triples: int = 6,
-                   horizon: str | int | None = None, constants: int = 2, earliest: int = 0,
-                   own_streams: bool = False, max_ground: int = DEFAULT_MAX_GROUND,
-                   time_limit: float | None = None,
-                   variant: str = "brave", window_bounds: str = "closed",
-                   profiles: Sequence[str] = PAPER_PAIR,
-                   on_progress: Progress | None = None) -> tuple[SearchResult, Witness | None]:
+def search_witness(query: Source, options: Options | None = None, on_progress: Progress | None = None,
+                   **changes: Any) -> tuple[SearchResult, Witness | None]:
     """The smallest stream on which C-SPARQL and CQELS disagree (``lars witness``, SPEC section 13).
 
     Args:
-        query: the CQELS query, text or path (both sides come from it unless ``csparql`` is given).
-        period: ``U``, a duration (``"10s"``) or ticks.
-        horizon: the timeline ``[0, T]``, ticks or a duration (default: the period).
-        max_triples, constants, earliest, own_streams, max_ground, time_limit: the bounds
-            (:class:`~agreement.witness.search.Bounds`); after ``time_limit`` seconds the best
-            witness so far is returned, not proven minimal.
-        profiles: the two profiles compared (:data:`agreement.witness.find.PROFILES`).
+        query: the query, text or path, in any language: from a CQELS or RSP-QL query both
+            sides come (unless ``csparql`` is given); from a C-SPARQL query the CQELS side is
+            derived as ``lars agree`` does, the static data deciding which patterns are static
+            (:func:`agreement.defaults.derive_cqels`).
+        options, changes: an :class:`~agreement.options.Options`, or its fields by name. It
+            reads the query options, ``static``, ``period`` (default: the query's COMPUTED EVERY,
+            else its windows' STEP, as for ``lars agree``), ``profiles`` (default the paper's
+            pair, :data:`agreement.witness.find.PROFILES`), the search space
+            (:class:`~agreement.options.WitnessOptions`: ``horizon`` defaults to the period) and
+            ``max_ground`` and ``time_limit`` (after that many seconds the best witness so far is
+            returned, not proven minimal).
         on_progress: called with the models found and the current optimum.
 
     Returns:
@@ -497,30 +495,40 @@ def search_witness(query: Source, *, period: str | int, unit: str = "1s", static
     """
     from agreement.witness.find import find_witness
     from agreement.witness.search import Bounds
-    parsed = parse_query(*read_source(query), "cqels", unit)
-    other = parse_query(*read_source(csparql), "csparql", unit) if csparql is not None else None
-    ticks = period_ticks(period, unit)
+    chosen = with_options(options, changes)
+    unit, space, compute = chosen.query.unit, chosen.witness, chosen.compute
+    text, source = read_source(query)
+    given, other = query_pair(text, source, chosen.query)
+    graphs = static_graphs(list(chosen.data.static), other or given)
+    parsed = derive_cqels(given, (), graphs) if given.engine == "csparql" else (
+        given if given.engine in ("cqels", "rspql") else parse_query(text, source, "cqels", unit))
+    ticks = period_ticks(chosen.evaluation.period, unit)
+    ticks = ticks if ticks is not None else default_period(other or given)
+    if ticks is None:
+        raise InputError("give the pulling period with --period (e.g. --period 10s)", hint=NO_PERIOD)
+    horizon = space.horizon
     span = ticks if horizon is None else (
         int(horizon) if str(horizon).strip().isdigit() else period_ticks(horizon, unit))
-    bounds = Bounds(max_triples, span, constants, max_ground, own_streams, earliest, time_limit)
-    return find_witness(parsed, static_graphs(list(static), parsed), ticks, bounds, other, variant,
-                        window_bounds, profiles, on_progress)
+    bounds = Bounds(space.max_triples, span, space.constants, compute.max_ground, space.own_streams,
+                    space.earliest, compute.time_limit)
+    return find_witness(parsed, graphs, ticks, bounds, other, chosen.query.variant,
+                        chosen.query.window_bounds, chosen.evaluation.profile_names() or PAPER_PAIR,
+                        on_progress)
 
 
 # --- event queries --------------------------------------------------------------------------------
 
-def translate_event_query(query: Source, *, profile: str = "rsep", at: str | None = None,
-                          mode: str | None = None, period: str | int | None = None,
-                          unit: str = "1s") -> EventProgramView:
+def translate_event_query(query: Source, options: Options | None = None,
+                          **changes: Any) -> EventProgramView:
     """The LARS program of an RSEP-QL event query under a profile (``lars translate``).
 
     Args:
         query: the query text or its path (event syntax, or C-SPARQL's ``timestamp()`` idiom).
-        profile: an event profile (``rsep``, ``epsparql-unrestricted``, ``epsparql-chronological``,
-            ``epsparql-recent``, ``csparql-seq``).
-        at: evaluation times, ``"8,10"``; or ``mode`` ``push``/``pull`` (with ``period``); by
-            default the profile's own.
-        unit: the length of one tick.
+        options, changes: an :class:`~agreement.options.Options`, or its fields by name:
+            ``profile``, an event profile (``rsep``, the default, ``epsparql-unrestricted``,
+            ``epsparql-chronological``, ``epsparql-recent``, ``csparql-seq``); ``at``, the
+            evaluation times ``"8,10"``, or ``mode`` ``push``/``pull`` (with ``period``; a
+            ``period`` alone pulls), by default the profile's own; ``unit``.
 
     >>> view = translate_event_query("examples/events/figure1.rq", profile="epsparql-recent")
     >>> view.header().split(";")[1]
@@ -528,12 +536,12 @@ def translate_event_query(query: Source, *, profile: str = "rsep", at: str | Non
     """
     from agreement.events.pipeline import event_translation
     from agreement.notebook.eventviews import EventProgramView
-    translation, _ = event_translation(query, profile=profile, at=at, mode=mode, period=period,
-                                       unit=unit)
-    return EventProgramView(translation, unit)
+    chosen = with_options(options, changes)
+    translation, _ = event_translation(query, chosen)
+    return EventProgramView(translation, chosen.query.unit)
 
 
-def run_events(query: Source, **options: Any) -> EventAnswersView:
+def run_events(query: Source, options: Options | None = None, **changes: Any) -> EventAnswersView:
     """The events an event query matches over a stream, each with its interval ``[t1, t2]``
     (``lars run``); options as :func:`agreement.events.pipeline.compute_events`.
 
@@ -544,11 +552,43 @@ def run_events(query: Source, **options: Any) -> EventAnswersView:
     """
     from agreement.events.pipeline import compute_events
     from agreement.notebook.eventviews import EventAnswersView
-    return EventAnswersView.of(compute_events(query, **options))
+    return EventAnswersView.of(compute_events(query, with_options(options, changes)))
 
 
-def compare_events(query: Source, **options: Any) -> EventComparison:
-    """Two event profiles on one query and stream, and why their answers differ (``lars agree``);
-    options as :func:`agreement.events.compare.compare_two_profiles`."""
+def compare_events(query: Source, options: Options | None = None, **changes: Any) -> EventComparison:
+    """Two event profiles (``profiles``) on one query and stream, and why their answers differ
+    (``lars agree``); options as :func:`agreement.events.compare.compare_two_profiles`."""
     from agreement.events.compare import compare_two_profiles
-    return compare_two_profiles(query, **options)
+    return compare_two_profiles(query, with_options(options, changes))
+
+
+# --- lars check -----------------------------------------------------------------------------------
+
+def check_recording(query: Source, options: Options | None = None, **changes: Any) -> Judgement:
+    """Is the answer stream recorded from an engine (``answers``, CSRBench JSON) correct for a
+    query, its ``stream`` and an engine ``profile``? (``lars check``; the judge:
+    :mod:`agreement.check.pipeline`).
+
+    The defaults are every command's: a stream whose lines name no stream is read as the
+    query's only stream, the ``period`` of a periodic profile is the query's COMPUTED EVERY,
+    else its windows' STEP, and a C-SPARQL, CQELS or RSP-QL query is taken. The judge's own
+    options (``strict``, ``merge``, ``suggest``) are :class:`~agreement.options.JudgeOptions`.
+
+    >>> judgement = check_recording("examples/csrbench/queries/q3-cqels.rq",
+    ...     stream="examples/csrbench/stream", profile="cqels", merge_same_time=True,
+    ...     answers="examples/csrbench/engine-answers/cqels-answer-3.json")
+    >>> judgement.correct
+    True
+    """
+    from agreement.check.pipeline import judge_files
+    chosen = with_options(options, changes)
+    data, judging = chosen.data, chosen.judge
+    if data.stream is None or data.answers is None or chosen.evaluation.profile is None:
+        raise InputError("lars check needs a stream, the recorded answers and a profile",
+                         hint="give --stream, --answers and --profile")
+    return judge_files(query, data.stream, data.answers, chosen.evaluation.profile,
+                       static=data.static, unit=chosen.query.unit, engine=chosen.query.engine,
+                       stream_iri=data.stream_iri, strict=judging.strict,
+                       merge=judging.merge_same_time, period=chosen.evaluation.period,
+                       variant=chosen.query.variant, start=chosen.timeline.start,
+                       end=chosen.timeline.end, suggest=judging.suggest)

@@ -4,7 +4,8 @@ Progress goes to stderr and only when it is a terminal: piped or redirected outp
 ``--quiet``, show nothing, so stdout stays parseable and logs stay clean. The bar is redrawn at
 most every ``interval`` seconds (10 times a second by default), in place (``\\r``). A run that
 ends before the first redraw prints nothing at all; otherwise the last line stays and says how
-long the run took (or, when it was interrupted, how far it got)::
+long the run took (or, when it was interrupted, how far it got). When the results go to the
+same terminal, the bar is blanked before each result is written, and redrawn after::
 
     [##########--------------]  4,210/10,000 time points   42%  351.2/s  0:00:16 left
 
@@ -66,8 +67,9 @@ class Progress(Generic[Item]):
     """The context manager behind :func:`progress`; entering it gives the wrapped iterator."""
 
     def __init__(self, items: Iterable[Item], total: int | None, out: TextIO, enabled: bool,
-                 interval: float, clock: Callable[[], float], unit: str):
+                 interval: float, clock: Callable[[], float], unit: str, clear: bool = False):
         self.items, self.total, self.out, self.enabled = items, total, out, enabled
+        self.clear = clear
         self.interval, self.clock, self.unit = interval, clock, unit
         self.done, self.started, self.drawn_at, self.width = 0, 0.0, None, 0
 
@@ -78,6 +80,7 @@ class Progress(Generic[Item]):
     def _counted(self) -> Iterator[Item]:
         last = self.started
         for item in self.items:
+            self.erase()
             yield item
             self.done += 1
             now = self.clock()
@@ -92,6 +95,15 @@ class Progress(Generic[Item]):
         self.out.flush()
         self.width, self.drawn_at = len(text), now
 
+    def erase(self) -> None:
+        """With ``clear``, blank the bar before the caller writes an item's output to the same
+        terminal, so that the output starts at the beginning of a line, not after the bar; the
+        next redraw shows it again below."""
+        if self.clear and self.width:
+            self.out.write("\r" + " " * self.width + "\r")
+            self.out.flush()
+            self.width = 0
+
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         if self.drawn_at is None:
@@ -104,7 +116,7 @@ class Progress(Generic[Item]):
 
 def progress(items: Iterable[Item], total: int | None = None, *, out: TextIO | None = None,
              quiet: bool = False, interval: float = 0.1, clock: Callable[[], float] = time.monotonic,
-             unit: str = "time points") -> Progress[Item]:
+             unit: str = "time points", results: TextIO | None = None) -> Progress[Item]:
     """Wrap ``items`` (answers, one per time point) in a progress bar.
 
     Args:
@@ -115,10 +127,22 @@ def progress(items: Iterable[Item], total: int | None = None, *, out: TextIO | N
         interval: the least time between two redraws, in seconds.
         clock: seconds as a float (tests pass a fake one).
         unit: what the items are, for the text.
+        results: where the caller writes each item's output (default: ``sys.stdout``); when it
+            is a terminal too, the bar is blanked before each item is handed over
+            (:meth:`Progress.erase`), so results never follow the bar on its line.
 
     Returns:
         A context manager; ``with progress(...) as items`` gives the items back.
     """
     out = sys.stderr if out is None else out
-    enabled = not quiet and bool(getattr(out, "isatty", lambda: False)())
-    return Progress(items, total, out, enabled, interval, clock, unit)
+    results = sys.stdout if results is None else results
+    enabled = not quiet and is_terminal(out)
+    return Progress(items, total, out, enabled, interval, clock, unit, clear=is_terminal(results))
+
+
+def is_terminal(stream: TextIO | None) -> bool:
+    """Whether ``stream`` is a terminal (a closed or missing stream is not)."""
+    try:
+        return bool(getattr(stream, "isatty", lambda: False)())
+    except ValueError:  # closed
+        return False

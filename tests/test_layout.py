@@ -94,7 +94,7 @@ def side_doors(graph: nx.DiGraph, room: str, entries: set[str]) -> list[tuple[st
 GRAPH = import_graph()
 
 SHARED = {"agreement", "agreement.facade", "agreement.answers", "agreement.compare",
-          "agreement.defaults", "agreement.optiondefaults", "agreement.recorded",
+          "agreement.defaults", "agreement.optiondefaults", "agreement.options", "agreement.recorded",
           "agreement.runplan", "agreement.sources", "agreement.spans"}
 """The modules directly in ``agreement/``: what every command shares (issue 25). A command's own
 module lives in its room."""

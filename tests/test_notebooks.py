@@ -1,4 +1,6 @@
-"""The notebooks in ``notebooks/`` run top to bottom on a fresh kernel without an error.
+"""The notebooks in ``notebooks/`` run top to bottom on a fresh kernel without an error, and
+without a traceback on stderr (the clingo helper process, :mod:`solver.incremental.clingoprocess`,
+once printed a KeyboardInterrupt when the kernel stopped).
 
 Each is executed with nbclient on the ``python3`` kernel of the interpreter running the tests
 (ipykernel's own kernel spec: nothing is registered globally), from the ``notebooks/`` folder,
@@ -35,7 +37,7 @@ def test_notebook_is_committed_without_outputs(path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
-def test_notebook_runs_top_to_bottom(path, monkeypatch):
+def test_notebook_runs_top_to_bottom(path, monkeypatch, capfd):
     monkeypatch.setenv("MPLBACKEND", "Agg")
     notebook = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(notebook, timeout=TIMEOUT, kernel_name="python3",
@@ -44,3 +46,5 @@ def test_notebook_runs_top_to_bottom(path, monkeypatch):
     errors = [output for cell in notebook.cells if cell.cell_type == "code"
               for output in cell.outputs if output.output_type == "error"]
     assert errors == []
+    # the kernel and its children (the clingo helper process) are stopped by now:
+    assert "Traceback" not in capfd.readouterr().err  # e.g. clingo's helper process interrupted

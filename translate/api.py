@@ -219,7 +219,7 @@ def _with_mode(program: Program, comments: tuple[str, ...], mode: str,
                  for rule in push_rules(program, {(TRIPLE, 4)})
                  for atom in [rule.body[0].formula.atom]]
     elif period is None:
-        raise InputError("pull mode needs a period", hint="give period_ticks (--period)")
+        raise InputError("pull mode needs a period", hint="give --period")
     else:
         extra = [(pull_rule(period), f"pull: evaluate every {period} ticks")]
     triggered = Program(with_trigger(program).rules + tuple(rule for rule, _ in extra))

@@ -18,7 +18,8 @@ from agreement.check.bags import multiplicities, unprojected
 from agreement.check.expected import ExpectedRun, boundary_tolerant, reports, with_boundaries
 from agreement.check.judge import Judgement, judge
 from agreement.recorded import read_relations
-from ingest.eager import QueryData, query_data, read_rdf_stream, static_graphs
+from agreement.defaults import default_period, read_named_stream
+from ingest.eager import QueryData, query_data, static_graphs
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport, within_timeline
 from ingest.rdffiles import StreamTriple
@@ -112,16 +113,20 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
 
     Args:
         profile: a built-in profile's name, a TOML file, or a :class:`Profile`.
-        period: for periodic report policies, a duration such as ``10s``.
+        period: for periodic report policies, a duration such as ``10s`` (default: the query's
+            COMPUTED EVERY, else its windows' STEP, :func:`agreement.defaults.default_period`).
+        stream_iri: the stream of triples whose line names none (default: the query's stream,
+            when it reads only one).
     """
     chosen = resolve_profile(profile) if isinstance(profile, str) else profile
     unit_ms = parse_unit(unit)
     text = Path(query_path).read_text(encoding="utf-8")
     query = parse_query(text, str(query_path), engine, unit)
-    period_ticks = to_ticks(parse_duration(period), unit_ms) if period else None
+    period_ticks = to_ticks(parse_duration(period), unit_ms) if period else default_period(query)
     recorded = read_relations(answers)
     report = ReadReport()
-    elements, line = read_rdf_stream(stream, ReadOptions(stream_iri), report, (start, None))
+    elements, line = read_named_stream(stream, {s.stream for s in query.streams},
+                                       ReadOptions(stream_iri), report, (start, None))
     last = max((e.time for e in elements), default=0)
     timeline = check_timeline(query, last, start, end)
     slices = ((t, list(group)) for t, group in groupby(elements, key=lambda e: e.time))
@@ -130,4 +135,6 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
     cache = RunCache(query, inside, static_graphs(list(static), query), timeline, period_ticks,
                      variant)
     judgement = judge(query, chosen, recorded, cache, inside, unit_ms, strict, merge, suggest)
-    return replace(judgement, notes=tuple(report.summary()))
+    every = "" if period_ticks is None else f", period {period_ticks} × {unit}"
+    return replace(judgement, notes=(*report.summary(),
+                                     f"note: timeline [{timeline.start},{timeline.end}] (unit {unit}){every}"))

@@ -20,6 +20,7 @@ from typing import TextIO
 from agreement.cli import options
 from agreement.cli.choices import ENGINES, READINGS, RESULT_FORMATS, SINKS, STRATEGIES
 from agreement.cli.check import add_check_parser
+from agreement.cli.model import NOTES
 from agreement.cli.events import add_event_options
 from agreement.cli.witness import add_parser as add_witness_parser
 from ingest.limits import DEFAULT_MAX_TIME_POINTS, MAX_TIME_POINTS_VARIABLE
@@ -235,6 +236,7 @@ def implementation(reference: str) -> Callable[[argparse.Namespace, TextIO], int
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``lars`` console command."""
     args = build_parser().parse_args(argv)
+    NOTES.clear()
     if sys.stdout is None:  # started with stdout closed (``lars run ... >&-``)
         print("error: standard output is closed", file=sys.stderr)
         return 2

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import TextIO
 
 from agreement.cli import options
+from agreement.cli.model import NOTES, options_of
 from agreement.cli.choices import ENGINES
 from translate.profiles import PROFILES
 
@@ -54,12 +54,14 @@ def add_check_parser(commands) -> None:
                        help="merge recorded relations whose labels fall in one tick")
     check.add_argument("--static", action="append", default=[], metavar="[IRI=]FILE",
                        help="static RDF data (repeatable)")
-    check.add_argument("--stream-iri", help="stream IRI for triples whose line names none")
-    check.add_argument("--period", type=options.period, help="pulling period for periodic report policies, e.g. 10s")
+    check.add_argument("--stream-iri", help="stream IRI for triples whose line names none "
+                       "(default: the query's stream, when it reads only one)")
+    check.add_argument("--period", type=options.period, help="pulling period for periodic report "
+                       "policies, e.g. 10s (default: the query's COMPUTED EVERY, else its windows' STEP)")
     check.add_argument("--from", dest="start", type=int, help="first time point (default 0)")
     check.add_argument("--to", dest="end", type=int,
                        help="last time point (default: the last input plus the widest window)")
-    check.add_argument("--no-suggest", action="store_true",
+    check.add_argument("--no-suggest", dest="suggest", action="store_false",
                        help="when incorrect, do not try the profile's single-parameter variations")
     check.add_argument("--format", choices=("text", "json"), default="text")
     check.add_argument("--engine", choices=ENGINES,
@@ -71,16 +73,11 @@ def add_check_parser(commands) -> None:
 
 def command_check(args: argparse.Namespace, out: TextIO) -> int:
     """``lars check``: 0 if the recording is correct, 1 if not."""
-    from agreement.check.pipeline import judge_files  # the judge, loaded when it runs (issue 17)
+    from agreement.facade import check_recording  # the judge, loaded when it runs (issue 17)
     from agreement.check.report import render_text, to_json
 
-    judgement = judge_files(args.query, args.stream, args.answers, args.profile, static=args.static,
-                            unit=args.unit, engine=args.engine, stream_iri=args.stream_iri,
-                            strict=args.strict, merge=args.merge_same_time, period=args.period,
-                            variant=args.variant, start=args.start, end=args.end,
-                            suggest=not args.no_suggest)
-    for note in judgement.notes:
-        print(note, file=sys.stderr)
+    judgement = check_recording(args.query, options_of(args))
+    NOTES.show(judgement.notes)
     if args.format == "json":
         out.write(json.dumps(to_json(judgement), indent=1, ensure_ascii=False) + "\n")
     else:

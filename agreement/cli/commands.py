@@ -24,6 +24,7 @@ from agreement.answers import (
 )
 from agreement.runplan import RowOf, RunPlan
 from agreement.sources import is_event_source
+from agreement.cli.model import NOTES, options_of
 from agreement.cli.events import (
     command_agree_events, command_run_events, command_translate_events, refuse_event_options,
 )
@@ -37,21 +38,8 @@ from translate.results import construct_triples, document, ntriples, stream_line
 
 
 def print_warnings(lines: tuple[str, ...] | list[str]) -> None:
-    for line in lines:
-        print(line, file=sys.stderr)
-
-
-def query_options(args: argparse.Namespace) -> dict:
-    """The options every query-translating command shares, as the façade's keyword arguments."""
-    return {"engine": args.engine, "variant": args.variant, "unit": args.unit,
-            "window_bounds": args.window_bounds}
-
-
-def data_options(args: argparse.Namespace) -> dict:
-    """The options every stream-reading command shares, as the façade's keyword arguments."""
-    return {"stream": args.stream, "stream_iri": args.stream_iri, "static": args.static,
-            "start": args.start, "end": args.end, "on_error": args.on_error, "order": args.order,
-            "spark": args.spark, "master": args.master, "max_time_points": args.max_time_points}
+    """Warnings on stderr, each once per run (:class:`agreement.cli.model.Notes`)."""
+    NOTES.show(lines)
 
 
 def command_translate(args: argparse.Namespace, out: TextIO) -> int:
@@ -59,8 +47,7 @@ def command_translate(args: argparse.Namespace, out: TextIO) -> int:
     if is_event_source(args.query):
         return command_translate_events(args, out)
     refuse_event_options(args)
-    views = translate_variants(Path(args.query), mode=args.mode, period=args.period,
-                               profile=args.profile, t0=args.t0, **query_options(args))
+    views = translate_variants(Path(args.query), options_of(args))
     if args.syntax == "json":
         documents = [view.to_json() for view in views]
         out.write(json.dumps(documents if len(views) > 1 else documents[0], indent=1,
@@ -81,12 +68,8 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
     if is_event_source(args.program):
         return command_run_events(args, out)
     refuse_event_options(args)
-    plan = prepare_run(Path(args.program), background=args.background and Path(args.background),
-                       mode=args.mode, period=args.period, max_facts=args.max_facts,
-                       strategy=args.strategy, partitions=args.partitions,
-                       bags=args.format in RESULT_FORMATS, profile=args.profile, t0=args.t0,
-                       **query_options(args),
-                       **data_options(args))
+    plan = prepare_run(Path(args.program),
+                       options_of(args).replace(bags=args.format in RESULT_FORMATS))
     atoms = plan.translation is None or args.format == "atoms"
     if atoms and args.format == "csv":
         raise InputError("--format csv writes a query's answers; a LARS program has atoms, not "
@@ -94,7 +77,7 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
     first, last = plan.info.evaluated
     results = args.format in RESULT_FORMATS  # the rows themselves take OFFSET and LIMIT
     with progress(plan.answers(sliced=not results), total=last - first + 1,
-                  quiet=args.quiet) as answers:
+                  quiet=args.quiet, results=out) as answers:
         if results:
             write_results(plan, answers, out, args.format)
         elif atoms:
@@ -153,8 +136,7 @@ def command_analyze(args: argparse.Namespace, out: TextIO) -> int:
     """``lars agree --analyze QUERY``: the sufficient conditions, without a stream. Exit 0: the
     conditions are sufficient, not necessary, so failing one proves no disagreement."""
     from agreement.agree.analyze import SUFFICIENT_NOTE, render_analysis  # --analyze only (issue 17)
-    findings, verdict = analyze_query(Path(args.cqels or args.query), period=args.period,
-                                      static=args.static, unit=args.unit)
+    findings, verdict = analyze_query(Path(args.cqels or args.query), options_of(args))
     if args.format == "json":
         out.write(json.dumps({"verdict": verdict, "note": SUFFICIENT_NOTE,
                               "conditions": [vars(f) for f in findings]},
@@ -177,13 +159,7 @@ def command_agree(args: argparse.Namespace, out: TextIO) -> int:
     if args.analyze:
         return command_analyze(args, out)
     query = args.cqels or args.query
-    options = query_options(args)
-    del options["engine"]
-    found = prepare_check(
-        query and Path(query), period=args.period, csparql=args.csparql and Path(args.csparql),
-        recorded_csparql=args.recorded_csparql, recorded_cqels=args.recorded_cqels,
-        profiles=args.profiles, max_explanations=args.max_explanations, **options,
-        **data_options(args))
+    found = prepare_check(query and Path(query), options_of(args))
     several = len(found) > 1
     agree, warnings = True, []
     if args.format == "json" and several:

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import TextIO
 
+from agreement.cli.model import NOTES, options_of
 from lars.errors import InputError
 from solver.limits import Limits
 from translate.eventprofiles import EVENT_PROFILES
@@ -37,18 +37,12 @@ def add_event_options(parser: argparse.ArgumentParser) -> None:
                              "8s); event profiles for --profile(s): " + ", ".join(EVENT_PROFILES))
 
 
-def event_profile_name(args: argparse.Namespace) -> str:
-    """``--profile`` for an event query (default ``rsep``)."""
-    return args.profile or "rsep"
-
-
-def profile_pair(args: argparse.Namespace) -> tuple[str, str]:
-    """``--profiles A,B`` for comparing an event query."""
+def require_profile_pair(args: argparse.Namespace) -> None:
+    """``--profiles A,B`` given, for comparing an event query."""
     names = tuple(n.strip() for n in (args.profiles or "").split(",") if n.strip())
     if len(names) != 2:
         raise InputError("comparing an event query needs two profiles",
                          hint="--profiles epsparql-chronological,epsparql-recent")
-    return names
 
 
 def refuse_other_options(args: argparse.Namespace) -> None:
@@ -67,13 +61,6 @@ def refuse_event_options(args: argparse.Namespace) -> None:
                          hint="use --mode and --period for C-SPARQL and CQELS queries")
 
 
-def _evaluation(args: argparse.Namespace) -> dict:
-    mode = getattr(args, "mode", None)
-    if mode in (None, "none") and args.period is not None and args.at is None:
-        mode = "pull"
-    return {"at": args.at, "mode": mode, "period": args.period, "unit": args.unit}
-
-
 def command_translate_events(args: argparse.Namespace, out: TextIO) -> int:
     from agreement.facade import translate_event_query  # loaded when it runs (issue 17)
 
@@ -81,7 +68,7 @@ def command_translate_events(args: argparse.Namespace, out: TextIO) -> int:
     if args.syntax == "asp":
         raise InputError("--syntax asp is not available for event queries",
                          hint="use unicode, ascii or json")
-    view = translate_event_query(args.query, profile=event_profile_name(args), **_evaluation(args))
+    view = translate_event_query(args.query, options_of(args))
     if args.syntax == "json":
         out.write(json.dumps(view.to_json(), indent=1, ensure_ascii=False) + "\n")
     else:
@@ -96,18 +83,12 @@ def command_run_events(args: argparse.Namespace, out: TextIO) -> int:
     if args.format not in RUN_FORMATS:
         raise InputError(f"--format {args.format} is not available for event queries",
                          hint="use " + ", ".join(RUN_FORMATS))
-    if args.stream is None:
-        raise InputError("an event query needs a stream", hint="give --stream FILE")
-    answers = run_events(args.program, stream=args.stream, profile=event_profile_name(args),
-                         start=args.start, end=args.end, stream_iri=args.stream_iri,
-                         on_error=args.on_error, order=args.order, strategy=args.strategy,
-                         **_evaluation(args))
+    answers = run_events(args.program, options_of(args))
     if args.format == "json":
         out.write(json.dumps(answers.to_json(), indent=1, ensure_ascii=False) + "\n")
     else:
         out.write(answers.text())
-    for line in answers.warnings:
-        print(line, file=sys.stderr)
+    NOTES.show(answers.warnings)
     return 0
 
 
@@ -115,12 +96,8 @@ def command_agree_events(args: argparse.Namespace, out: TextIO) -> int:
     from agreement.facade import compare_events  # loaded when it runs (issue 17)
 
     refuse_other_options(args)
-    profiles = profile_pair(args)
-    if args.stream is None:
-        raise InputError("an event query needs a stream", hint="give --stream FILE")
-    report = compare_events(args.query, stream=args.stream, profiles=profiles,
-                            start=args.start, end=args.end, stream_iri=args.stream_iri,
-                            on_error=args.on_error, order=args.order, **_evaluation(args))
+    require_profile_pair(args)
+    report = compare_events(args.query, options_of(args))
     if args.format == "json":
         out.write(json.dumps(report.to_json(), indent=1, ensure_ascii=False) + "\n")
     else:

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TextIO
 
 from agreement.cli import options
-from agreement.cli.choices import READINGS
+from agreement.cli.choices import ENGINES, READINGS
+from agreement.cli.model import NOTES, options_of
 from agreement.optiondefaults import DEFAULT_MAX_GROUND, PAPER_PAIR
 from lars.errors import InputError
 
@@ -30,9 +31,13 @@ def add_parser(commands) -> argparse.ArgumentParser:
         description="Search the smallest stream (fewest triples, then earliest last timestamp) on "
         "which two engine profiles disagree on a pulling interval, or show there is none within "
         "the bounds (SPEC section 13). Both sides are evaluated in one clingo program.")
-    parser.add_argument("query", help="a CQELS query (both sides are derived from it)")
+    parser.add_argument("query", help="a C-SPARQL, CQELS or RSP-QL query (the other side is "
+                        "derived from it)")
+    parser.add_argument("--engine", choices=ENGINES,
+                        help="the query's language (default: guessed from its syntax)")
     parser.add_argument("--csparql", help="a separately written C-SPARQL query for its side")
-    parser.add_argument("--period", required=True, type=options.period, help="pulling period U, a duration such as 10s")
+    parser.add_argument("--period", type=options.period, help="pulling period U, a duration such as "
+                        "10s (default: the query's COMPUTED EVERY, else its windows' STEP)")
     parser.add_argument("--profiles", default=",".join(PAPER_PAIR),
                         help="the two profiles compared (default %(default)s)")
     parser.add_argument("--static", action="append", default=[], metavar="[IRI=]FILE",
@@ -69,8 +74,11 @@ def add_parser(commands) -> argparse.ArgumentParser:
 
 def check_command(args: argparse.Namespace, stream: str, horizon: int) -> str:
     """The ``lars agree`` call that re-checks a witness written to ``stream``."""
-    words = ["lars", "agree", args.query, "--stream", stream, "--period", args.period,
-             "--unit", args.unit, "--to", str(horizon)]
+    words = ["lars", "agree", args.query, "--stream", stream, "--unit", args.unit, "--to", str(horizon)]
+    if args.period is not None:
+        words += ["--period", args.period]
+    if args.engine is not None:
+        words += ["--engine", args.engine]
     words += [w for spec in args.static for w in ("--static", spec)]
     if args.csparql:
         words += ["--csparql", args.csparql]
@@ -88,13 +96,7 @@ def command_witness(args: argparse.Namespace, out: TextIO) -> int:
     from agreement.witness.search import terminal_progress
 
     progress = None if args.quiet else terminal_progress()
-    result, witness = search_witness(
-        Path(args.query), period=args.period, unit=args.unit, static=args.static,
-        csparql=args.csparql and Path(args.csparql), max_triples=args.max_triples,
-        horizon=args.horizon, constants=args.constants, earliest=args.earliest,
-        own_streams=args.own_streams, max_ground=args.max_ground, time_limit=args.time_limit,
-        variant=args.variant, window_bounds=args.window_bounds, profiles=args.profiles.split(","),
-        on_progress=progress)
+    result, witness = search_witness(Path(args.query), options_of(args), progress)
     if progress is not None:
         sys.stderr.write("\r\033[K")
     command = check_command(args, args.output or "WITNESS.nt", result.bounds.horizon)
@@ -108,5 +110,5 @@ def command_witness(args: argparse.Namespace, out: TextIO) -> int:
     else:
         out.write(render_text(result, witness, command, args.output))
     if witness is not None and witness.found.interrupted:
-        print("stopped early: the witness shown is the best found so far", file=sys.stderr)
+        NOTES.show(["stopped early: the witness shown is the best found so far"])
     return 0 if witness is None else 1

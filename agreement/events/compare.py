@@ -11,8 +11,10 @@ an event only one side reports, the other side's reasons are looked up in this o
    then (or the event ended before);
 4. its selection policy chose other events: the events it reported at that time.
 
->>> report = compare_two_profiles("examples/events/figure1.rq", stream="examples/events/figure1.nt",
-...                               profiles=("epsparql-unrestricted", "epsparql-chronological"), at="8,10")
+>>> from agreement.options import Options
+>>> options = Options.of(stream="examples/events/figure1.nt", at="8,10",
+...                      profiles=("epsparql-unrestricted", "epsparql-chronological"))
+>>> report = compare_two_profiles("examples/events/figure1.rq", options)
 >>> report.agree, len(report.differences)
 (False, 2)
 """
@@ -26,6 +28,7 @@ from agreement.events.pipeline import (
     EventAnswers, MatchedEvent, Source, answers_of, event_translation, read_events_stream,
     solve_events,
 )
+from agreement.options import Options
 from lars.errors import InputError
 from translate.eventrules import EventTranslation
 from translate.events import SELECTIONS, Basic
@@ -83,24 +86,23 @@ class EventComparison:
                                  "why": list(d.reasons)} for d in self.differences]}
 
 
-def compare_two_profiles(query: Source, *, stream: Source, profiles: tuple[str, str],
-                   at: str | None = None, mode: str | None = None, period: str | int | None = None,
-                   unit: str = "1s", start: int | None = None, end: int | None = None,
-                   stream_iri: str | None = None, on_error: str = "stop",
-                   order: str = "strict") -> EventComparison:
-    """Compare two event profiles on ``query`` and ``stream`` (see the module doc).
+def compare_two_profiles(query: Source, options: Options) -> EventComparison:
+    """Compare the two event profiles of ``options.profiles`` on ``query`` and ``stream`` (see
+    the module doc; the other options as :func:`agreement.events.pipeline.compute_events`).
 
     Evaluation options (``at``, or ``mode`` and ``period``) apply to both; without them each
     profile evaluates at its own times.
     """
+    profiles = options.evaluation.profile_names() or ()
     if len(profiles) != 2 or profiles[0] == profiles[1]:
-        raise InputError("give two different profiles to compare", hint="--profiles A,B")
-    elements, timeline, _ = read_events_stream(stream, stream_iri=stream_iri, start=start, end=end,
-                                               on_error=on_error, order=order)
+        raise InputError("give two different profiles to compare",
+                         hint="--profiles epsparql-chronological,epsparql-recent")
+    first, _ = event_translation(query, options, profiles[0])
+    elements, timeline, _ = read_events_stream(options.data.stream, first.query, options)
+    unit = options.query.unit
     sides = []
     for name in profiles:
-        translation, source = event_translation(query, profile=name, at=at, mode=mode,
-                                                period=period, unit=unit, all_variables=True)
+        translation, source = event_translation(query, options, name, all_variables=True)
         found, encoder = solve_events(translation, elements, timeline,
                                       extra=frozenset({"consumed"}))
         sides.append((translation, found, encoder,

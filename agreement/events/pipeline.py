@@ -5,8 +5,9 @@ The façade (:mod:`agreement.facade`: ``translate_event_query``, ``run_events``,
 :mod:`agreement.notebook.eventviews` adds the notebook views (pandas, plots) to
 :class:`EventAnswers`.
 
->>> answers = compute_events("examples/events/figure1.rq", stream="examples/events/figure1.nt",
-...                          profile="epsparql-recent", at="8,10")
+>>> from agreement.options import Options
+>>> options = Options.of(stream="examples/events/figure1.nt", profile="epsparql-recent", at="8,10")
+>>> answers = compute_events("examples/events/figure1.rq", options)
 >>> [(e.time, e.start, e.end) for e in answers.intervals()]
 [(8, 2, 6), (8, 4, 8)]
 """
@@ -14,12 +15,12 @@ The façade (:mod:`agreement.facade`: ``translate_event_query``, ``run_events``,
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from agreement.defaults import read_named_stream, read_options
+from agreement.options import Options
 from agreement.sources import period_ticks, read_source
-from ingest.eager import read_rdf_stream
-from ingest.options import ReadOptions
 from ingest.policy import ReadReport
 from ingest.rdffiles import StreamTriple
 from lars.errors import InputError
@@ -65,10 +66,17 @@ def evaluation_of(at: str | None, mode: str | None, period: str | int | None,
     return Evaluation(mode)
 
 
-def event_translation(query: Source, *, profile: str = "rsep", at: str | None = None,
-                      mode: str | None = None, period: str | int | None = None, unit: str = "1s",
+def event_translation(query: Source, options: Options, profile: str | None = None,
                       all_variables: bool = False) -> tuple[EventTranslation, str]:
-    """Read and translate an event query; returns the translation and the source name."""
+    """Read and translate an event query under ``profile`` (default: the options' ``profile``,
+    else ``rsep``); returns the translation and the source name. A ``period`` without ``mode``
+    or ``at`` evaluates in pull mode."""
+    profile = profile or options.evaluation.profile or "rsep"
+    evaluation, unit = options.evaluation, options.query.unit
+    mode = evaluation.mode
+    if mode == "none" and evaluation.period is not None and evaluation.at is None:
+        mode = "pull"
+    at, period = evaluation.at, evaluation.period
     text, source = read_source(query)
     parsed = read_event_query(text, source, unit)
     if all_variables:
@@ -133,13 +141,19 @@ class EventAnswers:
                             "values": [v.n3() for v in e.values]} for e in self.intervals()]}
 
 
-def read_events_stream(stream: Source, *, stream_iri: str | None = None,
-                       start: int | None = None, end: int | None = None, on_error: str = "stop",
-                       order: str = "strict") -> tuple[list[StreamTriple], tuple[int, int], ReadReport]:
+def read_events_stream(stream: Source | None, query: EventQuery,
+                       options: Options) -> tuple[list[StreamTriple], tuple[int, int], ReadReport]:
+    """The triples of ``stream`` inside the timeline; without ``stream_iri``, a triple whose line
+    names no stream is read as on the query's stream when it reads one (as every command does,
+    :func:`agreement.defaults.read_named_stream`)."""
+    if stream is None:
+        raise InputError("an event query needs a stream", hint="give --stream FILE")
     report = ReadReport()
-    options = ReadOptions(stream_iri=stream_iri, on_error=on_error, order=order, spark="never")
-    elements, line = read_rdf_stream(stream, options, report, (start, end))
-    return elements, (line.start, line.end), report
+    line = options.timeline
+    elements, timeline = read_named_stream(
+        stream, {w.stream for w in query.windows}, replace(read_options(options.data), spark="never"),
+        report, (line.start, line.end), line.max_time_points)
+    return elements, (timeline.start, timeline.end), report
 
 
 def solve_events(translation: EventTranslation, elements: list[StreamTriple],
@@ -168,23 +182,21 @@ def answers_of(translation: EventTranslation, found, encoder, timeline, unit, ti
                         translation.query.prefixes, tuple(warnings))
 
 
-def compute_events(query: Source, *, stream: Source, profile: str = "rsep", at: str | None = None,
-               mode: str | None = None, period: str | int | None = None, unit: str = "1s",
-               start: int | None = None, end: int | None = None, stream_iri: str | None = None,
-               on_error: str = "stop", order: str = "strict", strategy: str = "auto") -> EventAnswers:
+def compute_events(query: Source, options: Options) -> EventAnswers:
     """The events an event query matches over an RDF stream (``lars run``; the façade's
     ``run_events`` wraps the result in a notebook view).
 
     Args:
-        query, profile, at, mode, period, unit: as in :func:`translate_event_query`.
-        stream: a timestamped N-Triples file (or a folder of Turtle files named by timestamp).
-        start, end, stream_iri, on_error, order, strategy: as in :func:`agreement.api.run`.
+        query: the query text or its path.
+        options: ``profile``, ``at``, ``mode``, ``period``, ``unit`` as in
+            :func:`agreement.facade.translate_event_query`; ``stream`` (a timestamped N-Triples
+            file or a folder of Turtle files named by timestamp), ``start``, ``end``,
+            ``stream_iri``, ``on_error``, ``order``, ``strategy`` as in :func:`agreement.facade.run`.
     """
-    translation, source = event_translation(query, profile=profile, at=at, mode=mode,
-                                            period=period, unit=unit)
-    elements, timeline, report = read_events_stream(stream, stream_iri=stream_iri, start=start,
-                                                    end=end, on_error=on_error, order=order)
-    found, encoder = solve_events(translation, elements, timeline, strategy)
+    translation, source = event_translation(query, options)
+    elements, timeline, report = read_events_stream(options.data.stream, translation.query, options)
+    found, encoder = solve_events(translation, elements, timeline, options.compute.strategy)
     title = (f"{Path(source).name if source != '<string>' else 'query'}: {translation.profile.name}, "
              f"evaluated {translation.evaluation.describe()}")
-    return answers_of(translation, found, encoder, timeline, unit, title, report.summary())
+    return answers_of(translation, found, encoder, timeline, options.query.unit, title,
+                      report.summary())

@@ -20,6 +20,7 @@ import atexit
 import os
 import pickle
 import resource
+import signal
 import subprocess
 import sys
 from typing import BinaryIO
@@ -164,7 +165,13 @@ def shared_process() -> ClingoProcess:
 
 
 def main() -> None:
-    """The child: replies go to the real stdout; anything printed goes to stderr instead."""
+    """The child: replies go to the real stdout; anything printed goes to stderr instead.
+
+    It ignores Ctrl-C (SIGINT, sent to the whole process group by a terminal or by Jupyter
+    stopping its kernel): the parent owns it, kills it when interrupted itself
+    (:meth:`ClingoProcess.solve`) and ends it by closing its input, so an interrupt never shows
+    the child's traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     replies = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     serve(sys.stdin.buffer, replies)
