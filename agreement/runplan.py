@@ -64,6 +64,13 @@ class RunPlan:
         """What reading reported so far (complete once :meth:`answers` is exhausted)."""
         return tuple(self.report.summary())
 
+    def split_note(self, ranges: int, reading: str) -> str:
+        """How a run with :attr:`partitions` was split and where its ranges were solved, as
+        ``lars run`` notes it (issue 30: a cut run must not hide where it ran)."""
+        where = (f"as Spark tasks on {self.master}" if self.master is not None
+                 else "in worker processes on this machine")
+        return f"note: --partitions {self.partitions}: {ranges} range(s) solved {where}, {reading}"
+
     def answers(self, slices: Iterator[Slice] | None = None,
                 sliced: bool = True) -> Iterator[TimePointAnswer]:
         """The answers at every time point of the timeline, in order (a query's: chopped ``ans_1``,
@@ -77,10 +84,13 @@ class RunPlan:
         if self.partitions and self.cut is not None and slices is None:
             lookback = history_needed(self.program)
             history = None if lookback.tuples or lookback.masks else lookback.ticks
-            answers = evaluate_ranges(self.program, self.cut(self.partitions, history),
-                                      self.timeline, self.background, runner, self.limits,
-                                      shown, self.strategy, self.report.notes, inputs)
+            ranges = self.cut(self.partitions, history)
+            self.report.note(self.split_note(len(ranges), "each reading its part of the file"))
+            answers = evaluate_ranges(self.program, ranges, self.timeline, self.background,
+                                      runner, self.limits, shown, self.strategy,
+                                      self.report.notes, inputs)
         elif self.partitions:
+            self.report.note(self.split_note(self.partitions, "each shipped its slices"))
             answers = evaluate_partitioned(self.program, self.slices() if slices is None else slices,
                                            self.timeline, self.background, self.partitions, runner,
                                            self.limits, shown, self.strategy, inputs)

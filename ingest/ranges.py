@@ -104,12 +104,14 @@ class FileRange:
     to ``start`` and parses, encodes and groups its lines as ``lars run`` does in one process.
 
     Attributes:
-        path: the stream file.
+        path: the stream file, as the worker opens it (absolute: a Spark executor works in a
+            folder of its own).
         start, end: byte offsets of line starts; the lines before the range's own first one
             are the history its windows need.
         encoder: the query's term encoder.
         stream_iri: the stream of lines that name none (``--stream-iri``), when given.
         sole: else, the query's one stream, given to such lines with ``sole_note`` as a warning.
+        name: the file as the user named it, in messages (``path`` if empty).
     """
 
     path: str
@@ -119,6 +121,7 @@ class FileRange:
     stream_iri: URIRef | None = None
     sole: URIRef | None = None
     sole_note: str = ""
+    name: str = ""
 
     def __call__(self, notes: list[str]) -> Iterator[AtomSlice]:
         """The range's slices of ``striple`` atoms; warnings about them go to ``notes``.
@@ -142,13 +145,18 @@ class FileRange:
 
         parser = EncodedLines(self.encoder, self.stream_iri, self.sole, noted)
         lines = read_lines(self.path, start=self.start, end=self.end)
-        return atom_slices(parse_lines(lines, self.path, parser, ReadPolicy(), ReadReport(),
-                                       first_number))
+        return atom_slices(parse_lines(lines, self.name or self.path, parser, ReadPolicy(),
+                                       ReadReport(), first_number))
 
     def first_line_number(self) -> int:
         """The line number of the line at ``start`` (counted from the file's start)."""
         count, left = 1, self.start
-        with open(self.path, "rb") as file:
+        try:
+            file = open(self.path, "rb")  # noqa: SIM115 (closed by the with below)
+        except OSError as exc:
+            raise InputError(f"cannot read the file: {exc.strerror or exc}",
+                             Position(self.name or self.path)) from None
+        with file:
             while left > 0:
                 block = file.read(min(left, 1 << 20))
                 if not block:
@@ -212,5 +220,6 @@ def file_ranges(path: str | os.PathLike, parts: int, history: int | None, *, tim
     """The ranges of :func:`plan_ranges`, each with the :class:`FileRange` its worker reads
     (the other arguments are those of :class:`FileRange`)."""
     source = os.fspath(path)
-    return [(span, FileRange(source, start, end, encoder, stream_iri, sole, sole_note))
+    opened = source if "://" in source else os.path.abspath(source)
+    return [(span, FileRange(opened, start, end, encoder, stream_iri, sole, sole_note, source))
             for span, (start, end) in plan_ranges(source, parts, timeline, history, stream_iri or sole)]

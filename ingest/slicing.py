@@ -63,6 +63,13 @@ def _check_paths(paths: Sequence[str]) -> list[str]:
     return paths
 
 
+def shipped_path(path: str) -> str:
+    """The path an executor opens for ``path``: an absolute path for a local file (executors work
+    in folders of their own, where a relative path names nothing), a ``scheme://`` URI as it is.
+    Positions in messages keep the path as the user gave it."""
+    return path if "://" in path else os.path.abspath(path)
+
+
 def slice_in_process(paths: str | Sequence[str], parser: LineParser | DocumentParser, *,
                      whole_files: bool = False, policy: ReadPolicy = ReadPolicy(),
                      report: ReadReport | None = None) -> list[Slice]:
@@ -196,7 +203,7 @@ def _checked_lines(context, file_index: int, path: str, parser: LineParser, stri
     """One line file as checked records, its number of lines, and the cached parsed lines."""
     from pyspark import StorageLevel
 
-    rows = context.textFile(path, partitions).zipWithIndex()
+    rows = context.textFile(shipped_path(path), partitions).zipWithIndex()
     parsed = rows.mapPartitions(lambda part: _parse_partition(parser, path, part)).persist(
         StorageLevel.DISK_ONLY)
     summaries = sorted(parsed.mapPartitionsWithIndex(_order_state).collect())
@@ -209,10 +216,10 @@ def _checked_lines(context, file_index: int, path: str, parser: LineParser, stri
     return checked, sum(count for _, count, _ in summaries), parsed
 
 
-def _document_record(parser: DocumentParser, item: tuple[int, str]) -> tuple:
-    file_index, path = item
+def _document_record(parser: DocumentParser, item: tuple[int, str, str]) -> tuple:
+    file_index, path, shipped = item
     try:
-        time, elements = parser(read_text(path), path)
+        time, elements = parser(read_text(shipped), path)
     except (ParseError, InputError) as error:
         return "bad", (file_index, 0), None, None, _payload(error)
     return "ok", (file_index, 0), time, _pack(elements), None
@@ -279,11 +286,12 @@ def _spark_records(paths: list[str], parser: LineParser | DocumentParser, whole_
     files stay cached while the block runs and are unpersisted however it is left: by the
     collecting job at its end, by the lazy one also when its consumer closes it early.
     """
-    with spark_session(master, conf) as session:
+    with spark_session(master, conf, job="slicing the stream") as session:
         context, cached = session.sparkContext, []
         try:
             if whole_files:
-                records = context.parallelize(list(enumerate(paths)), context.defaultParallelism).map(
+                items = [(index, path, shipped_path(path)) for index, path in enumerate(paths)]
+                records = context.parallelize(items, context.defaultParallelism).map(
                     lambda item: _document_record(parser, item))
                 report.records += len(paths)
             else:

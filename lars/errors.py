@@ -75,6 +75,24 @@ class SolverError(LarsError):
     """clingo refused something we generated (a bug on our side or a limit of clingo)."""
 
 
+class RemoteError(LarsError):
+    """A job failed where it ran (a Spark executor): one line naming the job and the remote
+    cause; the remote trace is the ``__cause__``. An error of ours raised remotely arrives as
+    the line it printed there (:meth:`forwarded`), file, line and column included."""
+
+    written: str | None = None
+
+    @classmethod
+    def forwarded(cls, line: str) -> "RemoteError":
+        """The error whose ``str`` is ``line``, as a :class:`LarsError` printed it remotely."""
+        error = cls(line)
+        error.written = line
+        return error
+
+    def __str__(self) -> str:
+        return self.written if self.written is not None else super().__str__()
+
+
 def placed(error: LarsError, position: Position | None) -> LarsError:
     """``error``, or the same error at ``position`` when it has no position of its own (a caller
     that knows the file adds it to an error raised where only the value was known).

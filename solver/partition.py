@@ -363,7 +363,7 @@ def spark_runner(master: str = "local[*]") -> Runner:
     def run(tasks: list[RangeTask], notes: list[str]) -> Iterator[tuple[TimePointAnswer, ...]]:
         if not tasks:
             return iter(())
-        with spark_session(master) as session:
+        with spark_session(master, job="solving the time ranges") as session:
             rdd = session.sparkContext.parallelize(tasks, len(tasks))
             results = rdd.map(evaluate_range).collect()
         return (answers_of(result, notes) for result in results)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -16,7 +17,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from lars.errors import InputError, LarsError
+from lars.errors import InputError, LarsError, RemoteError
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -36,6 +37,31 @@ logger.repl.level = error
 logger.gateway.name = org.apache.spark.api.python.PythonGatewayServer
 logger.gateway.level = error
 """
+
+
+@contextmanager
+def _jvm_stderr(log_path: str) -> Iterator[None]:
+    """Start Spark's JVM with its standard error going to ``log_path`` instead of ours.
+
+    The JVM inherits file descriptor 2 when pyspark launches it, and keeps what it got: the
+    JVM's own notices (``WARNING: Using incubator modules``) and Spark's error log then stay out
+    of the command's one-line messages, which is what a user reads (issue 30). Failures still
+    reach the user, as the exceptions pyspark raises in Python. ``LARS_SPARK_LOG=stderr`` keeps
+    the JVM on our standard error (to see Spark's own log).
+    """
+    if os.environ.get("LARS_SPARK_LOG") == "stderr":
+        yield
+        return
+    sys.stderr.flush()
+    saved = os.dup(2)
+    log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        os.dup2(log, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(log)
 
 
 _state: dict[str, Any] = {"session": None, "master": None, "log_dir": None, "atexit": False}
@@ -61,7 +87,8 @@ def _start(master: str, conf: Mapping[str, str]) -> SparkSession:
     for key, value in conf.items():
         builder = builder.config(key, value)
     try:
-        session = builder.getOrCreate()
+        with _jvm_stderr(os.path.join(log_dir, "spark.log")):
+            session = builder.getOrCreate()
     except Exception as exc:  # pyspark's own error types vary by version: ours must not leak them
         shutil.rmtree(log_dir, ignore_errors=True)
         first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
@@ -90,9 +117,40 @@ def is_current(session: SparkSession) -> bool:
     return _state["session"] is session
 
 
+_OURS = re.compile(r"^(?:ParseError|InputError|UnsupportedError|LimitError|SolverError|"
+                   r"RemoteError): (.*\berror: .*)$")
+"""The last line of a remote trace raised by one of our errors: its class, then its own line."""
+_CAUSE = re.compile(r"^\s*(?:[\w.]+\.)?(\w+(?:Error|Exception|Exit)\b.*)$")
+
+
+def remote_cause(error: BaseException) -> str:
+    """The one line that says why a Spark job failed: the last ``SomethingError: …`` line of the
+    remote trace pyspark hands back (a Python worker's traceback, or a Java stack trace), else
+    the error's first line.
+
+    >>> remote_cause(RuntimeError("Job aborted\\nTraceback (most recent call last):\\n"
+    ...     '  File "x.py", line 1\\nFileNotFoundError: [Errno 2] No such file: \\'s.nt\\''))
+    "FileNotFoundError: [Errno 2] No such file: 's.nt'"
+    """
+    text = str(error)
+    causes = [match.group(1) for line in text.splitlines() if (match := _CAUSE.match(line))]
+    return causes[-1] if causes else (text.strip().splitlines() or [type(error).__name__])[0]
+
+
+def remote_error(error: Exception, job: str, master: str) -> RemoteError:
+    """The one-line error for ``job`` failing inside Spark with ``error``: an error of ours raised
+    on an executor as the line it printed there, anything else naming the job and its cause."""
+    cause = remote_cause(error)
+    ours = _OURS.match(cause)
+    if ours:
+        return RemoteError.forwarded(ours.group(1))
+    return RemoteError(f"{job} failed on Spark ({master}): {cause}",
+                       hint="run with --debug for the remote trace")
+
+
 @contextmanager
-def spark_session(master: str = "local[*]", conf: Mapping[str, str] | None = None
-                  ) -> Iterator[SparkSession]:
+def spark_session(master: str = "local[*]", conf: Mapping[str, str] | None = None,
+                  job: str = "a Spark job") -> Iterator[SparkSession]:
     """The process's one Spark session (started quietly on first use, stopped at exit).
 
     A session with another master is stopped first. Leaving the block through Ctrl-C or an
@@ -103,6 +161,12 @@ def spark_session(master: str = "local[*]", conf: Mapping[str, str] | None = Non
     Args:
         master: ``local[*]``, ``local[2]``, ``spark://host:7077``, ...
         conf: further Spark settings, used when the session starts.
+        job: what the block does, named when it fails on the cluster.
+
+    Raises:
+        RemoteError: the block failed inside Spark for another reason than a
+            :class:`~lars.errors.LarsError` (which reaches the caller as itself): one line naming
+            ``job`` and the remote cause; the remote trace is its ``__cause__`` (``--debug``).
     """
     if _state["session"] is not None and _state["master"] != master:
         stop_spark()
@@ -111,6 +175,9 @@ def spark_session(master: str = "local[*]", conf: Mapping[str, str] | None = Non
         yield session
     except (LarsError, GeneratorExit):
         raise
+    except Exception as error:
+        stop_spark()
+        raise remote_error(error, job, master) from error
     except BaseException:
         stop_spark()
         raise

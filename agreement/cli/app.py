@@ -174,9 +174,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="how to solve: the reference (one clingo grounding per time point) or a "
                           "faster one; all give the same answers")
     run.add_argument("--partitions", type=int, default=0, metavar="N",
-                     help="cut the timeline into N ranges solved as Spark tasks on --master (in "
-                          "N worker processes with --spark never), each with the history its "
-                          "windows need, by --strategy; stream held in memory (default: no cutting)")
+                     help="cut the timeline into N ranges, each with the history its windows "
+                          "need, solved by --strategy in worker processes on this machine, or as "
+                          "Spark tasks with --spark always or a cluster --master (a note says "
+                          "which); the same answers (default: no cutting)")
     run.add_argument("--quiet", action="store_true", help="no progress bar on the terminal")
     run.add_argument("--max-facts", type=options.whole(1), default=Limits().max_facts,
                      help="refuse a time point that would ground more input facts")
@@ -243,6 +244,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return implementation(args.handler)(args, sys.stdout)
     except LarsError as error:
+        if args.debug and error.__cause__ is not None:  # e.g. the remote trace of a Spark job
+            traceback.print_exception(error.__cause__)
         print(str(error), *notes(error), sep="\n", file=sys.stderr)
         return 2
     except KeyboardInterrupt as interrupt:

@@ -1,5 +1,11 @@
 """``lars run`` and ``lars agree`` against a real standalone Spark cluster on this machine.
 
+``test_the_documented_cluster_commands_run_as_written`` runs the two blocks of
+``docs/spark.md`` as written, from the project's folder, with relative paths (issue 30: the
+executors opened relative paths in their own folders), and compares what they print with the
+same commands without a cluster; the cluster it starts (at the documented port 7077) is stopped
+at the end.
+
 A master and a worker are started with the launcher that ships with pyspark (``bin/spark-class``),
 the commands run in fresh processes with ``--master spark://127.0.0.1:PORT`` (``lars run``
 also with ``--partitions 2``, so the ranges are solved as tasks on the worker's executors: over
@@ -13,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -140,3 +147,50 @@ def test_agree_reading_on_the_cluster_equals_the_check_in_process(cluster):
                   "--master", cluster, "--format", "json")
     assert local.returncode == 1 and remote.returncode == 1, remote.stderr
     assert json.loads(remote.stdout) == json.loads(local.stdout)
+
+
+def doc_block(name: str) -> str:
+    text = (ROOT / "docs" / "spark.md").read_text(encoding="utf-8")
+    block = re.search(rf"<!-- {name} -->\n```bash\n(.*?)```\n<!-- /{name} -->", text, re.S)
+    assert block, f"docs/spark.md has no {name} block"
+    return block.group(1)
+
+
+def port_in_use(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def test_the_documented_cluster_commands_run_as_written(tmp_path):
+    spark_class()
+    if not (ROOT / ".venv" / "bin" / "python").exists():
+        pytest.skip("the documented commands use the project's .venv (scripts/setup.sh makes it)")
+    if port_in_use(7077):
+        pytest.skip("port 7077, which the documented commands use, is taken")
+    log = tmp_path / "cluster.log"
+    environment = {**os.environ, "SPARK_WORKER_DIR": str(tmp_path / "work")}
+    with open(log, "w") as out:
+        starter = subprocess.Popen(["bash", "-c", doc_block("cluster-start") + "wait\n"],
+                                   cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+                                   env=environment, start_new_session=True)
+    try:
+        wait_for(log, "Successfully registered with master", starter)
+        commands = doc_block("cluster-run")
+        remote = subprocess.run(["bash", "-c", commands], cwd=ROOT, capture_output=True,
+                                text=True, env=os.environ, timeout=900)
+        local_commands = re.sub(r"\s*--master \S+ --spark always( --partitions 2)?", "",
+                                commands.replace("\\\n", " "))
+        local = subprocess.run(["bash", "-c", local_commands], cwd=ROOT, capture_output=True,
+                               text=True, env=os.environ, timeout=900)
+    finally:
+        os.killpg(starter.pid, signal.SIGTERM)
+        try:
+            starter.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(starter.pid, signal.SIGKILL)
+            starter.wait()
+    assert remote.returncode == local.returncode == 1, remote.stderr  # agree: they disagree
+    assert remote.stdout == local.stdout != ""
+    assert "error" not in remote.stderr, remote.stderr
+    assert "range(s) solved as Spark tasks on spark://127.0.0.1:7077" in remote.stderr
+    assert "WARNING" not in remote.stderr and "pandas" not in remote.stderr, remote.stderr
