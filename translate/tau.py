@@ -256,7 +256,7 @@ class Tau:
             where = f"{term_text(block.stream, self.names)} {window_text(block.window)}"
             self._add_window_rule(Rule(Atom(WINDOW_TRIPLE, (s, p, o, graph)),
                                        tuple(self.stream_body(block, [source]))),
-                                  f"the content of window {where} as graph {graph} "
+                                  f"the content of window {where} as graph {graph.value} "
                                   "(for property paths inside the block)")
             self._add_window_rule(Rule(Atom(RDF_GRAPH, (graph,))),
                                   f"the window {where} is a graph (for zero-length paths)")

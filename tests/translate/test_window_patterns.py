@@ -11,6 +11,8 @@ paper's ``[t-L, t]`` for ``paper-push``).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
@@ -20,6 +22,7 @@ from agreement.expected import reports
 from ingest.eager import query_data
 from ingest.rdffiles import StreamTriple
 from lars.errors import Position, UnsupportedError
+from lars.printer import print_program
 from lars.streams import Timeline
 from tests.oracles.windowing import window_close
 from translate.api import parse_query, translate
@@ -184,3 +187,12 @@ def test_every_profile_translates_a_block_with_filter_optional_union_bind_and_a_
 def test_what_cannot_be_read_in_a_window_is_refused(text, message) -> None:
     with pytest.raises(UnsupportedError, match=message):
         translate(parse_query(PREFIX + text), "cqels")
+
+
+def test_the_rules_shown_in_the_docs_are_the_rules_made() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "translation.md").read_text("utf-8")
+    query = parse_query(PREFIX + "SELECT ?s ?t WHERE { STREAM :str [RANGE 4s] { ?s :p ?v "
+                        "OPTIONAL { ?v :q+ ?t } FILTER(?v != :x) } }")
+    rules = print_program(translate(query, "cqels").program, "unicode").splitlines()
+    missing = [rule for rule in rules if rule and not rule.startswith("#") and rule not in doc]
+    assert rules and not missing, missing
