@@ -123,6 +123,52 @@ def test_paper_push_answers_as_rdflib_on_each_window(name, items, length) -> Non
     assert got == expected
 
 
+STATIC = [(URIRef(EX + "b"), URIRef(EX + "q"), URIRef(EX + "c")),
+          (URIRef(EX + "a"), URIRef(EX + "p"), Literal(3))]
+"""Static triples that the blocks' patterns also match (so merging or UNION shows)."""
+
+
+def ours_with_static(translation, items, end: int) -> dict[int, frozenset]:
+    static = Graph()
+    for triple in STATIC:
+        static.add(triple)
+    data = query_data([translation], stream_triples(items), {None: static}, Timeline(0, end))
+    return {r.time: frozenset(tuple(None if v is None else v.n3() for v in row) for row in r.rows)
+            for r in reports(translation, data)}
+
+
+@pytest.mark.parametrize("name", ["optional-filter", "path-plus", "union", "minus", "values"])
+@settings(max_examples=4, derandomize=True, deadline=None, phases=QUICK)
+@given(items=elements)
+def test_the_cautious_variant_adds_the_block_over_the_static_data(name, items) -> None:
+    # cq(Q)'s cautious variant is (STREAM s ω P) UNION P, the right branch over the default graph
+    block, end, length = BLOCKS[name], 5, 1
+    query = parse_query(cqels(block, length))
+    got = ours_with_static(compile_profile(query, profile("paper-push"), variant="cautious"),
+                           items, end)
+    static = rdflib_on(block, query.variables, STATIC)
+    expected = {t: rdflib_on(block, query.variables,
+                             [(s, p, o) for u, s, p, o in items if t - length <= u <= t]) | static
+                for t in sorted({t for t, *_ in items})}
+    assert got == expected
+
+
+@pytest.mark.parametrize("name", ["optional-filter", "path-plus", "not-exists", "minus"])
+@settings(max_examples=4, derandomize=True, deadline=None, phases=QUICK)
+@given(items=elements)
+def test_cs_reads_the_block_over_the_merged_default_graph(name, items) -> None:
+    # cs(Q): C-SPARQL merges the window and the static data into one default graph, and the
+    # block is a group over it (paper-pull: τ1(cs(Q)) at the multiples of U, window [t-L, t])
+    block, end, length, period = BLOCKS[name], 6, 2, 2
+    query = parse_query(cqels(block, length))
+    got = ours_with_static(compile_profile(query, profile("paper-pull"), period=period), items,
+                           end)
+    expected = {t: rdflib_on(block, query.variables, STATIC + [
+        (s, p, o) for u, s, p, o in items if t - length <= u <= t])
+        for t in range(0, end + 1, period)}
+    assert got == expected
+
+
 MOVABLE = {
     "filter-over-bgp": ("?x :p ?y", "FILTER(?y > 1)"),
     "filter-over-optional": ("?x :p ?y OPTIONAL { ?y :q ?z }", "FILTER(!BOUND(?z) || ?z != :a)"),
