@@ -71,14 +71,17 @@ class RunPlan:
                  else "in worker processes on this machine")
         return f"note: --partitions {self.partitions}: {ranges} range(s) solved {where}, {reading}"
 
-    def answers(self, slices: Iterator[Slice] | None = None,
-                sliced: bool = True) -> Iterator[TimePointAnswer]:
+    def answers(self, slices: Iterator[Slice] | None = None, sliced: bool = True,
+                reported: bool = False) -> Iterator[TimePointAnswer]:
         """The answers at every time point of the timeline, in order (a query's: chopped ``ans_1``,
-        with ``sliced`` only the atoms of the rows its OFFSET and LIMIT keep), computed with
+        with ``sliced`` only the atoms of the rows its OFFSET and LIMIT keep; with ``reported``
+        also the atom of :meth:`evaluation_marker` where it holds), computed with
         :func:`solver.strategies.evaluate` (``strategy``; all give the same answers) or, with
         :attr:`partitions`, range by range: each worker reading its part of the stream file
         (:attr:`cut`) or shipped its slices (:func:`solver.partition.evaluate_partitioned`)."""
-        shown = None if self.translation is None else frozenset({self.translation.answer.predicate})
+        shown = None if self.translation is None else frozenset(
+            {self.translation.answer.predicate} | ({self.evaluation_marker} - {None}
+                                                   if reported else set()))
         inputs = None if self.translation is None else frozenset({(STRIPLE, 4)})
         runner = process_runner if self.master is None else spark_runner(self.master)
         if self.partitions and self.cut is not None and slices is None:
@@ -105,6 +108,16 @@ class RunPlan:
         if not sliced or (query.limit is None and not query.offset):
             return answers
         return kept_rows(answers, self.translation, self.encoder)
+
+    @property
+    def evaluation_marker(self) -> str | None:
+        """The predicate that holds exactly where the query's relation is reported (an engine
+        profile's ``report``, push's and pull's ``trigger``); ``None`` where every time point is
+        an evaluation (no mode) or for a LARS program."""
+        t = self.translation
+        if t is None or (t.profile is None and t.mode == "none"):
+            return None
+        return t.report
 
     def view(self) -> AnswerStreamView:
         """Solve at every time point and collect the answers."""

@@ -61,7 +61,7 @@ def read_stream_entries(path: str | Path, *, policy: ReadPolicy = ReadPolicy(),
         ParseError: a bad line (``on_error="stop"``), with file, line and column.
     """
     report = require_report(policy, report)
-    return parse_lines(read_lines(path), str(path), parse, policy, report)
+    return parse_lines(read_lines(path), str(path), parse, policy, report, per_stream=False)
 
 
 def keyed_stream_line(line: str, source: str, line_number: int

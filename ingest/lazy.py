@@ -206,20 +206,25 @@ def ending_at(read: Callable[[], Iterator[tuple[int, Any]]], last: int | None
     """The slices of ``read()``, checked to end at ``last``, the time point of the stream's last
     well-formed line (under ``on_error="stop"`` and ``order="strict"``).
 
-    A slice after ``last`` means some later line goes back in time: the rest of the stream is
-    read so that the strict order check refuses that line with its file and line number.
+    A slice after ``last`` means some later line goes back in time within its stream, or that
+    the file interleaves streams and its largest time point is not on its last line: the rest of
+    the stream is read so that the strict order check refuses such a line with its file and line
+    number; if there is none, the file is refused as a whole (the default timeline, which ends
+    at the last line, would leave its later time points out).
 
     Raises:
-        InputError: the line that goes back in time.
+        InputError: the line that goes back in time, or the interleaved file.
     """
     slices = read()
     try:
         for t, elements in slices:
             if last is not None and t > last:
-                for _ in slices:
-                    pass
-                raise InputError(f"time point {t} comes before the stream's last line, which has "
-                                 f"{last}: the stream goes back in time")
+                largest = max([t, *(u for u, _ in slices)])
+                raise InputError(f"time point {largest} comes after the stream's last line, which "
+                                 f"has {last}: the file interleaves several streams and ends "
+                                 "before its largest time point",
+                                 hint="read it with --order sort (or end its last line with the "
+                                      "largest time point)")
             yield t, elements
     finally:
         close = getattr(slices, "close", None)

@@ -10,7 +10,10 @@ lines. So the driver's work is a few dozen seeks, whatever the stream's length, 
 halves of a stream are parsed and encoded on two cores.
 
 Only a local file read under the default policy (``on_error="stop"``, ``order="strict"``) is cut
-this way: a line going back in time or a bad line is an error wherever it is, and each worker
+this way: a line going back in time or a bad line is an error wherever it is (also a line of
+one stream behind another's, which ``lars run`` alone merges, :class:`ingest.policy.StreamMerge`:
+the workers' ranges must ascend over all streams, so such a file is refused here, never cut
+wrong; ``--order sort`` reads it), and each worker
 also reads the line before its own first one, so every pair of neighbouring lines is checked by
 some worker and the first error of the file is the one the earliest range reports (with its
 line number, counted only then). Other streams are read by the driver and shipped
@@ -146,7 +149,7 @@ class FileRange:
         parser = EncodedLines(self.encoder, self.stream_iri, self.sole, noted)
         lines = read_lines(self.path, start=self.start, end=self.end)
         return atom_slices(parse_lines(lines, self.name or self.path, parser, ReadPolicy(),
-                                       ReadReport(), first_number))
+                                       ReadReport(), first_number, per_stream=False))
 
     def first_line_number(self) -> int:
         """The line number of the line at ``start`` (counted from the file's start)."""

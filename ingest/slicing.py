@@ -11,7 +11,10 @@ Two kinds of input:
 * line files (``whole_files=False``): each line is parsed by a *line parser*
   ``(line, source, line_number) -> (t, elements) | None`` such as
   :func:`lars.parser.parse_stream_line`; each file's timestamps are checked (or sorted) on their
-  own, and several files are merged by time;
+  own, and several files are merged by time. In process, a file holding several streams, each
+  in time order, is merged by time (:class:`ingest.policy.StreamMerge`); the Spark job checks
+  one order over all the file's streams and refuses such a file at its first line behind
+  another stream's (``order="sort"`` reads it on both);
 * whole files (``whole_files=True``): each file is parsed by a *document parser*
   ``(text, source) -> (t, elements)`` (a Turtle folder's files, listed by the caller).
 

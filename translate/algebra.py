@@ -37,7 +37,7 @@ from translate.paths import from_rdflib
 from translate.positions import nth_select, select_star
 from translate.scanner import SourceText
 from translate.bags import grouped_witnesses, sliced_witnesses
-from translate.scope import in_scope, subexpressions
+from translate.scope import children, in_scope, subexpressions
 from translate.freshvalues import SOLUTION_FUNCTIONS
 from translate.sparqlfunctions import BUILTINS, CASTS, NONDETERMINISTIC
 
@@ -283,12 +283,16 @@ def _graph(reader: _Reader, node) -> Pattern:
     slot = reader.slots.get(node.term)
     if slot is None:
         return Graph(_term(reader, node.term), inner)
-    if not isinstance(inner, BGP):
-        reader.problems.append(("a STREAM pattern that is not a basic graph pattern "
-                                "(FILTER, OPTIONAL, UNION, ... go outside the STREAM block)",
-                                slot.position))
+    if _has_graph(inner):
+        reader.problems.append(("GRAPH or another STREAM/WINDOW block inside a STREAM/WINDOW "
+                                "block (the block's active graph is its window)", slot.position))
         return BGP()
     return StreamPattern(slot.stream, slot.window, inner)
+
+
+def _has_graph(pattern: Pattern) -> bool:
+    """Whether ``pattern`` holds a GRAPH or STREAM block (EXISTS patterns are checked by τ)."""
+    return isinstance(pattern, (Graph, StreamPattern)) or any(map(_has_graph, children(pattern)))
 
 
 def _extend(reader: _Reader, node) -> Extend:

@@ -97,8 +97,8 @@ class _Rewriter:
                           tuple(r + (Literal(k),) for k, r in enumerate(pattern.rows, start=1)))
         if isinstance(pattern, SubSelect):
             return self.subselect(pattern)
-        if isinstance(pattern, StreamPattern):  # a BGP with no paths: only its blank nodes
-            return replace(pattern, pattern=self.bgp(pattern.pattern))
+        if isinstance(pattern, StreamPattern):
+            return replace(pattern, pattern=self.pattern(pattern.pattern))
         if isinstance(pattern, Extend):
             return replace(pattern, pattern=self.pattern(pattern.pattern))
         if isinstance(pattern, Group):  # its pattern has witnesses already (grouped_witnesses)

@@ -6,7 +6,9 @@
 * ``triple``/``striple`` — static and stream triples (:mod:`translate.rdf`);
 * ``named_graph`` — the named graphs of the data, for ``GRAPH ?g`` over a pattern that reads
   no triple of the graph it names; ``trigger`` — push and pull (:mod:`translate.triggers`);
-* ``path_k`` and ``rdf_graph`` — property paths (:mod:`translate.paths`).
+* ``path_k`` and ``rdf_graph`` — property paths (:mod:`translate.paths`); ``window_triple`` —
+  a window's content as a graph ``window_i`` (the STREAM block of node ``i``), which property
+  paths inside the block read (:mod:`translate.tau`).
 * ``report``, ``report_at``, ``later_report``, ``prev_report``, ``istream_1``, ``dstream_1`` and
   the ``_prev`` copies of derived predicates — engine profiles (:mod:`translate.reports`).
 
@@ -28,13 +30,16 @@ from __future__ import annotations
 import re
 
 from lars.errors import UnsupportedError
-from lars.terms import Variable
+from lars.terms import Name, Variable
 
 NAMED_GRAPH = "named_graph"
 TRIGGER = "trigger"
 RDF_GRAPH = "rdf_graph"
 """``rdf_graph(G)``: the graphs of the dataset (``default`` and the named ones), where a
 zero-length property path from a constant holds (:mod:`translate.paths`)."""
+WINDOW_TRIPLE = "window_triple"
+"""``window_triple(S, P, O, window_i)``: the triples in the window of the STREAM block of node
+``i`` at the current time point (read by property paths inside the block)."""
 REPORT = "report"
 REPORT_AT = "report_at"
 LATER_REPORT = "later_report"
@@ -52,6 +57,12 @@ def answer_predicate(index: int) -> str:
 def helper_predicate(index: int) -> str:
     """``ans_i_prime``: Polleres' ``ans'_i``."""
     return f"ans_{index}_prime"
+
+
+def window_graph(index: int) -> Name:
+    """``window_i``: the active graph inside the STREAM block of node ``i`` (a name, which no
+    IRI or literal encodes to)."""
+    return Name(f"window_{index}")
 
 
 def path_predicate(index: int) -> str:

@@ -237,26 +237,27 @@ class PathRules:
         return Variable(f"_M{self.fresh}")
 
     def body(self, path: PathExpr, s: Term, o: Term, graph: Term,
-             ends: Ends = Ends()) -> list[Atom]:
+             ends: Ends = Ends(), source: str = TRIPLE) -> list[Atom]:
         """The atoms saying that ``path`` connects ``s`` to ``o`` in ``graph``; ``ends`` are the
         constants it is evaluated from (for zero-length matches; at first those of ``s`` and
-        ``o`` that are constants)."""
+        ``o`` that are constants). The graph's triples are ``source(S, P, O, G)``: ``triple``,
+        or a window's content inside a STREAM block (:mod:`translate.tau`)."""
         if isinstance(path, Link):
-            return [Atom(TRIPLE, (s, self.encode(path.iri), o, graph))]
+            return [Atom(source, (s, self.encode(path.iri), o, graph))]
         if isinstance(path, Inverse):
-            return self.body(path.path, o, s, graph, ends.inverse())
+            return self.body(path.path, o, s, graph, ends.inverse(), source)
         if isinstance(path, Named):
             return [Atom(path.predicate, (s, o, graph))]
         if isinstance(path, Sequence):
             atoms, start = [], s
             for k, part in enumerate(path.parts):
                 end = o if k == len(path.parts) - 1 else self._variable()
-                atoms += self.body(part, start, end, graph, ends.step(k, len(path.parts)))
+                atoms += self.body(part, start, end, graph, ends.step(k, len(path.parts)), source)
                 start = end
             return atoms
-        return [Atom(self.predicate(path, ends), (s, o, graph))]
+        return [Atom(self.predicate(path, ends, source), (s, o, graph))]
 
-    def predicate(self, path: PathExpr, ends: Ends) -> str:
+    def predicate(self, path: PathExpr, ends: Ends, source: str = TRIPLE) -> str:
         """A new predicate ``path_k(S, O, G)`` holding the pairs ``path`` connects, with rules."""
         self.count += 1
         name = path_predicate(self.count)
@@ -268,36 +269,36 @@ class PathRules:
         comment = f"{name}: property path {self.describe(path)}"
         if isinstance(path, Alternative):
             for part in path.parts:
-                self._rule(head(), self.body(part, s, o, g, ends), comment)
+                self._rule(head(), self.body(part, s, o, g, ends, source), comment)
         elif isinstance(path, NegatedSet):
             for iris, reverse in ((path.forward, False), (path.backward, True)):
                 if not iris and (reverse or path.backward):
                     continue
                 p = Variable("P")
-                triple = Atom(TRIPLE, (o, p, s, g) if reverse else (s, p, o, g))
+                triple = Atom(source, (o, p, s, g) if reverse else (s, p, o, g))
                 tests = [Comparison("!=", p, self.encode(iri)) for iri in iris]
                 side = "inverse" if reverse else "forward"
                 self._rule(head(), [triple, *tests], f"{comment} ({side})")
         elif isinstance(path, Repeat):
             inner = path.path
             if isinstance(inner, (Alternative, Repeat, NegatedSet)):  # one relation, used twice
-                inner = Named(self.predicate(inner, ends))
-            self._rule(head(), self.body(inner, s, o, g, ends), f"{comment} (one step)")
+                inner = Named(self.predicate(inner, ends, source))
+            self._rule(head(), self.body(inner, s, o, g, ends, source), f"{comment} (one step)")
             if path.modifier in ("*", "+"):
                 middle = self._variable()
-                self._rule(head(), [head(s, middle), *self.body(inner, middle, o, g, ends)],
+                self._rule(head(), [head(s, middle), *self.body(inner, middle, o, g, ends, source)],
                            f"{comment} (one more step)")
             if path.modifier in ("*", "?"):
-                self._zero_length(head, comment, ends)
+                self._zero_length(head, comment, ends, source)
         else:
             raise UnsupportedError(f"property path {path!r}")
         return name
 
-    def _zero_length(self, head, comment: str, ends: Ends) -> None:
+    def _zero_length(self, head, comment: str, ends: Ends, source: str) -> None:
         x, g = Variable("X"), Variable("G")
         other = (Variable("_Y"), Variable("_Z"))
-        self._rule(head(x, x), [Atom(TRIPLE, (x, *other, g))], f"{comment} (zero length: subjects)")
-        self._rule(head(x, x), [Atom(TRIPLE, (*other, x, g))], f"{comment} (zero length: objects)")
+        self._rule(head(x, x), [Atom(source, (x, *other, g))], f"{comment} (zero length: subjects)")
+        self._rule(head(x, x), [Atom(source, (*other, x, g))], f"{comment} (zero length: objects)")
         for constant in ends.constants():
             self.need_graphs()
             self._rule(head(constant, constant), [Atom(RDF_GRAPH, (g,))],

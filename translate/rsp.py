@@ -243,11 +243,14 @@ class Group:
 
 @dataclass(frozen=True)
 class StreamPattern:
-    """CQELS ``STREAM <stream> [window] { pattern }``."""
+    """CQELS ``STREAM <stream> [window] { pattern }`` (RSP-QL ``WINDOW <w> { pattern }``).
+
+    ``pattern`` is any graph pattern without GRAPH or another STREAM; its active graph is the
+    window's content (every triple pattern in it reads the window's triples of ``stream``)."""
 
     stream: URIRef
     window: RspWindow
-    pattern: BGP
+    pattern: Pattern
 
 
 @dataclass(frozen=True)
@@ -304,11 +307,12 @@ class Dataset:
 
 @dataclass(frozen=True)
 class StreamSpec:
-    """One element ``(s, ω, g)`` of ``S``; ``g`` is the empty BGP for C-SPARQL streams."""
+    """One element ``(s, ω, g)`` of ``S``; ``g`` is the empty BGP for C-SPARQL streams and the
+    block's graph pattern (a BGP or any other pattern) for CQELS and RSP-QL."""
 
     stream: URIRef
     window: RspWindow
-    pattern: BGP = BGP()
+    pattern: Pattern = BGP()
     named: bool = field(default=False, compare=False)
 
 

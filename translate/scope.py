@@ -35,10 +35,13 @@ def in_scope(pattern) -> frozenset[str]:
 
 
 @in_scope.register(BGP)
+def _(pattern) -> frozenset[str]:
+    return triple_variables(pattern.triples)
+
+
 @in_scope.register(StreamPattern)
 def _(pattern) -> frozenset[str]:
-    triples = pattern.triples if isinstance(pattern, BGP) else pattern.pattern.triples
-    return triple_variables(triples)
+    return in_scope(pattern.pattern)
 
 
 @in_scope.register(Join)
@@ -89,13 +92,16 @@ def certain(pattern) -> frozenset[str]:
 
 
 @certain.register(BGP)
+def _(pattern) -> frozenset[str]:
+    return in_scope(pattern)
+
+
 @certain.register(StreamPattern)
 @certain.register(Graph)
 def _(pattern) -> frozenset[str]:
-    if isinstance(pattern, Graph):
-        own = frozenset({pattern.name.name}) if isinstance(pattern.name, Var) else frozenset()
-        return certain(pattern.pattern) | own
-    return in_scope(pattern)
+    own = frozenset({pattern.name.name}) if isinstance(getattr(pattern, "name", None), Var) \
+        else frozenset()
+    return certain(pattern.pattern) | own
 
 
 @certain.register(Join)
@@ -140,7 +146,8 @@ def _(pattern) -> frozenset[str]:
 
 
 def children(pattern: Pattern) -> tuple[Pattern, ...]:
-    """The sub-patterns of a node, left to right."""
+    """The sub-patterns of a node, left to right; a STREAM block is a leaf here (its pattern
+    reads a window, not the graphs: :func:`block_triples`, :func:`stream_patterns`)."""
     if isinstance(pattern, (Join, Union, Optional, Minus)):
         return (pattern.left, pattern.right)
     if isinstance(pattern, (Filter, Graph, SubSelect, Extend, Group)):
@@ -153,6 +160,16 @@ def stream_patterns(pattern: Pattern) -> list[StreamPattern]:
     if isinstance(pattern, StreamPattern):
         return [pattern]
     return [found for child in children(pattern) for found in stream_patterns(child)]
+
+
+def block_triples(pattern: Pattern) -> tuple[TriplePattern, ...]:
+    """The triple patterns of the BGPs of a STREAM block's pattern, in text order (for a BGP
+    block: its triples). A triple of one of them need not be in every match of the block
+    (OPTIONAL, UNION, MINUS): callers that need a match of all of them check ``isinstance(
+    pattern, BGP)`` first."""
+    if isinstance(pattern, BGP):
+        return pattern.triples
+    return tuple(t for child in children(pattern) for t in block_triples(child))
 
 
 def subexpressions(expr: Expr):
@@ -172,5 +189,7 @@ def conditions(pattern: Pattern):
         yield pattern.condition
     if isinstance(pattern, Optional) and pattern.condition is not None:
         yield pattern.condition
+    if isinstance(pattern, StreamPattern):
+        yield from conditions(pattern.pattern)
     for child in children(pattern):
         yield from conditions(child)

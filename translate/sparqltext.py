@@ -230,8 +230,11 @@ def node_summary(pattern, index: int, names: Names = Names(), width: int = 100) 
     left, right = 2 * index, 2 * index + 1
     if isinstance(pattern, BGP):
         text = "BGP " + pattern_text(pattern, names)
-    elif isinstance(pattern, StreamPattern):
+    elif isinstance(pattern, StreamPattern) and isinstance(pattern.pattern, BGP):
         text = pattern_text(pattern, names)
+    elif isinstance(pattern, StreamPattern):
+        text = (f"STREAM {term_text(pattern.stream, names)} {window_text(pattern.window)} over "
+                f"node {left}, read in the window's graph")
     elif isinstance(pattern, Filter):
         text = f"FILTER ({expr_text(pattern.condition, names)}) over node {left}"
     elif isinstance(pattern, Graph):

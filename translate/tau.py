@@ -38,8 +38,8 @@ from translate.aggregates import group_rules
 from translate.slices import slice_rules
 from translate import expressions
 from translate.names import (
-    NAMED_GRAPH, RDF_GRAPH, answer_predicate, helper_predicate, internal_variable, lars_variable,
-    role_predicate,
+    NAMED_GRAPH, RDF_GRAPH, WINDOW_TRIPLE, answer_predicate, helper_predicate, internal_variable,
+    lars_variable, role_predicate, window_graph,
 )
 from translate.rdf import (
     DEFAULT_GRAPH, FALSE, NULL, STREAMS, STRIPLE, TRIPLE, TRUE, RdfTermEncoder,
@@ -51,7 +51,7 @@ from translate.rsp import (
     StreamPattern, SubSelect, TriplePattern, Union, Values, Var,
 )
 from translate.scope import certain, children, in_scope, subexpressions
-from translate.sparqltext import Names, expr_text, node_summary
+from translate.sparqltext import Names, expr_text, node_summary, term_text, window_text
 
 MAX_EXISTS = 4
 """At most this many EXISTS in one FILTER (the rules cover each combination of outcomes)."""
@@ -69,7 +69,8 @@ class Shape:
 
 
 StreamBody = Callable[[StreamPattern, list[Atom]], Sequence[Literal]]
-"""How a strategy reads ``STREAM s ω g``: the triple atoms of ``g`` → body literals."""
+"""How a strategy reads ``STREAM s ω g``: ``striple`` atoms of a BGP of ``g`` → body literals
+saying that each is in the window."""
 
 
 def var(name: str) -> Variable:
@@ -117,6 +118,9 @@ class Tau:
         self._emitted: list[tuple[tuple[int, int], Rule, str]] = []
         self._named_graph_rule = False
         self._graph_rules = False
+        self._windows: dict[Term, StreamPattern] = {}
+        """The window graphs ``window_i`` of the STREAM blocks met so far, and their blocks."""
+        self._window_content: set[Term] = set()
         self.paths = PathRules(encoder.encode, self._add_path_rule, self._need_graphs,
                                lambda path: path.text(names.iri))
 
@@ -215,24 +219,52 @@ class Tau:
             return blanks.setdefault(term.label, internal_variable("B", len(blanks) + 1))
         return self.encoder.encode(term)
 
-    def triple_atoms(self, triples: Sequence[TriplePattern], predicate: str,
-                     last: Term) -> list[Atom]:
-        """The atoms of triple patterns; a property path becomes the atoms of
-        :class:`~translate.paths.PathRules` (only over graphs, not inside STREAM)."""
+    def bgp_body(self, pattern: BGP, graph: Term) -> list:
+        """The body literals of a BGP read in ``graph``.
+
+        In a graph of the dataset a triple pattern is ``triple(S, P, O, graph)``. In the window
+        graph of a STREAM block (τ2) it is ``striple(S, P, O, s)`` read through the window by
+        the strategy's :data:`StreamBody`; a property path there reads ``window_triple``, the
+        window's content imported by :meth:`_window_content_rules`.
+        """
+        block = self._windows.get(graph)
         blanks: dict[str, Variable] = {}
-        atoms = []
-        for triple in triples:
+        plain, paths = [], []
+        for triple in pattern.triples:
             if not isinstance(triple.predicate, PATH_TYPES):
-                atoms.append(Atom(predicate, tuple(self.term(t, blanks) for t in triple.terms())
-                                  + (last,)))
+                terms = tuple(self.term(t, blanks) for t in triple.terms())
+                plain.append(Atom(TRIPLE, terms + (graph,)) if block is None else
+                             Atom(STRIPLE, terms + (self.encoder.encode(block.stream),)))
                 continue
-            if predicate != TRIPLE:
-                raise UnsupportedError("property path inside a STREAM block (write the path "
-                                       "outside STREAM, over the graphs)")
             s, o = self.term(triple.subject, blanks), self.term(triple.object, blanks)
             ends = Ends(*(() if isinstance(t, Variable) else (t,) for t in (s, o)))
-            atoms += self.paths.body(triple.predicate, s, o, last, ends)
-        return atoms
+            source = TRIPLE if block is None else self._window_content_rules(graph)
+            paths += self.paths.body(triple.predicate, s, o, graph, ends, source)
+        if block is None:
+            return plain + paths
+        return [*self.stream_body(block, plain), *paths]
+
+    def _window_content_rules(self, graph: Term) -> str:
+        """``window_triple(S, P, O, window_i) ← (S, P, O) in the window of block i`` and
+        ``rdf_graph(window_i)`` (a zero-length path from a constant holds in every graph, the
+        window's too), once per block; returns ``window_triple``."""
+        if graph not in self._window_content:
+            self._window_content.add(graph)
+            block = self._windows[graph]
+            s, p, o = (internal_variable(n) for n in "SPO")
+            source = Atom(STRIPLE, (s, p, o, self.encoder.encode(block.stream)))
+            where = f"{term_text(block.stream, self.names)} {window_text(block.window)}"
+            self._add_window_rule(Rule(Atom(WINDOW_TRIPLE, (s, p, o, graph)),
+                                       tuple(self.stream_body(block, [source]))),
+                                  f"the content of window {where} as graph {graph.value} "
+                                  "(for property paths inside the block)")
+            self._add_window_rule(Rule(Atom(RDF_GRAPH, (graph,))),
+                                  f"the window {where} is a graph (for zero-length paths)")
+        return WINDOW_TRIPLE
+
+    def _add_window_rule(self, rule: Rule, comment: str) -> None:
+        """A rule of ``window_triple`` or ``rdf_graph``: after the node rules, before paths."""
+        self._emitted.append(((1 << 60, len(self._emitted)), rule, comment))
 
     # --- one method per node type ---------------------------------------------------------
 
@@ -243,18 +275,26 @@ class Tau:
     @node.register
     def _(self, pattern: BGP, index: int, graph: Term, head=None) -> Shape:
         shape = self.shape(pattern, index, head)
-        body = self.triple_atoms(pattern.triples, TRIPLE, graph)
+        body = self.bgp_body(pattern, graph)
         self.emit(self.head(shape, graph, in_scope(pattern)), body, self.describe(pattern, index))
         return shape
 
     @node.register
     def _(self, pattern: StreamPattern, index: int, graph: Term, head=None) -> Shape:
+        """τ2 of ``STREAM s ω {g}``: for a BGP ``g``, one rule with a window atom per triple
+        pattern (the paper's); for any other ``g``, ``ans_i ← ans_2i(..., window_i)`` and τ of
+        ``g`` as node ``2i`` in the window graph ``window_i``, whose BGPs read the window."""
         if self.stream_body is None:
             raise UnsupportedError("STREAM pattern outside a CQELS translation (τ2)")
+        if graph in self._windows:
+            raise UnsupportedError("a STREAM/WINDOW block inside another (in an EXISTS)")
         shape = self.shape(pattern, index, head)
-        atoms = self.triple_atoms(pattern.pattern.triples, STRIPLE,
-                                  self.encoder.encode(pattern.stream))
-        body = self.stream_body(pattern, atoms)
+        window = window_graph(index)
+        self._windows[window] = pattern
+        if isinstance(pattern.pattern, BGP):
+            body = self.bgp_body(pattern.pattern, window)
+        else:
+            body = [self.atom(self.node(pattern.pattern, 2 * index, window, None), window)]
         self.emit(self.head(shape, graph, in_scope(pattern)), body, self.describe(pattern, index))
         return shape
 
@@ -365,6 +405,8 @@ class Tau:
 
     @node.register
     def _(self, pattern: Graph, index: int, graph: Term, head=None) -> Shape:
+        if graph in self._windows:
+            raise UnsupportedError("GRAPH inside a STREAM/WINDOW block (in an EXISTS)")
         shape = self.shape(pattern, index, head)
         if not isinstance(pattern.name, Var):
             named = self.encoder.encode(pattern.name)

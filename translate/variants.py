@@ -51,8 +51,8 @@ def _(pattern, function):
 
 def abstract_pattern(pattern: Pattern) -> Pattern:
     """``P`` with stream patterns replaced by their BGPs and joined BGPs merged."""
-    if isinstance(pattern, StreamPattern):
-        return pattern.pattern
+    if isinstance(pattern, StreamPattern):  # a block is a group over the merged default graph
+        return abstract_pattern(pattern.pattern)
     pattern = _map_children(pattern, abstract_pattern)
     if isinstance(pattern, Join) and all(isinstance(p, BGP) for p in (pattern.left, pattern.right)):
         return merge_bgps(pattern.left, pattern.right)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from agreement.agree.conditions import pattern_text, shared_patterns, static_patterns, window_name
 from translate.paths import PATH_TYPES, path_iris
 from translate.rsp import RangeWindow, RspQuery, StreamSpec, TriplePattern, Var
+from translate.scope import block_triples
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ def condition_ii(query: RspQuery, graphs: dict | None) -> Finding:
             return Finding("(ii) no shared patterns", "not met", "; ".join(w for e in shared for w in e.witnesses))
         return Finding("(ii) no shared patterns", "met", "no stream pattern matches the given static data")
     static = static_patterns(query.pattern)
-    clashes = [f"{pattern_text(p)}: {why}" for spec in query.streams for p in spec.pattern.triples
+    clashes = [f"{pattern_text(p)}: {why}" for spec in query.streams for p in block_triples(spec.pattern)
                for why in [predicate_clash(p, static)] if why]
     if clashes:
         return Finding("(ii) no shared patterns", "unknown", "; ".join(clashes) + " (give --static to check)")

@@ -33,7 +33,7 @@ from lars.windows import time_window_range
 from ingest.rdffiles import StreamTriple
 from translate.rsp import BGP, BlankVar, RangeWindow, RspQuery, StreamSpec, TriplePattern, TriplesWindow, Var
 from translate.rspwindows import needs_cutoff, tau_window
-from translate.scope import children
+from translate.scope import block_triples, children
 
 
 def pattern_text(pattern: TriplePattern) -> str:
@@ -56,7 +56,7 @@ def shared_patterns(query: RspQuery, graphs: dict) -> list[Explanation]:
     found = []
     static = [triple for graph in graphs.values() for triple in graph]
     for spec in query.streams:
-        for pattern in spec.pattern.triples:
+        for pattern in block_triples(spec.pattern):
             example = next((t for t in static if bind(pattern, t, {}) is not None), None)
             if example is not None:
                 found.append(Explanation(
@@ -85,8 +85,8 @@ class MergedTriples:
     data never tries any."""
 
     def __init__(self, query: RspQuery) -> None:
-        self.own = {spec.stream: spec.pattern.triples for spec in query.streams}
-        self.every = ([p for spec in query.streams for p in spec.pattern.triples]
+        self.own = {spec.stream: block_triples(spec.pattern) for spec in query.streams}
+        self.every = ([p for spec in query.streams for p in block_triples(spec.pattern)]
                       + static_patterns(query.pattern))
         self.tried: dict[tuple, tuple[list[TriplePattern], list[TriplePattern]]] = {}
         self.found: dict[tuple, tuple[TriplePattern, list[StreamTriple], list[int]]] = {}
@@ -296,6 +296,8 @@ def snapshot_explanations(verdict: IntervalVerdict, query: RspQuery, variables: 
     """
     found: list[Explanation] = []
     for spec in query.streams:
+        if not isinstance(spec.pattern, BGP):  # a match is not one triple per pattern
+            continue
         patterns = spec.pattern.triples
         pull = snapshot(spec, history, verdict.end, timeline, reading)
         pushes = snapshots(spec, history, history.times_between(verdict.start + 1, verdict.end),

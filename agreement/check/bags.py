@@ -43,7 +43,8 @@ def _rewrite(node):
 def unprojected(query: RspQuery) -> RspQuery:
     """``query`` with all in-scope variables and blank nodes as result variables, no DISTINCT."""
     pattern = _rewrite(query.pattern)
-    streams = tuple(StreamSpec(s.stream, s.window, _bgp(s.pattern), s.named) for s in query.streams)
+    streams = tuple(StreamSpec(s.stream, s.window, _rewrite(s.pattern), s.named)
+                    for s in query.streams)
     names = sorted(in_scope(pattern))
     return replace(query, pattern=pattern, streams=streams, distinct=False,
                    variables=tuple(Var(name) for name in names))

@@ -35,6 +35,7 @@ from solver.progress import progress
 from solver.sinks import open_sink
 from translate.results import FORMATS as RESULT_FORMATS
 from translate.results import construct_triples, document, ntriples, stream_line, stream_rows
+from translate.rdf import is_answer_predicate
 
 
 def print_warnings(lines: tuple[str, ...] | list[str]) -> None:
@@ -76,7 +77,7 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
                          "variables", hint="use --format json, or --output FILE --output-format csv")
     first, last = plan.info.evaluated
     results = args.format in RESULT_FORMATS  # the rows themselves take OFFSET and LIMIT
-    with progress(plan.answers(sliced=not results), total=last - first + 1,
+    with progress(plan.answers(sliced=not results, reported=results), total=last - first + 1,
                   quiet=args.quiet, results=out) as answers:
         if results:
             write_results(plan, answers, out, args.format)
@@ -110,16 +111,25 @@ def write_atoms(answers: Iterable[TimePointAnswer], out: TextIO, plan: RunPlan,
 
 def write_results(plan, answers, out: TextIO, format: str) -> None:
     """The answers of a query in a SPARQL 1.1 results format: one document when the query reads
-    no stream (evaluated once), else one per time point (:mod:`translate.results`). A CONSTRUCT
-    query writes N-Triples; over a stream each line ends with its time point, the stream format
-    ``lars run`` reads."""
+    no stream (evaluated once), else one per evaluation: per time point without a mode, per
+    time point where the profile reports (or push or pull evaluates) otherwise, so a relation
+    the profile drops is not written and an empty one only where it is reported
+    (:attr:`RunPlan.evaluation_marker`; :mod:`translate.results`). A CONSTRUCT query writes
+    N-Triples; over a stream each line ends with its time point, the stream format ``lars run``
+    reads."""
     t = plan.translation
     if t is None:
         raise InputError(f"--format {format} writes the answers of a query, not of a LARS program")
     variables, form = t.answer.select_order, t.query.form
-    for index, answer in enumerate(answers):
-        atoms = [atom for stream in answer.streams[:1] for atom, _ in stream]
-        rows = t.rows(atoms, plan.encoder, chopped=True)
+    marker, first = plan.evaluation_marker, True
+    for answer in answers:
+        atoms = [atom for stream in answer.streams[:1] for atom, time in stream
+                 if time == answer.time]
+        if marker is not None and t.query.streams and not any(
+                atom.predicate == marker for atom in atoms):
+            continue
+        # answers_only chops ans_1, not a profile's istream_1/dstream_1 (translate.rdf.chop)
+        rows = t.rows(atoms, plan.encoder, chopped=is_answer_predicate(t.answer.predicate))
         if not t.query.streams:
             out.write(document(rows, variables, form, format, t.query.template))
             return
@@ -129,7 +139,8 @@ def write_results(plan, answers, out: TextIO, format: str) -> None:
         elif format == "sparql-json":
             out.write(stream_line(answer.time, rows, variables, form))
         else:
-            out.write(stream_rows(answer.time, rows, variables, form, format, index == 0))
+            out.write(stream_rows(answer.time, rows, variables, form, format, first))
+        first = False
 
 
 def command_analyze(args: argparse.Namespace, out: TextIO) -> int:

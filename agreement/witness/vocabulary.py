@@ -40,7 +40,7 @@ from translate.rdf import RdfTermEncoder, numeric_value
 from translate.rsp import (
     BGP, BlankVar, Compare, RspQuery, StreamPattern, TriplePattern, Var,
 )
-from translate.scope import children, conditions, stream_patterns, subexpressions
+from translate.scope import block_triples, children, conditions, stream_patterns, subexpressions
 
 FRESH_PREFIX = "urn:lars-witness:c"
 Triple = tuple[Identifier, Identifier, Identifier]
@@ -56,7 +56,7 @@ def triple_patterns(pattern) -> list[TriplePattern]:
     if isinstance(pattern, BGP):
         return list(pattern.triples)
     if isinstance(pattern, StreamPattern):
-        return list(pattern.pattern.triples)
+        return triple_patterns(pattern.pattern)
     return [t for child in children(pattern) for t in triple_patterns(child)]
 
 
@@ -149,7 +149,8 @@ def placed_patterns(queries: Sequence[RspQuery], own_streams: bool) -> list[tupl
     ``own_streams`` only the STREAM blocks' patterns, each on its own stream."""
     if own_streams:
         return list(unique((p, block.stream) for query in queries
-                           for block in stream_patterns(query.pattern) for p in block.pattern.triples))
+                           for block in stream_patterns(query.pattern)
+                           for p in block_triples(block.pattern)))
     streams = unique(spec.stream for query in queries for spec in query.streams)
     patterns = unique(p for query in queries for p in triple_patterns(query.pattern))
     return [(p, s) for p in patterns for s in streams]

@@ -101,8 +101,9 @@ def test_wrong_engine(text: str, engine: str, message: str) -> None:
                  "GROUP BY an expression without AS", 1, 45, id="group-by-expression"),
     pytest.param("SELECT ?s WHERE { SERVICE <http://e/sparql> { ?s ?p ?o } }", "SERVICE", 1, 19,
                  id="service"),
-    pytest.param("SELECT ?s WHERE { STREAM <http://e/s> [NOW] { ?s ?p ?o OPTIONAL { ?o ?q ?r } } }",
-                 "a STREAM pattern that is not a basic graph pattern", 1, 19, id="optional-in-stream"),
+    pytest.param("SELECT ?s WHERE { STREAM <http://e/s> [NOW] { ?s ?p ?o GRAPH ?g { ?o ?q ?r } } }",
+                 "GRAPH or another STREAM/WINDOW block inside a STREAM/WINDOW block", 1, 19,
+                 id="graph-in-stream"),
 ])
 def test_unsupported_features_are_named_with_positions(text, feature, line, column) -> None:
     with pytest.raises(UnsupportedError) as error:

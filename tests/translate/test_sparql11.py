@@ -119,12 +119,6 @@ def test_recursive_path_rules_are_recursive_and_stratified() -> None:
     assert len(recursive) == 1 and is_stratified(translation.program)
 
 
-def test_path_inside_stream_is_refused() -> None:
-    query = parse_query(PREFIX + "SELECT ?x WHERE { STREAM :s [NOW] { :a :p+ ?x } }")
-    with pytest.raises(UnsupportedError, match="property path inside a STREAM"):
-        translate(query, "cqels")
-
-
 # --- VALUES, subqueries, MINUS, GRAPH --------------------------------------------------------
 
 def test_values_with_undef_joins_like_an_unbound_variable() -> None:
