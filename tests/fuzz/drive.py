@@ -17,7 +17,7 @@ from pathlib import Path
 from rdflib import Graph
 from rdflib.util import from_n3
 
-from agreement.facade import check
+from agreement.facade import check, run
 from lars.errors import InputError, UnsupportedError
 from tests.fuzz.oracle import Answers, Item, Row, Triple, normal
 
@@ -98,3 +98,17 @@ def agree(query: str, items: Sequence[Item], streams: Sequence[str], static: Seq
                       for i in report["intervals"])
     return Checked(report["agree"], intervals, _answers(report["answers"]["csparql"], names),
                    _answers(report["answers"]["cqels"], names), tuple(report["notes"]))
+
+
+def run_profile(query: str, items: Sequence[Item], streams: Sequence[str], static: Sequence[Triple],
+                profile: str, end: int, names: Sequence[str]) -> Answers | Refused:
+    """``lars run QUERY --profile PROFILE --t0 0 --from 0 --to END --format json``: the
+    non-empty relations reported, by time."""
+    with tempfile.TemporaryDirectory(prefix="lars-fuzz-") as folder:
+        stream, data = write_case(Path(folder), items, streams, static)
+        try:
+            view = run(query, stream=str(stream), static=[str(data)], profile=profile, t0=0,
+                       start=0, end=end)
+            return _answers(view.to_json(), names)
+        except (UnsupportedError, InputError) as error:
+            return Refused(str(error))

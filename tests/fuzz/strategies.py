@@ -45,9 +45,9 @@ windows = st.builds(lambda length, step: Window(length, min(step, length)),
 
 
 @st.composite
-def queries(draw) -> Query:
+def queries(draw, max_streams: int = 2) -> Query:
     """An abstract query over one or two streams (see the module docstring for its parts)."""
-    count = draw(st.sampled_from([1, 1, 2]))
+    count = draw(st.sampled_from([1, 1, 2][:max_streams + 1]))
     chosen = tuple(draw(windows) for _ in range(count))
     first = draw(st.sampled_from(["p", "q", "d"]))
     var = {"p": "v", "q": "n", "d": "t"}

@@ -1,0 +1,95 @@
+"""The oracle for three engine profiles (SPEC section 12), with ``t0 = 0``, one window.
+
+Read from SPEC section 12 and the sources it cites, sharing no code with the project:
+
+* **rsp4j** (RSP-QL as RSP4J runs it): window instances ``[o, o+L)`` with ``o = k·β`` for every
+  integer ``k`` (partial start-up windows); a report at each close ``c`` (``(c - L) % β = 0``,
+  ``c > 0``) of the instance closing at ``c``; Rstream; empty relations emitted; τ2 (the
+  window's content is the named graph the ``WINDOW`` block reads);
+* **csparql** (C-SPARQL 0.9 as CSRBench configures it): the same instances, but no partial
+  start-up window (the first close is ``t0 + L``), a report only when the instance holds
+  input (non-empty), τ1 (content merged into the default graph);
+* **cqels** (CQELS as the CSRBench oracle models it): at each time ``τ > t0`` at which input
+  arrives, the scope ``[max(t0, t0 + aβ), τ]`` with ``a`` the least such that
+  ``t0 + aβ + L > τ``; Istream against the previous *relation* (reported or not); empty
+  relations dropped; τ2.
+
+Answers are sets of rows per report time (C-SPARQL's bags are not compared here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rdflib import Dataset, Graph, URIRef
+from rdflib.plugins.sparql import prepareQuery
+
+from tests.fuzz.model import Query, oracle_sparql, window_graph
+from tests.fuzz.oracle import Answers, Item, Row, Triple, normal, variables
+
+PROFILES = ("rsp4j", "csparql", "cqels")
+"""The profiles this oracle reads; each names the spelling the tool is given (RSP-QL for
+``rsp4j``, C-SPARQL for ``csparql``, CQELS for ``cqels``)."""
+
+
+def _evaluate(query: Query, merged: bool, static: Sequence[Triple], content: list[Triple],
+              prepared) -> frozenset[Row]:
+    if merged:
+        data: Graph | Dataset = Graph()
+        for triple in [*static, *content]:
+            data.add(triple)
+    else:
+        data = Dataset()
+        for triple in static:
+            data.add(triple)
+        graph = data.graph(URIRef(window_graph(0)))
+        for triple in content:
+            graph.add(triple)
+    names = variables(query)
+    return frozenset(tuple(normal(row[n]) if n in row.labels else None for n in names)
+                     for row in data.query(prepared))
+
+
+def _closes(items: Sequence[Item], length: int, step: int, end: int, full: bool,
+            non_empty: bool, shift: int) -> list[tuple[int, list[Triple]]]:
+    """(close ``c``, content of ``[c-L, c)``) of every reported window-close instance."""
+    found = []
+    for close in range(1, end + 1):
+        if (close - length) % step or (full and close < length):
+            continue
+        content = [i.triple for i in items if close - length + shift <= i.time < close + shift]
+        if content or not non_empty:
+            found.append((close, content))
+    return found
+
+
+def _changes(items: Sequence[Item], length: int, step: int, end: int,
+             shift: int) -> list[tuple[int, list[Triple]]]:
+    """(``τ``, content of the content-change scope at ``τ``) for every input time ``τ > 0``."""
+    found = []
+    for tau in sorted({i.time for i in items if 0 < i.time <= end}):
+        a = 0
+        while a * step + length <= tau:
+            a += 1
+        start = a * step + shift
+        found.append((tau, [i.triple for i in items if start <= i.time <= tau]))
+    return found
+
+
+def profile_answers(name: str, query: Query, items: Sequence[Item], static: Sequence[Triple],
+                    end: int, shift: int = 0) -> Answers:
+    """The non-empty relations profile ``name`` reports on ``[0, end]`` (``shift`` moves every
+    window: a deliberately wrong oracle, for the self-test)."""
+    [window] = query.windows
+    merged = name == "csparql"
+    prepared = prepareQuery(oracle_sparql(query, merged=merged))
+    if name == "cqels":
+        answers, previous = {}, frozenset()
+        for tau, content in _changes(items, window.length, window.step, end, shift):
+            relation = _evaluate(query, False, static, content, prepared)
+            answers[tau], previous = relation - previous, relation
+    else:
+        scopes = _closes(items, window.length, window.step, end, full=merged, non_empty=merged,
+                         shift=shift)
+        answers = {c: _evaluate(query, merged, static, content, prepared) for c, content in scopes}
+    return {t: rows for t, rows in answers.items() if rows}
