@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from rdflib import Dataset, Graph, Literal, URIRef
+from rdflib import Dataset, Graph, Literal, URIRef, Variable
 from rdflib.namespace import XSD
 from rdflib.plugins.sparql import prepareQuery
 from rdflib.term import Node
@@ -80,10 +80,18 @@ def window_items(items: Iterable[Item], stream: int, length: int, step: int, t: 
             and i.time <= t]
 
 
-def _rows(prepared, dataset: Graph | Dataset, names: Sequence[str]) -> frozenset[Row]:
-    result = dataset.query(prepared)
-    return frozenset(tuple(normal(row[name]) if name in row.labels else None for name in names)
-                     for row in result)
+def rows(prepared, dataset: Graph | Dataset, names: Sequence[str], grouped: bool) -> frozenset[Row]:
+    """The solutions of ``prepared`` on ``dataset`` as rows over ``names``.
+
+    SPARQL 1.1 (section 11.2, 18.2.4.1) and rdflib differ on the empty solution ``{}`` in two
+    places, both righted here: without GROUP BY, aggregates over no solution make one group,
+    so ``MIN``/``MAX`` give one row with the aggregate unbound, and rdflib's row iterator
+    drops that row (so ``bindings`` are read instead); with GROUP BY over no solution there is
+    no group and no row, but rdflib's ``bindings`` hold ``{}`` (so ``{}`` is dropped there; the
+    generator's group keys are always bound, so ``{}`` is never a real group's row).
+    """
+    return frozenset(tuple(normal(binding.get(Variable(name))) for name in names)
+                     for binding in dataset.query(prepared).bindings if binding or not grouped)
 
 
 def paper_pull(query: Query, items: Sequence[Item], static: Sequence[Triple], period: int,
@@ -98,7 +106,7 @@ def paper_pull(query: Query, items: Sequence[Item], static: Sequence[Triple], pe
         for index, w in enumerate(query.windows):
             for triple in window_items(items, index, w.length, w.step, t, shift):
                 graph.add(triple)
-        answers[t] = _rows(prepared, graph, variables(query))
+        answers[t] = rows(prepared, graph, variables(query), bool(query.group_by))
     return answers
 
 
@@ -115,7 +123,7 @@ def paper_push(query: Query, items: Sequence[Item], static: Sequence[Triple], en
             graph = dataset.graph(URIRef(window_graph(index)))
             for triple in window_items(items, index, w.length, w.step, t, shift):
                 graph.add(triple)
-        answers[t] = _rows(prepared, dataset, variables(query))
+        answers[t] = rows(prepared, dataset, variables(query), bool(query.group_by))
     return answers
 
 

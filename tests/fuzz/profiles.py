@@ -25,7 +25,7 @@ from rdflib import Dataset, Graph, URIRef
 from rdflib.plugins.sparql import prepareQuery
 
 from tests.fuzz.model import Query, oracle_sparql, window_graph
-from tests.fuzz.oracle import Answers, Item, Row, Triple, normal, variables
+from tests.fuzz.oracle import Answers, Item, Row, Triple, rows, variables
 
 PROFILES = ("rsp4j", "csparql", "cqels")
 """The profiles this oracle reads; each names the spelling the tool is given (RSP-QL for
@@ -45,9 +45,7 @@ def _evaluate(query: Query, merged: bool, static: Sequence[Triple], content: lis
         graph = data.graph(URIRef(window_graph(0)))
         for triple in content:
             graph.add(triple)
-    names = variables(query)
-    return frozenset(tuple(normal(row[n]) if n in row.labels else None for n in names)
-                     for row in data.query(prepared))
+    return rows(prepared, data, variables(query), bool(query.group_by))
 
 
 def _closes(items: Sequence[Item], length: int, step: int, end: int, full: bool,
