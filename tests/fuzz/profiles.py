@@ -21,31 +21,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rdflib import Dataset, Graph, URIRef
-from rdflib.plugins.sparql import prepareQuery
-
 from tests.fuzz.model import Query, oracle_sparql, window_graph
-from tests.fuzz.oracle import Answers, Item, Row, Triple, rows, variables
+from tests.fuzz.oracle import Answers, Item, Row, Triple, rows, store, variables
 
 PROFILES = ("rsp4j", "csparql", "cqels")
 """The profiles this oracle reads; each names the spelling the tool is given (RSP-QL for
 ``rsp4j``, C-SPARQL for ``csparql``, CQELS for ``cqels``)."""
 
 
-def _evaluate(query: Query, merged: bool, static: Sequence[Triple], content: list[Triple],
-              prepared) -> frozenset[Row]:
-    if merged:
-        data: Graph | Dataset = Graph()
-        for triple in [*static, *content]:
-            data.add(triple)
-    else:
-        data = Dataset()
-        for triple in static:
-            data.add(triple)
-        graph = data.graph(URIRef(window_graph(0)))
-        for triple in content:
-            graph.add(triple)
-    return rows(prepared, data, variables(query), bool(query.group_by))
+def _evaluate(query: Query, merged: bool, static: Sequence[Triple], content: list[Triple]
+              ) -> frozenset[Row]:
+    windows = {None if merged else window_graph(0): content}
+    return rows(oracle_sparql(query, merged=merged), store(static, windows), variables(query))
 
 
 def _closes(items: Sequence[Item], length: int, step: int, end: int, full: bool,
@@ -80,14 +67,13 @@ def profile_answers(name: str, query: Query, items: Sequence[Item], static: Sequ
     window: a deliberately wrong oracle, for the self-test)."""
     [window] = query.windows
     merged = name == "csparql"
-    prepared = prepareQuery(oracle_sparql(query, merged=merged))
     if name == "cqels":
         answers, previous = {}, frozenset()
         for tau, content in _changes(items, window.length, window.step, end, shift):
-            relation = _evaluate(query, False, static, content, prepared)
+            relation = _evaluate(query, False, static, content)
             answers[tau], previous = relation - previous, relation
     else:
         scopes = _closes(items, window.length, window.step, end, full=merged, non_empty=merged,
                          shift=shift)
-        answers = {c: _evaluate(query, merged, static, content, prepared) for c, content in scopes}
+        answers = {c: _evaluate(query, merged, static, content) for c, content in scopes}
     return {t: rows for t, rows in answers.items() if rows}
