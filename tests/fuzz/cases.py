@@ -57,6 +57,7 @@ def features(query: Query) -> frozenset[str]:
     found |= {"distinct"} if query.distinct else set()
     found |= {"aggregate"} if any(s.startswith("(") for s in query.select) else set()
     found |= {"having"} if query.having else set()
+    found |= {"ungrouped"} if oracle.invalid(query) else set()
 
     def walk(elements) -> None:
         for e in elements:
@@ -93,6 +94,9 @@ def differences(case: Case, shift: int = 0) -> list[str] | drive.Refused:
                       case.end, names, csparql)
     if isinstance(got, drive.Refused):
         return got
+    rejected = oracle.invalid(case.query)
+    if rejected:
+        return [f"the tool answers a query SPARQL 1.1 rejects ({rejected})"]
     pull, push, verdicts = expected(case, shift)
     found = []
     if got.csparql != _nonempty(pull):
@@ -115,6 +119,8 @@ def known_defect(case: Case) -> str | None:
     """The reason a case meets a defect already pinned as a strict xfail in
     :mod:`tests.fuzz.test_pinned` (so the fuzzer stays green until it is fixed), else ``None``.
     Remove a line here when its pinned test starts passing."""
+    if oracle.invalid(case.query):
+        return "a projected variable neither grouped nor aggregated is accepted (issue 27 item 5)"
     if case.route == "derived" and "aggregate" in features(case.query):
         return "derived CQELS query loses its STREAM blocks under an aggregate (issue 27 item 2)"
     return None

@@ -112,6 +112,16 @@ def rows(sparql: str, data: ox.Store, names: Sequence[str]) -> frozenset[Row]:
                      for s in data.query(sparql, use_default_graph_as_union=False))
 
 
+def invalid(query: Query) -> str | None:
+    """Why SPARQL 1.1 rejects the query (pyoxigraph's parse error, e.g. a projected variable
+    neither grouped nor aggregated, section 11.4), or ``None``."""
+    try:
+        ox.Store().query(oracle_sparql(query, merged=True))
+    except SyntaxError as error:
+        return str(error).splitlines()[0]
+    return None
+
+
 def paper_pull(query: Query, items: Sequence[Item], static: Sequence[Triple], period: int,
                end: int, shift: int = 0) -> Answers:
     """C-SPARQL's answers (the paper's pull) at each multiple of ``period`` in ``[0, end]``."""

@@ -12,6 +12,7 @@ import pytest
 from rdflib import Literal, URIRef
 
 from tests.fuzz.cases import Case, differences
+from tests.fuzz.drive import Refused
 from tests.fuzz.model import EX, Block, Query, Window
 from tests.fuzz.oracle import Item
 
@@ -33,3 +34,12 @@ def test_derived_cqels_side_of_a_grouped_count_reads_the_stream():
     query = Query((Window(1, 1),), ("a", "(COUNT(?v) AS ?agg)"),
                   (Block(0, (("?a", ":p", "?v"),)),), group_by=("a",))
     assert differences(Case(query, "derived", ONE_AT_0, (), 1)) == []
+
+
+@pytest.mark.xfail(strict=True, reason="a projected variable neither grouped nor aggregated "
+                   "(SELECT ?a (COUNT(?v) AS ?agg) without GROUP BY) is answered instead of "
+                   "refused; SPARQL 1.1 section 11.4 rejects the query (issue 27 item 5)")
+@pytest.mark.parametrize("route", ["hand", "derived", "rspql"])
+def test_the_grouping_rule_is_enforced(route):
+    query = Query((Window(1, 1),), ("a", "(COUNT(?v) AS ?agg)"), (Block(0, (("?a", ":p", "?v"),)),))
+    assert isinstance(differences(Case(query, route, ONE_AT_0, (), 1)), Refused)
