@@ -26,18 +26,21 @@ ROUTES = ("hand", "derived", "rspql")
 
 @dataclass(frozen=True)
 class Case:
-    """A query, the route it is given by, a stream, static data and the pulling period."""
+    """A query, the route it is given by, a stream, static data and the pulling period; the
+    timeline runs to the end of the pulling interval holding the last input, and ``tail``
+    intervals more (evaluations after the last input)."""
 
     query: Query
     route: str
     items: tuple[Item, ...]
     static: tuple[Triple, ...]
     period: int
+    tail: int = 0
     end: int = field(init=False)
 
     def __post_init__(self) -> None:
         last = max((i.time for i in self.items), default=0)
-        object.__setattr__(self, "end", -(-max(last, 1) // self.period) * self.period)
+        object.__setattr__(self, "end", (-(-max(last, 1) // self.period) + self.tail) * self.period)
 
     def text(self) -> str:
         """The query text the tool is given."""
@@ -57,6 +60,7 @@ def features(query: Query) -> frozenset[str]:
     found |= {"distinct"} if query.distinct else set()
     found |= {"aggregate"} if any(s.startswith("(") for s in query.select) else set()
     found |= {"having"} if query.having else set()
+    found |= {"tuple-window"} if any(w.triples is not None for w in query.windows) else set()
     found |= {"ungrouped"} if oracle.invalid(query) else set()
 
     def walk(elements) -> None:
@@ -121,6 +125,12 @@ def known_defect(case: Case) -> str | None:
     Remove a line here when its pinned test starts passing."""
     if oracle.invalid(case.query):
         return "a projected variable neither grouped nor aggregated is accepted (issue 27 item 5)"
+    if "tuple-window" in features(case.query) and \
+            len({(i.time, i.stream, i.triple) for i in case.items}) < len(case.items):
+        return "a tuple window counts a triple repeated at one time point twice (issue 27 item 7)"
+    if "tuple-window" in features(case.query) and len({i.stream for i in case.items}) > 1:
+        return "a tuple window on one stream counts the triples of every stream (⊞^{#n} over the " \
+               "whole LARS stream)"
     if case.route == "derived" and "aggregate" in features(case.query):
         return "derived CQELS query loses its STREAM blocks under an aggregate (issue 27 item 2)"
     return None

@@ -35,10 +35,21 @@ Triple = tuple[str, str, str]
 
 @dataclass(frozen=True)
 class Window:
-    """``[RANGE length STEP step]`` in ticks of one second (``⊞^{length,0,step}``, SPEC Table 1)."""
+    """``[RANGE length STEP step]`` in ticks of one second (``⊞^{length,0,step}``, SPEC Table 1),
+    or with ``triples`` the tuple window ``[TRIPLES n]`` (``⊞^{#n}``; length and step unused)."""
 
     length: int
     step: int
+    triples: int | None = None
+
+    def spelled(self, language: str) -> str:
+        """The window clause in ``language`` (``csparql``, ``cqels`` or ``rspql``)."""
+        if self.triples is not None:
+            return {"csparql": f"[RANGE TRIPLES {self.triples}]", "cqels": f"[TRIPLES {self.triples}]",
+                    "rspql": f"[ELEMENTS {self.triples}]"}[language]
+        return {"csparql": f"[RANGE {self.length}s STEP {self.step}s]",
+                "cqels": f"[RANGE {self.length}s SLIDE {self.step}s]",
+                "rspql": f"[RANGE PT{self.length}S STEP PT{self.step}S]"}[language]
 
 
 @dataclass(frozen=True)
@@ -153,7 +164,7 @@ def _modifiers(query: Query) -> str:
 
 def csparql(query: Query, name: str = "fuzz") -> str:
     """The C-SPARQL query ``cs(Q)``: every block's triples in the WHERE clause."""
-    streams = "".join(f"FROM STREAM <{s}> [RANGE {w.length}s STEP {w.step}s]\n"
+    streams = "".join(f"FROM STREAM <{s}> {w.spelled('csparql')}\n"
                       for s, w in zip(query.streams, query.windows))
     where = _group(query.where, lambda b: "{ " + _body(b) + " }")
     return (f"REGISTER QUERY {name} AS\n{PREFIXES}{_select(query)}\n{streams}"
@@ -164,13 +175,13 @@ def cqels(query: Query) -> str:
     """The brave CQELS query of ``cq(Q)``: each block inside its STREAM clause."""
     def block(b: Block) -> str:
         w = query.windows[b.stream]
-        return f"STREAM :s{b.stream + 1} [RANGE {w.length}s SLIDE {w.step}s] {{ {_body(b)} }}"
+        return f"STREAM :s{b.stream + 1} {w.spelled('cqels')} {{ {_body(b)} }}"
     return f"{PREFIXES}{_select(query)} WHERE {{ {_group(query.where, block)} }}{_modifiers(query)}"
 
 
 def rspql(query: Query) -> str:
     """The RSP-QL query (RSP4J's syntax): one named window per stream, Rstream."""
-    windows = "".join(f"FROM NAMED WINDOW :w{i + 1} ON :s{i + 1} [RANGE PT{w.length}S STEP PT{w.step}S]\n"
+    windows = "".join(f"FROM NAMED WINDOW :w{i + 1} ON :s{i + 1} {w.spelled('rspql')}\n"
                       for i, w in enumerate(query.windows))
     where = _group(query.where, lambda b: f"WINDOW :w{b.stream + 1} {{ {_body(b)} }}")
     return (f"{PREFIXES}REGISTER RSTREAM <{EX}out> AS\n{_select(query)}\n{windows}"

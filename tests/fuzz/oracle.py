@@ -33,7 +33,7 @@ from rdflib.namespace import XSD
 from rdflib.term import Node
 from rdflib.util import from_n3
 
-from tests.fuzz.model import Query, oracle_sparql, window_graph
+from tests.fuzz.model import Query, Window, oracle_sparql, window_graph
 
 Triple = tuple[Node, Node, Node]
 Row = tuple[object, ...]
@@ -74,13 +74,23 @@ def variables(query: Query) -> tuple[str, ...]:
                  for v in query.select)
 
 
-def window_items(items: Iterable[Item], stream: int, length: int, step: int, t: int,
+def window_items(items: Sequence[Item], stream: int, window: Window, t: int,
                  shift: int = 0) -> list[Triple]:
-    """The triples of window ``⊞^{length,0,step}`` of ``stream`` at ``t`` (closed bounds);
-    ``shift`` moves the window (a deliberately wrong oracle, for the self-test)."""
-    end = (t // step) * step + shift
-    return [i.triple for i in items if i.stream == stream and max(0, end - length) <= i.time <= end
-            and i.time <= t]
+    """The triples of ``window`` on ``stream`` at ``t``; ``shift`` moves the window (a
+    deliberately wrong oracle, for the self-test).
+
+    A time window ``⊞^{L,0,D}`` holds the items stamped in ``[max(0, t'-L), t']``,
+    ``t' = floor(t/D)·D`` (closed bounds). A tuple window ``⊞^{#n}`` holds the latest ``n``
+    items up to ``t`` in arrival order, the items at one time point read as a set (SPEC
+    section 2: a repeated triple at one time point is one atom).
+    """
+    if window.triples is not None:
+        seen = list(dict.fromkeys((i.time, i.triple) for i in items
+                                  if i.stream == stream and i.time <= t + shift))
+        return [triple for _, triple in seen[max(0, len(seen) - window.triples):]]
+    end = (t // window.step) * window.step + shift
+    return [i.triple for i in items
+            if i.stream == stream and max(0, end - window.length) <= i.time <= end and i.time <= t]
 
 
 def _term(term: Node) -> ox.NamedNode | ox.Literal:
@@ -129,7 +139,7 @@ def paper_pull(query: Query, items: Sequence[Item], static: Sequence[Triple], pe
     answers = {}
     for t in range(0, end + 1, period):
         merged = [triple for index, w in enumerate(query.windows)
-                  for triple in window_items(items, index, w.length, w.step, t, shift)]
+                  for triple in window_items(items, index, w, t, shift)]
         answers[t] = rows(sparql, store(static, {None: merged}), variables(query))
     return answers
 
@@ -140,7 +150,7 @@ def paper_push(query: Query, items: Sequence[Item], static: Sequence[Triple], en
     sparql = oracle_sparql(query, merged=False)
     answers = {}
     for t in sorted({i.time for i in items if i.time <= end}):
-        windows = {window_graph(index): window_items(items, index, w.length, w.step, t, shift)
+        windows = {window_graph(index): window_items(items, index, w, t, shift)
                    for index, w in enumerate(query.windows)}
         answers[t] = rows(sparql, store(static, windows), variables(query))
     return answers

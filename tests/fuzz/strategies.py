@@ -44,15 +44,20 @@ DATE_FILTERS = ['?t >= "2020-01-03"^^xsd:date', '?t < "2020-01-05"^^xsd:date']
 W_FILTERS = ["?w > 1", "?w < 2.5"]
 
 
-windows = st.builds(lambda length, step: Window(length, min(step, length)),
-                    st.integers(1, 5), st.integers(1, 4))
+time_windows = st.builds(lambda length, step: Window(length, min(step, length)),
+                         st.integers(1, 5), st.integers(1, 4))
+windows = st.one_of(time_windows, time_windows, time_windows,
+                    st.builds(lambda n: Window(1, 1, n), st.integers(1, 3)))
+"""Mostly time windows; one in four a tuple window ``[TRIPLES n]`` (its length and step,
+unused by it, make the period and the boundary times of the stream)."""
 
 
 @st.composite
-def queries(draw, max_streams: int = 2) -> Query:
-    """An abstract query over one or two streams (see the module docstring for its parts)."""
+def queries(draw, max_streams: int = 2, tuples: bool = True) -> Query:
+    """An abstract query over one or two streams (see the module docstring for its parts);
+    ``tuples``: tuple windows allowed."""
     count = draw(st.sampled_from([1, 1, 2][:max_streams + 1]))
-    chosen = tuple(draw(windows) for _ in range(count))
+    chosen = tuple(draw(windows if tuples else time_windows) for _ in range(count))
     first = draw(st.sampled_from(["p", "q", "d"]))
     var = {"p": "v", "q": "n", "d": "t"}
     triples = [("?a", f":{first}", f"?{var[first]}")]
@@ -152,8 +157,9 @@ statics = st.builds(
 
 @st.composite
 def cases(draw, routes=("hand", "derived", "rspql")):
-    """A whole case: query, route, stream, static data, and a period of one or two STEPs of
-    the first window."""
+    """A whole case: query, route, stream, static data, a period of one or two STEPs of the
+    first window, and sometimes a timeline that runs one period past the last input."""
     query = draw(queries())
     return Case(query, draw(st.sampled_from(routes)), tuple(draw(streams(query))),
-                tuple(draw(statics)), query.windows[0].step * draw(st.sampled_from([1, 1, 2])))
+                tuple(draw(statics)), query.windows[0].step * draw(st.sampled_from([1, 1, 2])),
+                draw(st.sampled_from([0, 0, 1])))

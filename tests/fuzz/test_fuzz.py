@@ -27,7 +27,7 @@ from tests.fuzz.strategies import cases
 EXAMPLES = int(os.environ.get("LARS_FUZZ_EXAMPLES", "300"))
 RANDOM = os.environ.get("LARS_FUZZ_RANDOM") == "1"
 FAMILIES = ("two-streams", "distinct", "aggregate", "having", "static", "optional", "union",
-            "filter", "bind", "block-filter", "ungrouped")
+            "filter", "bind", "block-filter", "ungrouped", "tuple-window")
 
 
 def test_lars_agree_matches_the_oracle_on_random_queries_and_streams():

@@ -22,7 +22,7 @@ SPELLING = {"rsp4j": model.rspql, "csparql": model.csparql, "cqels": model.cqels
 
 @st.composite
 def profile_cases(draw):
-    query = draw(queries(max_streams=1))
+    query = draw(queries(max_streams=1, tuples=False))
     return (draw(st.sampled_from(PROFILES)), query, tuple(draw(streams(query))), tuple(draw(statics)))
 
 
