@@ -46,8 +46,13 @@ W_FILTERS = ["?w > 1", "?w < 2.5"]
 
 time_windows = st.builds(lambda length, step: Window(length, min(step, length)),
                          st.integers(1, 5), st.integers(1, 4))
-windows = st.one_of(time_windows, time_windows, time_windows,
-                    st.builds(lambda n: Window(1, 1, n), st.integers(1, 3)))
+tuple_windows = st.builds(lambda n: Window(1, 1, n), st.integers(1, 3))
+
+
+@st.composite
+def windows(draw) -> Window:
+    return draw(tuple_windows if draw(st.integers(0, 3)) == 0 else time_windows)
+
 """Mostly time windows; one in four a tuple window ``[TRIPLES n]`` (its length and step,
 unused by it, make the period and the boundary times of the stream)."""
 
@@ -57,7 +62,7 @@ def queries(draw, max_streams: int = 2, tuples: bool = True) -> Query:
     """An abstract query over one or two streams (see the module docstring for its parts);
     ``tuples``: tuple windows allowed."""
     count = draw(st.sampled_from([1, 1, 2][:max_streams + 1]))
-    chosen = tuple(draw(windows if tuples else time_windows) for _ in range(count))
+    chosen = tuple(draw(windows() if tuples else time_windows) for _ in range(count))
     first = draw(st.sampled_from(["p", "q", "d"]))
     var = {"p": "v", "q": "n", "d": "t"}
     triples = [("?a", f":{first}", f"?{var[first]}")]

