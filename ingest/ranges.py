@@ -11,7 +11,7 @@ halves of a stream are parsed and encoded on two cores.
 
 Only a local file read under the default policy (``on_error="stop"``, ``order="strict"``) is cut
 this way: a line going back in time or a bad line is an error wherever it is (also a line of
-one stream behind another's, which ``lars run`` alone merges, :class:`ingest.policy.StreamMerge`:
+one stream behind another's, which ``lars run`` alone merges, :class:`ingest.timeorder.StreamMerge`:
 the workers' ranges must ascend over all streams, so such a file is refused here, never cut
 wrong; ``--order sort`` reads it), and each worker
 also reads the line before its own first one, so every pair of neighbouring lines is checked by

@@ -12,7 +12,7 @@ Two kinds of input:
   ``(line, source, line_number) -> (t, elements) | None`` such as
   :func:`lars.parser.parse_stream_line`; each file's timestamps are checked (or sorted) on their
   own, and several files are merged by time. In process, a file holding several streams, each
-  in time order, is merged by time (:class:`ingest.policy.StreamMerge`); the Spark job checks
+  in time order, is merged by time (:class:`ingest.timeorder.StreamMerge`); the Spark job checks
   one order over all the file's streams and refuses such a file at its first line behind
   another stream's (``order="sort"`` reads it on both);
 * whole files (``whole_files=True``): each file is parsed by a *document parser*
@@ -46,9 +46,10 @@ from contextlib import contextmanager
 from typing import Any
 
 from ingest.policy import (
-    MAX_MESSAGES, Entry, LineParser, ReadPolicy, ReadReport, TimeOrder, combine_orders,
+    MAX_MESSAGES, LineParser, ReadPolicy, ReadReport,
     group_by_time, handle, parse_lines, read_lines, read_text, require_report,
 )
+from ingest.timeorder import Entry, TimeOrder, combine_orders
 from lars.errors import InputError, LarsError, ParseError, Position
 from solver.spark import is_current, spark_session
 

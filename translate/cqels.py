@@ -1,7 +1,8 @@
 """The CQELS reader (SPEC section 4).
 
 Accepted syntax: a SPARQL SELECT query whose WHERE may hold stream graph patterns
-``STREAM <iri> [window] { basic graph pattern }`` (any number, same or different streams).
+``STREAM <iri> [window] { graph pattern }`` (any number, same or different streams; any pattern but
+GRAPH and another block, read over the window: ``docs/translation.md`` §6a).
 Each ``STREAM <iri> [window] {`` is rewritten to ``GRAPH <urn:lars:stream:K> {`` before rdflib
 parses the text; :mod:`translate.algebra` turns those GRAPH nodes back into
 :class:`~translate.rsp.StreamPattern` nodes, and ``S`` lists them in text order.

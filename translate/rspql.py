@@ -6,7 +6,7 @@ Accepted syntax::
     SELECT ...
     FROM NAMED WINDOW <w> ON <s> [RANGE PT10S STEP PT5S]      (or [ELEMENTS n])
     FROM <static>
-    WHERE { ... WINDOW <w> { basic graph pattern } ... }
+    WHERE { ... WINDOW <w> { graph pattern } ... }
 
 Durations are ISO 8601 without years and months (``PT2S``, ``PT1.5S``, ``PT10M``, ``P1DT2H``).
 A window without ``STEP`` slides by one tick (as CQELS's ``[RANGE L]``). Each ``WINDOW <w> {``

@@ -251,7 +251,7 @@ class Tau:
         if graph not in self._window_content:
             self._window_content.add(graph)
             block = self._windows[graph]
-            s, p, o = (internal_variable(n) for n in "SPO")
+            s, p, o = (internal_variable(n) for n in ("WS", "WP", "WO"))  # not _P: a report time
             source = Atom(STRIPLE, (s, p, o, self.encoder.encode(block.stream)))
             where = f"{term_text(block.stream, self.names)} {window_text(block.window)}"
             self._add_window_rule(Rule(Atom(WINDOW_TRIPLE, (s, p, o, graph)),

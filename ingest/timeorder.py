@@ -1,0 +1,136 @@
+"""Time order of stream records: one source's order, and the merge of several streams' orders.
+
+:class:`TimeOrder` follows the latest time point of one source (or one stream) and flags a record
+that goes back in time; :func:`combine_orders` folds its states (the Spark job checks the order
+partition by partition). :class:`StreamMerge` merges the records of several streams of one
+source, each in time order, into time order (issue 26: RSP4J's multi-stream inputs interleave
+their streams). :func:`ingest.policy.parse_lines` applies them under the reading policy.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple
+
+from lars.errors import InputError, Position
+
+
+class Entry(NamedTuple):
+    """One parsed record: its time point, its elements in order, and where it was read."""
+
+    time: int
+    elements: tuple[Any, ...]
+    position: Position
+
+
+class TimeOrder:
+    """Follows the latest timestamp of one source and flags records that go back in time.
+
+    The state is ``(latest time, the last line that had it)``; a record before the latest time
+    is flagged and leaves the state alone. :func:`combine_orders` folds states, so the check can
+    also run over the partitions of a Spark job.
+
+    >>> order = TimeOrder("s.nt")
+    >>> order.check(7, 9) is None, str(order.check(5, 12))
+    (True, 's.nt:12: error: timestamp 5 goes back in time (line 9 had 7)')
+    """
+
+    def __init__(self, source: str, state: tuple[int, int] | None = None):
+        self.source = source
+        self.state = state
+
+    def check(self, time: int, line: int, where: str = "") -> InputError | None:
+        """Record ``time`` read on ``line``; the error if it goes back in time (else ``None``);
+        ``where`` is added to the message (``" on stream <s>"``)."""
+        if self.state is not None and time < self.state[0]:
+            latest, latest_line = self.state
+            return InputError(f"timestamp {time} goes back in time (line {latest_line} had "
+                              f"{latest}{where})", Position(self.source, line))
+        self.state = (time, line)
+        return None
+
+
+def combine_orders(first: tuple[int, int] | None, then: tuple[int, int] | None) -> tuple[int, int] | None:
+    """The :class:`TimeOrder` state after reading a part with end state ``first``, then ``then``."""
+    if first is None or (then is not None and then[0] >= first[0]):
+        return then if then is not None else first
+    return first
+
+
+def stream_of(elements: Sequence[Any]) -> Any:
+    """The stream a line's elements arrive on: a stream triple's ``stream``, a ``striple``
+    atom's last argument; ``None`` (one stream) for other elements, such as a LARS file's atoms."""
+    if not elements:
+        return None
+    first = elements[0]
+    if hasattr(first, "stream"):
+        return first.stream
+    args = getattr(first, "args", ())
+    return args[-1] if getattr(first, "predicate", None) == "striple" and args else None
+
+
+class StreamMerge:
+    """Merges the lines of several streams, each ascending in time, into time order.
+
+    Each stream has its own :class:`TimeOrder`. An entry is held until no line still to come can
+    have an earlier or equal time point: every stream seen so far has passed it (the
+    *watermark* is the least of their latest time points; entries at it wait, since more lines
+    at that time point may come, from any stream). A single stream in time order therefore flows
+    through with one time point of delay, and interleaved streams are held only as far as they
+    are apart; within a time point the entries keep their arrival (line) order.
+
+    A stream that first appears with a time point before one already handed on cannot be merged
+    without reading the whole source first: it is refused, naming the line (``--order sort``
+    reads the whole source and sorts it).
+
+    >>> merge = StreamMerge("s.nt")
+    >>> out = []
+    >>> for time, line, stream in [(1, 1, "a"), (2, 2, "b"), (3, 3, "a"), (1, 4, "b"), (5, 5, "b")]:
+    ...     error = merge.check(time, line, stream)
+    ...     out += [(time, str(error))] if error else [e.time for e in merge.push(
+    ...         Entry(time, (stream,), Position("s.nt", line)))]
+    >>> out + [e.time for e in merge.flush()]
+    [1, (1, 's.nt:4: error: timestamp 1 goes back in time (line 2 had 2 on stream b)'), 2, 3, 5]
+    """
+
+    def __init__(self, source: str):
+        self.source = source
+        self.orders: dict[Any, TimeOrder] = {}
+        self.held: list[tuple[int, int, Entry]] = []
+        self.handed: tuple[int, int] | None = None
+        """The latest time point handed on, and the line it came from."""
+
+    def check(self, time: int, line: int, stream: Any) -> InputError | None:
+        """Record ``time`` on ``line`` of ``stream``; the error if it goes back in time within
+        its stream, or if a new stream starts before what was handed on (else ``None``)."""
+        order = self.orders.get(stream)
+        if order is None:
+            if self.handed is not None and time < self.handed[0]:
+                return InputError(
+                    f"timestamp {time} of a stream first seen here goes back in time (line "
+                    f"{self.handed[1]} had {self.handed[0]}, already read): streams whose lines "
+                    "interleave must each start before the others pass its first time point",
+                    Position(self.source, line), hint="use --order sort to sort the whole file")
+            order = self.orders[stream] = TimeOrder(self.source)
+        return order.check(time, line, f" on stream {_stream_text(stream)}"
+                           if len(self.orders) > 1 else "")
+
+    def push(self, entry: Entry) -> Iterator[Entry]:
+        """Hold ``entry``; hand on what no later line can precede."""
+        heapq.heappush(self.held, (entry.time, entry.position.line or 0, entry))
+        watermark = min(order.state[0] for order in self.orders.values())
+        while self.held and self.held[0][0] < watermark:
+            time, line, released = heapq.heappop(self.held)
+            self.handed = (time, line)
+            yield released
+
+    def flush(self) -> Iterator[Entry]:
+        """Everything still held, in time order (the source has ended)."""
+        while self.held:
+            yield heapq.heappop(self.held)[2]
+
+
+def _stream_text(stream: Any) -> str:
+    text = getattr(stream, "value", stream)
+    return f"<{text}>" if isinstance(text, str) and ":" in text else str(text)
