@@ -91,13 +91,18 @@ def cluster(tmp_path_factory):
         yield url
     finally:
         for process in reversed(started):  # only the two process groups started here
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGTERM)
-                try:
-                    process.wait(30)
-                except subprocess.TimeoutExpired:
-                    os.killpg(process.pid, signal.SIGKILL)
-                    process.wait()
+            stop_group(process)
+
+
+def stop_group(process: subprocess.Popen) -> None:
+    """End the process group ``process`` leads (started with ``start_new_session``)."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
 
 
 def lars(*args: str) -> subprocess.CompletedProcess:
@@ -183,12 +188,7 @@ def test_the_documented_cluster_commands_run_as_written(tmp_path):
         local = subprocess.run(["bash", "-c", local_commands], cwd=ROOT, capture_output=True,
                                text=True, env=os.environ, timeout=900)
     finally:
-        os.killpg(starter.pid, signal.SIGTERM)
-        try:
-            starter.wait(30)
-        except subprocess.TimeoutExpired:
-            os.killpg(starter.pid, signal.SIGKILL)
-            starter.wait()
+        stop_group(starter)
     assert remote.returncode == local.returncode == 1, remote.stderr  # agree: they disagree
     assert remote.stdout == local.stdout != ""
     assert "error" not in remote.stderr, remote.stderr
