@@ -57,14 +57,13 @@ from agreement.sources import (
 from ingest.eager import static_graphs
 from ingest.encoded import EncodedLines
 from ingest.lazy import QueryInput, choose_timeline, stream_reader
-from ingest.options import ReadOptions
 from ingest.policy import ReadReport, within_timeline
 from ingest.ranges import cuttable, file_ranges
 from lars.analysis import is_stratified
 from lars.errors import InputError, LarsError, Position, placed
 from lars.parser import parse_facts, parse_program
 from solver.formats import RunInfo
-from solver.limits import DEFAULT_MAX_FACTS, Limits
+from solver.limits import Limits
 from translate.api import parse_query, query_background, translate
 from translate.durations import parse_unit
 from translate.profilefile import resolve_profile

@@ -47,20 +47,30 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
 EXAMPLES = {
     "translate": """examples (from examples/coupons/rdf):
   lars translate cqels.rq --unit 1m                 # tau2 of the paper's query, in its notation
-  lars translate csparql.rq --unit 1m --mode pull --period 10m --syntax ascii""",
+  -> exit 0, the header `# τ2(Q')` and the rules in the paper's notation (`⊞^`)
+  lars translate csparql.rq --unit 1m --mode pull --period 10m --syntax ascii
+  -> exit 0, the header `pull ℘(P,10)` and the rules in ASCII (`:-`, `<>`)""",
     "run": """examples (from examples/coupons/rdf):
   lars run cqels.rq --stream stream.nt --static static.ttl --unit 1m
+  -> exit 0, the header `# timeline [0,18] (unit 1m)`, then `?shop` `?product` `?percent` per time point
   lars run cqels.rq --stream stream.nt --static static.ttl --unit 1m --format csv > answers.csv
+  -> exit 0, answers.csv starts `time,shop,product,percent`
   lars run ../program.lars --stream ../stream.txt --background ../background.lars --format atoms
+  -> exit 0, the answer atoms of each time point (`ans(b,"rayban",25)`)
 
 A query's answers are solution mappings: one row per answer and time point, variables in SELECT
 order, IRIs shortened with the query's prefixes on a terminal (--no-prefixes: in full; machine
 formats json and csv: always in full). --format atoms shows the raw LARS answer atoms.""",
     "agree": """examples (from examples/coupons/rdf):
-  lars agree csparql.rq --stream stream.nt --static static.ttl --unit 1m --period 30m
   lars agree cqels.rq --stream stream.nt --static static.ttl --unit 1m --period 30m
+  -> DISAGREE, exit 1: `disagree on 1 of 1 pulling intervals (period 30 × 1m, timeline [0,30])`
+  lars agree csparql.rq --stream stream.nt --static static.ttl --unit 1m
+  -> AGREE, exit 0: the CQELS side derived, the period taken from the STEP (`period 1 × 1m`)
   lars agree --analyze cqels.rq --unit 1m --period 30m
-  lars agree --recorded-csparql cs.json --recorded-cqels cq.json --period 10s
+  -> exit 0: `agreement NOT GUARANTEED: 1 of 3 sufficient conditions met`, one line per condition
+  lars agree --recorded-csparql ../../csrbench/engine-answers/csparql-answer-1.json \
+      --recorded-cqels ../../csrbench/engine-answers/cqels-answer-1.json --period 10s
+  -> DISAGREE, exit 1: `(recorded answers) disagree on 3 of 4 pulling intervals`
 
 STEP, --period and --mode: a C-SPARQL window [RANGE L STEP D] slides by D; --period U is when
 C-SPARQL pulls (evaluates), by default the windows' STEP (or COMPUTED EVERY). lars agree always

@@ -19,11 +19,14 @@ EXAMPLE = """\
 example (CSRBench Q5, C-SPARQL's recorded answers, which drop a binding):
   lars check examples/csrbench/queries/q5-csparql.rq --stream examples/csrbench/stream \\
       --answers examples/csrbench/engine-answers/csparql-answer-5.json --profile csparql
-  -> INCORRECT, exit 1, with the first relation that differs, the bindings missing and extra,
-     the stream triples behind them, and the profile changes that would accept the recording.
+  -> INCORRECT, exit 1: the `first mismatch` (an empty relation recorded at 1000 ms, before the
+     profile expects any) and the profile change that would accept the recording
+     (`accepted with:` `startup = "partial"`); where bindings differ, the bindings missing
+     and extra and the stream triples behind them.
   lars check examples/csrbench/queries/q3-cqels.rq --stream examples/csrbench/stream \\
       --answers examples/csrbench/engine-answers/cqels-answer-3.json --profile cqels --merge-same-time
-  -> CORRECT, exit 0 (CQELS reports one relation per binding; merged per tick they pass).
+  -> CORRECT, exit 0 (CQELS reports one relation per binding; merged per tick they pass:
+     `relations of one tick merged`).
 
 profiles: """ + ", ".join(f"{name} ({p.description})" for name, p in PROFILES.items()) + """;
 or a TOML file (see translate/profilefile.py), e.g. based-on = "csparql" and bounds = "closed".

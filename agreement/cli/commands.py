@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO

@@ -19,6 +19,13 @@ from agreement.cli.model import NOTES, options_of
 from agreement.optiondefaults import DEFAULT_MAX_GROUND, PAPER_PAIR
 from lars.errors import InputError
 
+EXAMPLE = """\
+example (CSRBench Q1, in C-SPARQL; the period is its STEP, 10s):
+  lars witness examples/csrbench/queries/q1-csparql.rq --earliest 1
+  -> WITNESS, exit 1: `4 triple(s), last at 1 (minimal within the bounds)`, the stream, the
+     pulling interval where the answers differ and why, and the `lars agree` command that
+     re-checks it.
+"""
 DEFAULT_TRIPLES = 6
 DEFAULT_FRESH = 2
 
@@ -30,7 +37,8 @@ def add_parser(commands) -> argparse.ArgumentParser:
                         "(exit 0: none within the bounds, 1: found)",
         description="Search the smallest stream (fewest triples, then earliest last timestamp) on "
         "which two engine profiles disagree on a pulling interval, or show there is none within "
-        "the bounds (SPEC section 13). Both sides are evaluated in one clingo program.")
+        "the bounds (SPEC section 13). Both sides are evaluated in one clingo program.",
+        epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("query", help="a C-SPARQL, CQELS or RSP-QL query (the other side is "
                         "derived from it)")
     parser.add_argument("--engine", choices=ENGINES,
