@@ -38,6 +38,7 @@ from typing import Any, NamedTuple
 
 from lars.errors import InputError, LarsError, ParseError, Position
 from solver.keys import KeyedSlice
+from translate.documents import decode_text
 
 LineParser = Callable[[str, str, int], "tuple[int, list[Any]] | None"]
 """``(line, source, line_number) -> (t, elements) | None``; raises ``ParseError``."""
@@ -347,23 +348,6 @@ def read_text(path: str | Path) -> str:
     except OSError as exc:
         raise InputError(f"cannot read the file: {exc.strerror or exc}", Position(str(path))) from None
     return decode_text(data, str(path))
-
-
-def decode_text(data: bytes, source: str) -> str:
-    """``data`` as UTF-8 text without a leading byte-order mark.
-
-    >>> decode_text("ok\\n caf\u00e9".encode("latin-1"), "q.rq")
-    Traceback (most recent call last):
-    lars.errors.ParseError: q.rq:2:5: error: the file is not UTF-8 text (byte 0xe9)
-    """
-    try:
-        return data.decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError as exc:
-        start = data.rfind(b"\n", 0, exc.start) + 1
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = len(data[start:exc.start].decode("utf-8", errors="replace")) + 1
-        raise ParseError(f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x})",
-                         Position(source, line, column)) from None
 
 
 def group_by_time(entries: Iterable[Entry]) -> list[tuple[int, tuple[Any, ...]]]:
