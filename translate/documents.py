@@ -18,6 +18,7 @@ import os
 import stat
 
 from lars.errors import InputError, LimitError, ParseError, Position
+from lars.filekinds import kind_of
 
 DEFAULT_MAX_DOCUMENT_BYTES = 64 * 2**20
 MAX_DOCUMENT_VARIABLE = "LARS_MAX_DOCUMENT_BYTES"
@@ -36,16 +37,6 @@ def max_document_bytes() -> int:
     if not text.strip().isdigit() or int(text) < 1:
         raise InputError(f"{MAX_DOCUMENT_VARIABLE} must be a whole number of 1 or more, not {text!r}")
     return int(text)
-
-
-def kind_of(mode: int) -> str:
-    """What a file that is not a regular file is, in words."""
-    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a pipe"),
-                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                       (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return name
-    return "not a regular file"
 
 
 def read_document(path: str | os.PathLike, what: str = "file") -> str:
