@@ -15,6 +15,7 @@ lars.errors.ParseError: q.rq:2:5: error: the file is not UTF-8 text (byte 0xe9)
 from __future__ import annotations
 
 import os
+import re
 import stat
 
 from lars.errors import InputError, LimitError, ParseError, Position
@@ -90,3 +91,22 @@ def decode_text(data: bytes, source: str) -> str:
         raise ParseError(f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x})",
                          Position(source, line, column)) from None
 
+
+
+LONE_SURROGATE = "a \\u escape names a lone surrogate (half of a UTF-16 pair), not a character"
+SURROGATE_ESCAPE = re.compile(r"\\(?:u[dD][89a-fA-F][0-9a-fA-F]{2}|U0000[dD][89a-fA-F][0-9a-fA-F]{2})")
+
+
+def refuse_surrogate_escapes(text: str, source: str) -> None:
+    """Refuse a SPARQL ``\\uD800``-style escape: it would be read as a lone surrogate, which no
+    output can encode (issue 28: writing the answer crashed).
+
+    >>> refuse_surrogate_escapes('SELECT * { ?s ?p "a\\\\uD800" }', "q.rq")
+    Traceback (most recent call last):
+    lars.errors.ParseError: q.rq:1:20: error: a \\u escape names a lone surrogate (half of a UTF-16 pair), not a character
+    """
+    found = SURROGATE_ESCAPE.search(text)
+    if found is not None:
+        line = text.count("\n", 0, found.start()) + 1
+        column = found.start() - text.rfind("\n", 0, found.start())
+        raise ParseError(LONE_SURROGATE, Position(source, line, column))
