@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import csv
 import difflib
+import io
 import json
 import os
 import stat
@@ -106,11 +107,38 @@ class JsonLinesSink(Sink):
         self.out.write(answer_json_text(answer) + "\n")  # json.dumps(answer_json(answer))
 
 
+class CsvRows:
+    """CSV rows ending in ``\\n`` in which a field holding ``\\r`` is quoted too (RFC 4180: a
+    field with a line break is quoted; Python's writer quotes only the characters of its line
+    terminator, so a lone ``\\r`` went out bare and split the row for every reader).
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> CsvRows(out).writerow(["a\\rb", "c,d", "e"])
+    >>> out.getvalue()
+    '"a\\rb","c,d",e\\n'
+    """
+
+    def __init__(self, out: IO[str]):
+        self.out, self.row = out, io.StringIO()
+        self.writer = csv.writer(self.row, lineterminator="\r\n")
+
+    def writerow(self, row: Iterable[Any]) -> None:
+        self.row.seek(0)
+        self.row.truncate()
+        self.writer.writerow(row)
+        self.out.write(self.row.getvalue()[:-2] + "\n")
+
+    def writerows(self, rows: Iterable[Iterable[Any]]) -> None:
+        for row in rows:
+            self.writerow(row)
+
+
 class CsvSink(Sink):
     """``csv``: a header, then :func:`answer_rows`."""
 
     def __init__(self, out: IO[str]):
-        self.writer = csv.writer(out, lineterminator="\n")
+        self.writer = CsvRows(out)
         self.writer.writerow(COLUMNS)
 
     def write(self, answer: TimePointAnswer) -> None:
