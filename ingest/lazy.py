@@ -36,7 +36,8 @@ from lars.atoms import Atom
 from lars.errors import InputError, LarsError, Position
 from ingest.limits import check_timeline_length, max_time_points
 from ingest.policy import (
-    Entry, ReadPolicy, ReadReport, decode_line, parse_lines, read_lines, read_text, within_timeline,
+    Entry, ReadPolicy, ReadReport, decode_line, parse_lines, read_lines, read_text, refuse_special_file,
+    within_timeline,
 )
 from lars.streams import Timeline
 from ingest.options import ReadOptions
@@ -128,8 +129,9 @@ def lines_from_end(path: str, block: int = 1 << 16) -> Iterator[bytes]:
     """The lines of a file, last first, read in blocks from its end (line ends removed).
 
     Raises:
-        InputError: the file cannot be opened.
+        InputError: the file cannot be opened, or is a pipe or a device.
     """
+    refuse_special_file(path)
     try:
         file = open(path, "rb")  # noqa: SIM115 (closed by the with below)
     except OSError as exc:

@@ -31,12 +31,15 @@ signature of :func:`lars.parser.parse_stream_line`.
 from __future__ import annotations
 
 import difflib
+import os
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from lars.errors import InputError, LarsError, ParseError, Position
+from lars.filekinds import kind_of
 from solver.keys import KeyedSlice
 from translate.documents import decode_text
 
@@ -296,6 +299,19 @@ def within_timeline(slices: Iterable[tuple[int, Sequence[Any]]], start: int, end
             close()
 
 
+def refuse_special_file(path: str | Path) -> None:
+    """Refuse a pipe, a device or a socket as a stream file, before opening it (opening a FIFO
+    waits for a writer); a missing file or a folder is left to ``open`` to name."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return
+    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        raise InputError(f"the stream must be a regular file, not {kind_of(mode)}: it is read more "
+                         "than once (its last time point first)", Position(str(path)),
+                         hint="save it to a file first")
+
+
 def read_lines(path: str | Path, block: int = 1 << 20, start: int = 0,
                end: int | None = None) -> Iterator[bytes]:
     """The lines of a file as bytes, without their LF or CRLF ends (with ``start`` and ``end``,
@@ -312,8 +328,12 @@ def read_lines(path: str | Path, block: int = 1 << 20, start: int = 0,
     [b'a', b'b', b'', b'c\\r', b'd']
 
     Raises:
-        InputError: the file cannot be opened (missing, a folder, no permission).
+        InputError: the file cannot be opened (missing, a folder, no permission), or it is not
+            a regular file: a pipe or a device (``--stream <(cmd)``) is refused before it is
+            opened, since streams are read more than once (the last time point first, to size
+            the timeline; worker ranges by offset), which a pipe cannot give (issue 28).
     """
+    refuse_special_file(path)
     try:
         file = open(path, "rb")  # noqa: SIM115 (closed by the with below)
     except OSError as exc:

@@ -44,7 +44,7 @@ from typing import Any
 
 from ingest.policy import (
     MAX_MESSAGES, Entry, LineParser, ReadPolicy, ReadReport, TimeOrder, combine_orders,
-    group_by_time, handle, parse_lines, read_lines, read_text, require_report,
+    group_by_time, handle, parse_lines, read_lines, read_text, refuse_special_file, require_report,
 )
 from lars.errors import InputError, LarsError, ParseError, Position
 from solver.spark import is_current, spark_session
@@ -57,6 +57,8 @@ def _check_paths(paths: Sequence[str]) -> list[str]:
     """The paths as strings; a missing local file is an :class:`InputError` before any work."""
     paths = [str(path) for path in paths]
     for path in paths:
+        if "://" not in path:
+            refuse_special_file(path)
         if "://" not in path and not os.path.isfile(path):
             reason = "it is a folder" if os.path.isdir(path) else "No such file or directory"
             raise InputError(f"cannot read the file: {reason}", Position(path))

@@ -1,4 +1,5 @@
-"""Text that is not what it seems (issue 28): a ``\\uD800`` escape and a timestamp ``.5``.
+"""Text that is not what it seems (issue 28): a ``\\uD800`` escape, a timestamp ``.5``, and a
+stream that is not a file (a pipe, a device).
 
 A lone surrogate escape was read, and writing the answer then crashed (no output can encode
 half of a UTF-16 pair); ``.5`` was read as the end-of-triple dot and the time point 5, while
@@ -7,9 +8,11 @@ half of a UTF-16 pair); ``.5`` was read as the end-of-triple dot and the time po
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
-from tests.badinput.clirun import assert_refused, lars
+from tests.badinput.clirun import ROOT, assert_refused, lars, lars_within
 
 EX = "http://ex.org/"
 QUERY = f"SELECT ?y WHERE {{ STREAM <{EX}s> [RANGE 2s] {{ ?x <{EX}p> ?y }} }}\n"
@@ -58,3 +61,31 @@ def test_the_end_of_triple_dot_before_a_timestamp_still_reads(tmp_path, line):
     status, out, err = lars("run", tmp_path / "q.rq", "--stream", tmp_path / "s.nt", "--format", "csv")
     assert status == 0, err
     assert out.splitlines()[1:] == ['5,"""x"""']  # the literal at time point 5
+
+
+STREAM_COMMANDS = {
+    "run": ["run", "{dir}/q.rq"],
+    "agree": ["agree", "{dir}/q.rq", "--period", "1s"],
+    "check": ["check", "{dir}/q.rq", "--answers", str(ROOT / "examples" / "csrbench" / "engine-answers"
+                                                    / "cqels-answer-1.json"), "--profile", "cqels"],
+    "run-lars": ["run", "{dir}/p.lars"],
+}
+
+
+@pytest.mark.parametrize("command", STREAM_COMMANDS)
+@pytest.mark.parametrize("kind, make", [
+    pytest.param("a pipe", lambda folder: os.mkfifo(folder / "fifo") or folder / "fifo", id="fifo"),
+    pytest.param("a character device", lambda folder: "/dev/zero", id="dev-zero"),
+])
+def test_a_stream_that_is_not_a_regular_file_is_refused_in_one_line(tmp_path, command, kind, make):
+    """A pipe cannot be read twice, and streams are (the last time point first, to size the
+    timeline): refused naming why, never "not seekable" (issue 28); a FIFO without a writer is
+    refused before it is opened, which would wait for ever."""
+    (tmp_path / "q.rq").write_text(QUERY)
+    (tmp_path / "p.lars").write_text("x :- [2] <> p.\n")
+    stream = make(tmp_path)
+    argv = [a.replace("{dir}", str(tmp_path)) for a in STREAM_COMMANDS[command]]
+    status, _, err = lars_within(60, *argv, "--stream", stream)
+    line = assert_refused(status, err, f"{stream}:")
+    assert f"the stream must be a regular file, not {kind}: it is read more than once" in line
+    assert "seekable" not in err
