@@ -207,7 +207,7 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
     read, first, last = stream_reader(stream, reading, report, lines)
     data = QueryInput(choose_timeline(first, last, start, end, max_time_points),
                       query_background(t.query, static_graphs(list(static), t.query), encoder),
-                      encoder, read, report)
+                      encoder, read, report, frozenset(encoder.encode(spec.stream) for spec in t.query.streams))
     line = (data.timeline.start, data.timeline.end)
     title = view.short_title() if source == TEXT_SOURCE else f"{Path(source).name}: {view.short_title()}"
     cut = None
