@@ -171,7 +171,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_event_options(run)
     run.add_argument("--output", metavar="FILE",
                      help="write the answers to FILE ('-': stdout) as --output-format, one time "
-                          "point at a time, instead of printing --format")
+                          "point at a time, instead of printing --format; FILE is replaced when "
+                          "the run ends (a regular file, not one of the inputs; for a pipe or a "
+                          "device use '-' and redirect)")
     run.add_argument("--output-format", choices=SINKS, default="jsonl",
                      help="jsonl, csv or parquet: a query's answers one per line/row (time, then one "
                           "column per variable), a program's atoms one per line/row")
@@ -191,7 +193,8 @@ def build_parser() -> argparse.ArgumentParser:
         "agree", help="check whether C-SPARQL and CQELS agree (exit 0: yes, 1: no)",
         description="Check whether C-SPARQL and CQELS agree on every pulling interval, from a "
         "query and a stream, or from answers recorded from the engines. Exit status: 0 they "
-        "agree, 1 they disagree, 2 an error.", epilog=EXAMPLES["agree"], formatter_class=HelpFormatter)
+        "agree, 1 they disagree, 2 an error, 141 the output pipe closed before the report was "
+        "written (lars agree ... | head -1).", epilog=EXAMPLES["agree"], formatter_class=HelpFormatter)
     agree.add_argument("query", nargs="?", help="a C-SPARQL or CQELS query (the other side is "
                        "derived from it)")
     agree.add_argument("--cqels", help="the CQELS query (instead of QUERY)")

@@ -87,7 +87,7 @@ def command_witness(args: argparse.Namespace, out: TextIO) -> int:
     from agreement.witnesssearch import terminal_progress
     from solver.sinks import check_target, opened_output
 
-    if args.output:
+    if args.output is not None:
         check_target(args.output, options.input_files(args))
 
     progress = None if args.quiet else terminal_progress()
