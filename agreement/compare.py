@@ -78,7 +78,7 @@ def uncompared(csparql: AnswerSeries, cqels: AnswerSeries, period: int, timeline
     >>> one = frozenset({("a",)})
     >>> uncompared(AnswerSeries(("x",), {10: one, 12: one}), AnswerSeries(("x",), {3: one, 10: one}),
     ...            5, (0, 10), half_open=True)
-    'note: not compared: 1 C-SPARQL answer at a time point that is no pull of the timeline [0,10] \
+    'not compared: 1 C-SPARQL answer at a time point that is no pull of the timeline [0,10] \
 (12), and 1 CQELS answer in no pulling interval of it (10)'
     """
     pulls = pull_range(period, timeline)
@@ -98,7 +98,7 @@ def uncompared(csparql: AnswerSeries, cqels: AnswerSeries, period: int, timeline
         n = count(cqels, pushed)
         parts.append(f"{n} CQELS answer{'s' * (n != 1)} in no pulling interval of "
                      f"{'it' if pulled else f'the timeline [{timeline[0]},{timeline[1]}]'} ({shown(pushed)})")
-    return "note: not compared: " + ", and ".join(parts)
+    return "not compared: " + ", and ".join(parts)
 
 
 def pull_times(period: int, timeline: tuple[int, int]) -> list[int]:

@@ -81,6 +81,28 @@ def pulling_timeline(line: Timeline, period: int, *, end_given: bool, last_input
             f"runs to {end}, its end")
 
 
+def uncompared_tail(line: Timeline, period: int, half_open: bool = False) -> str | None:
+    """A note when the timeline (cut by ``--to``) ends inside a pulling interval whose pull lies
+    past it: the input and answers of that last stretch are not compared (issue 28).
+
+    >>> uncompared_tail(Timeline(0, 12), 5)
+    'the timeline ends at 12, inside the pulling interval (10,15] whose pull at 15 lies past it: \
+the answers in (10,12] are not compared'
+    >>> uncompared_tail(Timeline(0, 10), 5) is None, uncompared_tail(Timeline(0, 10), 5, half_open=True) is None
+    (True, False)
+    """
+    if period <= 0:
+        return None
+    start = line.end // period * period if half_open else (line.end - 1) // period * period
+    if not half_open and line.end % period == 0:
+        return None
+    end, bounds = start + period, "right-open" if half_open else "left-open"
+    tail = f"[{start},{line.end}]" if half_open else f"({start},{line.end}]"
+    return (f"the timeline ends at {line.end}, inside the pulling interval "
+            f"{interval_text(start, end, bounds)} whose pull at {end} lies past it: the answers in "
+            f"{tail} are not compared")
+
+
 def sole_stream(query: RspQuery) -> URIRef | None:
     """The stream IRI the query reads, when it reads exactly one."""
     streams = {spec.stream for spec in query.streams}

@@ -45,7 +45,7 @@ from agreement.compare import pull_range
 from agreement.streaming import ComputedCheck
 from agreement.defaults import (
     default_period, derive_cqels, derived_text, named_slices, pulling_timeline,
-    stream_note, stream_options,
+    stream_note, stream_options, uncompared_tail,
 )
 from agreement.notebook.checkview import AgreementView
 from agreement.notebook.views import ProgramView
@@ -412,8 +412,11 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
         options, sole = stream_options(other or given, stream, reading, notes)
         read, first, last = stream_reader(stream, options, report)
         line = choose_timeline(first, last, start, end, max_time_points)
+        right_open = profiles is not None and half_open(profiles[0])
         line, extended = pulling_timeline(line, period, end_given=end is not None, last_input=last,
-                                          half_open=profiles is not None and half_open(profiles[0]))
+                                          half_open=right_open)
+        if end is not None:
+            extended = uncompared_tail(line, period, right_open)
         if not pull_range(period, (line.start, line.end)):
             raise InputError(f"the timeline [{line.start},{line.end}] holds no pulling interval of "
                              f"period {period}: nothing to check", hint="give a longer --to")

@@ -47,7 +47,7 @@ def test_recorded_answers_outside_every_compared_interval_are_counted(files):
     status, out, err = lars("agree", "--recorded-csparql", files / "pull.json", "--recorded-cqels",
                             files / "push.json", "--period", "5s", "--profiles", "csparql,cqels", "--to", "12")
     assert status == 0, out + err  # the one interval compared, [0,5), agrees
-    assert ("note: not compared: 1 CQELS answer in no pulling interval of the timeline [0,12] (10)"
+    assert ("\nnote: not compared: 1 CQELS answer in no pulling interval of the timeline [0,12] (10)"
             in out), out
 
 
@@ -56,3 +56,15 @@ def test_computed_the_last_tick_of_a_right_open_pair_is_judged(files):
                             "--profiles", "csparql,cqels")
     assert status in (0, 1), err
     assert "3 pulling intervals" in out and "timeline [0,15]" in out, out  # before: 2, [0,10]
+
+
+@pytest.mark.parametrize("profiles, tail", [
+    pytest.param(["--profiles", "csparql,cqels"], "[10,15) whose pull at 15 lies past it: the answers in [10,12]",
+                 id="right-open"),
+    pytest.param([], "(10,15] whose pull at 15 lies past it: the answers in (10,12]", id="paper"),
+])
+def test_computed_a_timeline_cut_inside_an_interval_says_what_is_not_compared(files, profiles, tail):
+    status, out, err = lars("agree", files / "q.rq", "--stream", files / "s.nt", "--period", "5s", "--to", "12",
+                            *profiles)
+    assert status in (0, 1), err
+    assert f"note: the timeline ends at 12, inside the pulling interval {tail} are not compared" in out, out
