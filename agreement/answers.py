@@ -22,7 +22,6 @@ The raw LARS view (``ans_1(25,<…>,default)``) stays available as ``lars run --
 
 from __future__ import annotations
 
-import csv
 import json
 import re
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
@@ -38,7 +37,7 @@ from lars.atoms import Atom
 from lars.errors import SolverError
 from solver.answers import TimePointAnswer
 from solver.formats import RunInfo, header_line
-from solver.sinks import check_format, opened_output, pyarrow_modules
+from solver.sinks import CsvRows, check_format, opened_output, pyarrow_modules
 from translate.sparqltext import Names
 
 Prefixes = Sequence[tuple[str, str]]
@@ -215,7 +214,7 @@ def csv_row(solution: Solution, width: int) -> list:
 
 def write_csv(rows: Iterable[Solution], out: TextIO, form: AnswerFormat) -> None:
     """CSV: a header ``time,var1,…``, one row per answer, full IRIs."""
-    writer = csv.writer(out, lineterminator="\n")
+    writer = CsvRows(out)
     writer.writerow(["time", *form.variables])
     for solution in rows:
         writer.writerow(csv_row(solution, len(form.variables)))
@@ -276,7 +275,7 @@ def open_answer_sink(target: str | Path, format: str, variables: Sequence[str],
         return
     with opened_output(target, False) as out:
         if format == "csv":
-            table = csv.writer(out, lineterminator="\n")
+            table = CsvRows(out)
             table.writerow(["time", *variables])
             yield lambda solution: table.writerow(csv_row(solution, len(variables)))
         else:

@@ -69,6 +69,38 @@ def pull_range(period: int, timeline: tuple[int, int]) -> range:
     return range(first, timeline[1] + 1, period)
 
 
+def uncompared(csparql: AnswerSeries, cqels: AnswerSeries, period: int, timeline: tuple[int, int],
+               half_open: bool = False) -> str | None:
+    """A note counting the answers :func:`compare` leaves out (issue 28: never a silent AGREE):
+    pushed answers in no pulling interval of the timeline (before it, after its last pull, or
+    moved outside it by a profile's label offset), and pulled answers at no pull time.
+
+    >>> one = frozenset({("a",)})
+    >>> uncompared(AnswerSeries(("x",), {10: one, 12: one}), AnswerSeries(("x",), {3: one, 10: one}),
+    ...            5, (0, 10), half_open=True)
+    'not compared: 1 C-SPARQL answer at a time point that is no pull of the timeline [0,10] \
+(12), and 1 CQELS answer in no pulling interval of it (10)'
+    """
+    pulls = pull_range(period, timeline)
+    pulled = sorted(t for t in csparql.answers if t not in pulls)
+    pushed = sorted(t for t in cqels.answers
+                    if -(-(t + half_open) // period) * period not in pulls)
+    if not pulled and not pushed:
+        return None
+    count = lambda series, times: sum(len(series.answers[t]) for t in times)  # noqa: E731
+    shown = lambda times: ", ".join(map(str, times[:3])) + (", ..." if len(times) > 3 else "")  # noqa: E731
+    parts = []
+    if pulled:
+        n = count(csparql, pulled)
+        parts.append(f"{n} C-SPARQL answer{'s' * (n != 1)} at a time point that is no pull of the "
+                     f"timeline [{timeline[0]},{timeline[1]}] ({shown(pulled)})")
+    if pushed:
+        n = count(cqels, pushed)
+        parts.append(f"{n} CQELS answer{'s' * (n != 1)} in no pulling interval of "
+                     f"{'it' if pulled else f'the timeline [{timeline[0]},{timeline[1]}]'} ({shown(pushed)})")
+    return "not compared: " + ", and ".join(parts)
+
+
 def pull_times(period: int, timeline: tuple[int, int]) -> list[int]:
     """:func:`pull_range`, listed."""
     return list(pull_range(period, timeline))

@@ -61,23 +61,48 @@ def default_period(query: RspQuery) -> int | None:
 
 
 def pulling_timeline(line: Timeline, period: int, *, end_given: bool, last_input: int | None,
-                     what: str = "the input ends") -> tuple[Timeline, str | None]:
+                     what: str = "the input ends", half_open: bool = False) -> tuple[Timeline, str | None]:
     """The timeline of a check, and a note when it was extended past the input.
 
     Unless ``--to`` was given (``end_given``), the timeline ends at the end of the pulling
-    interval holding the last input, ``ceil(last / U) · U``: C-SPARQL still pulls there, and a
-    timeline cut at the last input would drop that interval from the check. ``what`` starts
-    the note (``the recorded answers end``).
+    interval holding the last input: ``ceil(last / U) · U`` for intervals ``(k·U, (k+1)·U]``,
+    ``(floor(last / U) + 1) · U`` for right-open ones ``[k·U, (k+1)·U)`` (``half_open``: an
+    input at a multiple of U belongs to the next interval, whose pull would otherwise lie past
+    the timeline and leave it unjudged, issue 28). C-SPARQL still pulls there, and a timeline
+    cut at the last input would drop that interval from the check. ``what`` starts the note
+    (``the recorded answers end``).
     """
     if end_given or last_input is None or period <= 0:
         return line, None
-    end = -(-last_input // period) * period
+    end = (last_input // period + 1) * period if half_open else -(-last_input // period) * period
     if end <= line.end:
         return line, None
-    where = interval_text(end - period, end, "left-open")
+    where = interval_text(end - period, end, "right-open" if half_open else "left-open")
     return (Timeline(line.start, end),
             f"{what} at {last_input}, inside the pulling interval {where}: the timeline "
             f"runs to {end}, its end")
+
+
+def uncompared_tail(line: Timeline, period: int, half_open: bool = False) -> str | None:
+    """A note when the timeline (cut by ``--to``) ends inside a pulling interval whose pull lies
+    past it: the input and answers of that last stretch are not compared (issue 28).
+
+    >>> uncompared_tail(Timeline(0, 12), 5)
+    'the timeline ends at 12, inside the pulling interval (10,15] whose pull at 15 lies past it: \
+the answers in (10,12] are not compared'
+    >>> uncompared_tail(Timeline(0, 10), 5) is None, uncompared_tail(Timeline(0, 10), 5, half_open=True) is None
+    (True, False)
+    """
+    if period <= 0:
+        return None
+    start = line.end // period * period if half_open else (line.end - 1) // period * period
+    if not half_open and line.end % period == 0:
+        return None
+    end, bounds = start + period, "right-open" if half_open else "left-open"
+    tail = f"[{start},{line.end}]" if half_open else f"({start},{line.end}]"
+    return (f"the timeline ends at {line.end}, inside the pulling interval "
+            f"{interval_text(start, end, bounds)} whose pull at {end} lies past it: the answers in "
+            f"{tail} are not compared")
 
 
 def sole_stream(query: RspQuery) -> URIRef | None:

@@ -39,12 +39,13 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from agreement.agree.modes import half_open
 from agreement.agree.plan import CheckPlan
 from agreement.compare import pull_range
 from agreement.agree.streaming import ComputedCheck
 from agreement.defaults import (
     default_period, derive_cqels, derived_text, named_slices, pulling_timeline, read_options,
-    stream_note, stream_options,
+    stream_note, stream_options, uncompared_tail,
 )
 from agreement.notebook.checkview import AgreementView
 from agreement.notebook.views import ProgramView
@@ -195,7 +196,8 @@ def prepare_run(program_or_query: Source, options: Options | None = None, **chan
     read, first, last = stream_reader(data.stream, reading, report, lines)
     found = QueryInput(choose_timeline(first, last, start, end, most),
                        query_background(t.query, static_graphs(list(data.static), t.query), encoder),
-                       encoder, read, report)
+                       encoder, read, report,
+                       frozenset(encoder.encode(spec.stream) for spec in t.query.streams))
     line = (found.timeline.start, found.timeline.end)
     title = view.short_title() if source == TEXT_SOURCE else f"{Path(source).name}: {view.short_title()}"
     cut = None
@@ -406,7 +408,11 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
         read_with, sole = stream_options(other or given, stream, reading, notes)
         read, first, last = stream_reader(stream, read_with, report)
         line = choose_timeline(first, last, start, end, line_options.max_time_points)
-        line, extended = pulling_timeline(line, period, end_given=end is not None, last_input=last)
+        right_open = profiles is not None and half_open(profiles[0])
+        line, extended = pulling_timeline(line, period, end_given=end is not None, last_input=last,
+                                          half_open=right_open)
+        if end is not None:
+            extended = uncompared_tail(line, period, right_open)
         if not pull_range(period, (line.start, line.end)):
             raise InputError(f"the timeline [{line.start},{line.end}] holds no pulling interval of "
                              f"period {period}: nothing to check", hint="give a longer --to")

@@ -16,47 +16,12 @@ Several relations at the same time point are merged (CQELS's one-result relation
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from rdflib import BNode, Literal, URIRef
-from rdflib.term import Node
-
 from agreement.compare import AnswerSeries, Row
-from lars.errors import InputError, ParseError, Position
-from lars.terms import is_iri_text
-
-
-def term_of(value: object, where: str) -> Node:
-    """An rdflib term from a SPARQL JSON results binding value."""
-    if not isinstance(value, dict) or "type" not in value or "value" not in value:
-        raise InputError(f"{where}: a binding must be an object with 'type' and 'value'")
-    kind, text = value["type"], value["value"]
-    if not isinstance(text, str):
-        raise InputError(f"{where}: a binding's value must be a string, not {text!r}")
-    if kind == "uri":
-        if not text or not is_iri_text(text):
-            raise InputError(f"{where}: {text!r} is not an IRI (it holds white space, '<', '>' or "
-                             "control characters)")
-        return URIRef(text)
-    if kind == "bnode":
-        return BNode(text)
-    if kind in ("literal", "typed-literal"):
-        return Literal(text, lang=value.get("xml:lang"), datatype=value.get("datatype"))
-    raise InputError(f"{where}: unknown binding type {kind!r} (expected uri, bnode or literal)")
-
-
-def load_json(path: str | Path) -> object:
-    """The JSON document in ``path``; syntax errors name the line and column."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise InputError(f"cannot read the file: {error.strerror or error}", Position(str(path))) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ParseError(f"not JSON: {error.msg}", Position(str(path), error.lineno, error.colno)) from None
+from ingest.recordedjson import read_recorded_document
+from lars.errors import InputError, Position
 
 
 @dataclass(frozen=True)
@@ -88,41 +53,24 @@ def reorder(recorded: RecordedStream, variables: tuple[str, ...], where: str = "
 
 
 def read_relations(path: str | Path) -> RecordedStream:
-    """The relations recorded in a CSRBench answer file, one by one (nothing merged)."""
-    document = load_json(path)
-    relations = document.get("relations") if isinstance(document, dict) else None
-    if not isinstance(relations, list):
-        raise InputError("expected an object with a list 'relations'", Position(str(path)))
-    variables: tuple[str, ...] | None = None
-    found = []
-    for number, relation in enumerate(relations, 1):
-        where = f"{path}: relation {number}"
-        try:
-            names = tuple(relation["head"]["vars"])
-            timestamp = int(relation["timestamp"])
-            bindings = relation["results"]["bindings"]
-        except (KeyError, TypeError, ValueError):
-            raise InputError(f"{where}: expected head.vars, timestamp and results.bindings") from None
-        if variables is not None and set(names) != set(variables):
-            raise InputError(f"{where}: variables {names} differ from the first relation's {variables}")
-        variables = variables or names
-        rows = []
-        for binding in bindings:
-            values = binding.get("binding", {}) if isinstance(binding, dict) else None
-            if not isinstance(values, dict):
-                raise InputError(f"{where}: a result must have a 'binding' object")
-            rows.append(tuple(term_of(values[name], where) if name in values else None
-                              for name in variables))
-        found.append(RecordedRelation(timestamp, tuple(rows)))
-    return RecordedStream(variables or (), tuple(found))
+    """The relations recorded in a CSRBench answer file, one by one (nothing merged), checked
+    by :func:`ingest.recordedjson.read_recorded_document`."""
+    document = read_recorded_document(path)
+    return RecordedStream(document.variables, tuple(RecordedRelation(timestamp, rows)
+                                                    for timestamp, rows in document.relations))
 
 
 def read_recorded(path: str | Path, unit_ms: int, label_ms: int = 0) -> AnswerSeries:
     """The answers recorded in a CSRBench answer file, on time points of ``unit_ms`` milliseconds
     (relations at the same time point merged); ``label_ms`` is the engine profile's time label
-    minus its report time, taken off first."""
+    minus its report time, taken off first; a relation it moves before time 0 is refused (it
+    would be compared with a pull outside the timeline)."""
     recorded = read_relations(path)
     answers: dict[int, set[Row]] = {}
-    for relation in recorded.relations:
+    for number, relation in enumerate(recorded.relations):
+        if relation.timestamp < label_ms:
+            raise InputError(f"relations[{number}].timestamp: {relation.timestamp} ms less the "
+                             f"profile's label-ms {label_ms} lies before the timeline's start 0",
+                             Position(str(path)))
         answers.setdefault((relation.timestamp - label_ms) // unit_ms, set()).update(relation.rows)
     return AnswerSeries(recorded.variables, {t: frozenset(rows) for t, rows in answers.items()})

@@ -35,15 +35,17 @@ from rdflib import URIRef
 from lars.atoms import Atom
 from lars.errors import InputError, LarsError, Position
 from ingest.limits import check_timeline_length, max_time_points
+from ingest.reach import count_reach
 from ingest.policy import (
-    Entry, ReadPolicy, ReadReport, decode_line, parse_lines, read_lines, read_text, within_timeline,
+    Entry, ReadPolicy, ReadReport, decode_line, parse_lines, read_lines, read_text, refuse_special_file,
+    within_timeline,
 )
 from lars.streams import Timeline
 from ingest.options import ReadOptions
 from ingest.slicing import iter_slice_stream
 from ingest.sparkchoice import SPARK_CHOICES, SPARK_THRESHOLD_BYTES, THRESHOLD_VARIABLE
 from ingest.encoded import EncodedLines
-from translate.rdf import RdfTermEncoder
+from translate.rdf import RdfTermEncoder, from_constant
 from ingest.rdffiles import (
     CSRBENCH_STREAM, StreamTriple, parse_ntriples_line, parse_turtle_document,
     read_timestamped_ntriples, read_turtle_folder, turtle_files,
@@ -128,8 +130,9 @@ def lines_from_end(path: str, block: int = 1 << 16) -> Iterator[bytes]:
     """The lines of a file, last first, read in blocks from its end (line ends removed).
 
     Raises:
-        InputError: the file cannot be opened.
+        InputError: the file cannot be opened, or is a pipe or a device.
     """
+    refuse_special_file(path)
     try:
         file = open(path, "rb")  # noqa: SIM115 (closed by the with below)
     except OSError as exc:
@@ -186,6 +189,8 @@ class QueryInput:
         read: ``() -> slices of striple atoms`` over the whole stream (:func:`rdf_slices` with
             :class:`~ingest.encoded.EncodedLines`).
         report: where reading problems and input outside the timeline are counted.
+        streams: the constants of the streams the query reads: when no triple read is on one,
+            :meth:`slices` adds a warning to ``report`` (:mod:`ingest.reach`).
     """
 
     timeline: Timeline
@@ -193,12 +198,19 @@ class QueryInput:
     encoder: RdfTermEncoder
     read: Callable[[], Iterator[AtomSlice]]
     report: ReadReport
+    streams: frozenset = frozenset()
 
     def slices(self) -> Iterator[tuple[int, list[Atom]]]:
         """``(t, striple atoms in arrival order)`` inside the timeline, encoded as they come."""
-        for t, atoms in within_timeline(self.read(), self.timeline.start, self.timeline.end,
-                                        self.report, "triple"):
+        inside = within_timeline(self.read(), self.timeline.start, self.timeline.end, self.report, "triple")
+        for t, atoms in count_reach(inside, self.streams, self.report, stream_of=_stream_constant,
+                                    name=lambda constant: from_constant(constant).n3()):
             yield t, list(atoms)
+
+
+def _stream_constant(atom: Atom) -> object:
+    """The stream of a ``striple(s, p, o, stream)`` atom, as its constant."""
+    return atom.args[-1]
 
 
 def ending_at(read: Callable[[], Iterator[tuple[int, Any]]], last: int | None

@@ -31,6 +31,8 @@ signature of :func:`lars.parser.parse_stream_line`.
 from __future__ import annotations
 
 import difflib
+import os
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,7 +42,9 @@ from lars.errors import InputError, LarsError, ParseError, Position
 from ingest.timeorder import (  # noqa: F401 (TimeOrder, combine_orders: read from here too)
     Entry, StreamMerge, TimeOrder, combine_orders, stream_of,
 )
+from lars.filekinds import kind_of
 from solver.keys import KeyedSlice
+from translate.documents import decode_text
 
 LineParser = Callable[[str, str, int], "tuple[int, list[Any]] | None"]
 """``(line, source, line_number) -> (t, elements) | None``; raises ``ParseError``."""
@@ -272,6 +276,19 @@ def within_timeline(slices: Iterable[tuple[int, Sequence[Any]]], start: int, end
             close()
 
 
+def refuse_special_file(path: str | Path) -> None:
+    """Refuse a pipe, a device or a socket as a stream file, before opening it (opening a FIFO
+    waits for a writer); a missing file or a folder is left to ``open`` to name."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return
+    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        raise InputError(f"the stream must be a regular file, not {kind_of(mode)}: it is read more "
+                         "than once (its last time point first)", Position(str(path)),
+                         hint="save it to a file first")
+
+
 def read_lines(path: str | Path, block: int = 1 << 20, start: int = 0,
                end: int | None = None) -> Iterator[bytes]:
     """The lines of a file as bytes, without their LF or CRLF ends (with ``start`` and ``end``,
@@ -288,8 +305,12 @@ def read_lines(path: str | Path, block: int = 1 << 20, start: int = 0,
     [b'a', b'b', b'', b'c\\r', b'd']
 
     Raises:
-        InputError: the file cannot be opened (missing, a folder, no permission).
+        InputError: the file cannot be opened (missing, a folder, no permission), or it is not
+            a regular file: a pipe or a device (``--stream <(cmd)``) is refused before it is
+            opened, since streams are read more than once (the last time point first, to size
+            the timeline; worker ranges by offset), which a pipe cannot give (issue 28).
     """
+    refuse_special_file(path)
     try:
         file = open(path, "rb")  # noqa: SIM115 (closed by the with below)
     except OSError as exc:
@@ -324,23 +345,6 @@ def read_text(path: str | Path) -> str:
     except OSError as exc:
         raise InputError(f"cannot read the file: {exc.strerror or exc}", Position(str(path))) from None
     return decode_text(data, str(path))
-
-
-def decode_text(data: bytes, source: str) -> str:
-    """``data`` as UTF-8 text without a leading byte-order mark.
-
-    >>> decode_text("ok\\n caf\u00e9".encode("latin-1"), "q.rq")
-    Traceback (most recent call last):
-    lars.errors.ParseError: q.rq:2:5: error: the file is not UTF-8 text (byte 0xe9)
-    """
-    try:
-        return data.decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError as exc:
-        start = data.rfind(b"\n", 0, exc.start) + 1
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = len(data[start:exc.start].decode("utf-8", errors="replace")) + 1
-        raise ParseError(f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x})",
-                         Position(source, line, column)) from None
 
 
 def group_by_time(entries: Iterable[Entry]) -> list[tuple[int, tuple[Any, ...]]]:

@@ -63,6 +63,7 @@ import translate.rdf  # noqa: F401 - its import keeps literals as written (no rd
 from ingest.rdfterms import iri_term, literal_term
 from ingest.turtlefast import fast_turtle_triples
 from ingest.xmlguard import check_xml_entities
+from translate.documents import LONE_SURROGATE
 from ingest.policy import (
     ReadPolicy, ReadReport, handle, parse_lines, read_lines, read_text, require_report,
 )
@@ -99,6 +100,7 @@ class _KeepLabels(dict):
 
 _TIMESTAMP = re.compile(r"-?[0-9]+")
 _BAD_IRI = re.compile(r'[\x00-\x20<>"{}|^`\\]')
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _TERMS = (("subject", "an IRI or a blank node"), ("predicate", "an IRI"),
           ("object", "an IRI, a blank node or a literal"))
 
@@ -139,6 +141,10 @@ class _LineReader:
         if term is None or term is False or (isinstance(term, URIRef) and _BAD_IRI.search(term)):
             self.terms.line = start
             raise self.error(expected)
+        if _SURROGATE.search(str(term)) or _SURROGATE.search(str(getattr(term, "datatype", "") or "")):
+            self.terms.line = start
+            column = len(self.text) - len(self.rest) + 1
+            raise ParseError(LONE_SURROGATE, Position(self.source, self.number, column))
         return term
 
     def triple(self) -> Triple:
@@ -151,7 +157,7 @@ class _LineReader:
 
     def timestamp(self) -> int:
         self.skip_space()
-        if self.rest.startswith("."):
+        if self.rest.startswith(".") and self.rest[1:2] in ("", " ", "\t"):  # not ``.5`` (issue 28)
             self.terms.line = self.rest[1:]
             self.skip_space()
         match = _TIMESTAMP.match(self.rest)
@@ -181,7 +187,7 @@ FAST_LINE = re.compile(
     rf"(?:<(?P<o>{_FAST_IRI})>|_:(?P<ob>{_FAST_LABEL})"
     rf'|"(?P<lit>[^"\\]*+)"(?:@(?P<lang>[a-zA-Z]+(?:-[a-zA-Z0-9]+)*)|\^\^<(?P<dt>{_FAST_IRI})>)?+)'
     rf"[ \t]*+(?:<(?P<g>{_FAST_IRI})>[ \t]*+)?+"
-    r"(?:\.[ \t]*+)?+"
+    r"(?:\.[ \t]++)?+"
     r"(?P<t>-?[0-9]++)[ \t]*+(?:#.*)?",
     re.DOTALL)
 
@@ -480,18 +486,21 @@ def _first_bad_line(path: str, fmt: str) -> int | None:
 
 def check_iris(triples: Iterator[tuple[Node, ...]], source: str) -> None:
     """Refuse an IRI that rdflib let through (it only logs "does not look like a valid URI",
-    a warning :mod:`translate.rdf` silences because this check reports it, naming the file).
+    a warning :mod:`translate.rdf` silences because this check reports it, naming the file),
+    and a term holding a lone surrogate (a ``\\uD800`` escape, which no output can encode).
 
     Raises:
-        ParseError: the first such IRI.
+        ParseError: the first such IRI or term.
     """
-    checked: set[URIRef] = set()  # IRIs repeat: check each once
+    checked: set[Node] = set()  # terms repeat: check each once
     for triple in triples:
         for term in triple:
-            if not isinstance(term, URIRef) or term in checked:
+            if term in checked:
                 continue
             checked.add(term)
-            if not term or _BAD_IRI.search(term):
+            if _SURROGATE.search(term) or _SURROGATE.search(getattr(term, "datatype", None) or ""):
+                raise ParseError(LONE_SURROGATE, Position(source))
+            if isinstance(term, URIRef) and (not term or _BAD_IRI.search(term)):
                 raise ParseError(f"the IRI <{term}> holds white space or a character IRIs may not "
                                  "hold (<, >, \", {, }, |, ^, `, \\)", Position(source))
 

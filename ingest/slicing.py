@@ -47,7 +47,7 @@ from typing import Any
 
 from ingest.policy import (
     MAX_MESSAGES, LineParser, ReadPolicy, ReadReport,
-    group_by_time, handle, parse_lines, read_lines, read_text, require_report,
+    group_by_time, handle, parse_lines, read_lines, read_text, refuse_special_file, require_report,
 )
 from ingest.timeorder import Entry, TimeOrder, combine_orders
 from lars.errors import InputError, LarsError, ParseError, Position
@@ -61,6 +61,8 @@ def _check_paths(paths: Sequence[str]) -> list[str]:
     """The paths as strings; a missing local file is an :class:`InputError` before any work."""
     paths = [str(path) for path in paths]
     for path in paths:
+        if "://" not in path:
+            refuse_special_file(path)
         if "://" not in path and not os.path.isfile(path):
             reason = "it is a folder" if os.path.isdir(path) else "No such file or directory"
             raise InputError(f"cannot read the file: {reason}", Position(path))

@@ -30,8 +30,10 @@ from __future__ import annotations
 
 import csv
 import difflib
+import io
 import json
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -40,6 +42,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from lars.errors import InputError, Position
+from lars.filekinds import WRITE_FAILURES, kind_of
 from lars.printer import print_atom
 from solver.answers import TimePointAnswer
 from solver.formats import answer_json_text, atom_json, constant_json, sorted_pairs
@@ -104,11 +107,38 @@ class JsonLinesSink(Sink):
         self.out.write(answer_json_text(answer) + "\n")  # json.dumps(answer_json(answer))
 
 
+class CsvRows:
+    """CSV rows ending in ``\\n`` in which a field holding ``\\r`` is quoted too (RFC 4180: a
+    field with a line break is quoted; Python's writer quotes only the characters of its line
+    terminator, so a lone ``\\r`` went out bare and split the row for every reader).
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> CsvRows(out).writerow(["a\\rb", "c,d", "e"])
+    >>> out.getvalue()
+    '"a\\rb","c,d",e\\n'
+    """
+
+    def __init__(self, out: IO[str]):
+        self.out, self.row = out, io.StringIO()
+        self.writer = csv.writer(self.row, lineterminator="\r\n")
+
+    def writerow(self, row: Iterable[Any]) -> None:
+        self.row.seek(0)
+        self.row.truncate()
+        self.writer.writerow(row)
+        self.out.write(self.row.getvalue()[:-2] + "\n")
+
+    def writerows(self, rows: Iterable[Iterable[Any]]) -> None:
+        for row in rows:
+            self.writerow(row)
+
+
 class CsvSink(Sink):
     """``csv``: a header, then :func:`answer_rows`."""
 
     def __init__(self, out: IO[str]):
-        self.writer = csv.writer(out, lineterminator="\n")
+        self.writer = CsvRows(out)
         self.writer.writerow(COLUMNS)
 
     def write(self, answer: TimePointAnswer) -> None:
@@ -171,15 +201,52 @@ def check_format(format: str) -> None:
                      hint=f"did you mean {close[0]!r}?" if close else None)
 
 
+def check_target(target: str | os.PathLike, inputs: Iterable[str | os.PathLike | None] = ()) -> None:
+    """Refuse an output target that cannot be replaced safely, before anything is computed.
+
+    ``-`` is stdout. Otherwise the target must be a new file or an existing regular file (a
+    FIFO or a device would be replaced by a regular file when the finished output is renamed
+    onto it: write to stdout with ``-`` and redirect instead), and not the same file (inode) as
+    any of ``inputs`` (the answers would replace the stream or the query they come from).
+
+    Raises:
+        InputError: an empty name, a folder, a file that is not regular, or one of the inputs.
+    """
+    if str(target) == "-":
+        return
+    if not str(target):
+        raise InputError("--output names no file (an empty name); use - for standard output")
+    try:
+        found = os.stat(target)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise InputError(f"cannot write the file: {exc.strerror or exc}", Position(str(target))) from None
+    if not stat.S_ISREG(found.st_mode):
+        raise InputError(f"the output must be a regular file, not {kind_of(found.st_mode)}",
+                         Position(str(target)), hint="to write to a pipe or a device, use --output - and "
+                                                     "redirect standard output")
+    for source in inputs:
+        try:
+            other = os.stat(source) if source else None
+        except OSError:
+            continue
+        if other is not None and (other.st_dev, other.st_ino) == (found.st_dev, found.st_ino):
+            raise InputError(f"the output is the input {os.fspath(source)}: writing would replace it",
+                             Position(str(target)))
+
+
 @contextmanager
 def opened_output(target: str | Path, binary: bool) -> Iterator[IO]:
     """The file to write (``-``: stdout, left open), as text or bytes.
 
     A file is written atomically: into a temporary file in the same folder, renamed onto
-    ``target`` only when the block ends normally. If it raises (a bad line, Ctrl-C), the
+    ``target`` only when the block ends normally. If it raises (a bad line, Ctrl-C, SIGTERM), the
     temporary file is removed, ``target`` is left as it was, and the exception carries a note
-    saying so (the command line prints it).
+    saying so (the command line prints it). A full disk is an :class:`InputError` naming
+    ``target``; a target that :func:`check_target` refuses is refused before it is opened.
     """
+    check_target(target)
     if str(target) == "-":
         yield sys.stdout.buffer if binary else sys.stdout
         return
@@ -190,11 +257,16 @@ def opened_output(target: str | Path, binary: bool) -> Iterator[IO]:
     except OSError as exc:
         raise InputError(f"cannot write the file: {exc.strerror or exc}", Position(str(target))) from None
     try:
-        with (os.fdopen(descriptor, "wb") if binary
-              else os.fdopen(descriptor, "w", encoding="utf-8", newline="")) as file:
-            yield file
-        os.chmod(temporary, _file_mode(target))
-        os.replace(temporary, target)
+        try:
+            with (os.fdopen(descriptor, "wb") if binary
+                  else os.fdopen(descriptor, "w", encoding="utf-8", newline="")) as file:
+                yield file
+            os.chmod(temporary, _file_mode(target))
+            os.replace(temporary, target)
+        except OSError as exc:
+            if exc.errno not in WRITE_FAILURES:
+                raise
+            raise InputError(f"cannot write the file: {exc.strerror}", Position(str(target))) from None
     except BaseException as exc:
         Path(temporary).unlink(missing_ok=True)
         kept = "left as it was" if target.exists() else "not written"

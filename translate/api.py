@@ -32,6 +32,7 @@ from lars.errors import InputError, LarsError, placed
 from lars.rules import Program
 from lars.streams import Stream, Timeline
 from lars.terms import Constant
+from translate.documents import refuse_surrogate_escapes
 from translate.durations import parse_unit
 from translate.engines import engine as engine_profile
 from translate.bags import witnessed
@@ -160,6 +161,7 @@ def parse_query(text: str, source: str = "<string>", engine: str | None = None,
     Runs on a thread with a large stack (:mod:`lars.deep`): rdflib's parser recurses per group.
     """
     text = text.removeprefix("\ufeff")  # a byte-order mark, as editors on Windows write it
+    refuse_surrogate_escapes(text, source)
     profile = engine_profile(engine or guess_engine(text))
     return profile.read(text, source, parse_unit(unit))
 

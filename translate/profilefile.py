@@ -6,20 +6,23 @@ Every key is optional except what ``based-on`` does not give; keys are those of
     based-on = "csparql"              # start from a built-in profile
     name = "csparql-closed"           # default: the file name without .toml
     translation = "csparql"           # csparql (τ1(cs(Q))) or cqels (τ2(cq(Q)))
-    bounds = "closed"                 # closed, left-open, right-open
-    t0 = "any"                        # an integer number of ticks, or "any"
+    bounds = "closed"                 # closed, left-open, right-open (open: window-close only)
+    t0 = "any"                        # a number of ticks from 0 to 2147483647, or "any"
     report = ["window-close", "non-empty"]
     tick = "time"
     r2s = "rstream"                   # rstream, istream, dstream
     empty = "emit"                    # emit or drop empty relations
     answers = "bag"                   # set or bag
     startup = "full"                  # partial or full start-up windows
-    label-ms = 0                      # time label minus report time
-    jitter-ms = 100                   # tolerance for recorded labels
+    label-ms = 0                      # time label minus report time, within ±86400000 (a day)
+    jitter-ms = 100                   # tolerance for recorded labels, 0 to 86400000
     empty-group = "row"               # aggregates over no solution: row, null or none
     description = "..."
 
-Errors name the file and, where the TOML reader or a key's line tells it, the line.
+Errors name the file and, where the TOML reader or a key's line tells it, the line. The file
+must be a regular UTF-8 file (:func:`translate.documents.read_document`); numbers are checked
+against the ranges above where they are read (issue 28: a jitter of -100000 ms or a label of
+2^63-1 ms moved every recorded answer off the timeline, and nothing was compared).
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "closed.toml"
@@ -37,11 +40,16 @@ from dataclasses import MISSING, fields, replace
 from pathlib import Path
 
 from lars.errors import InputError, ParseError, Position
+from translate.documents import read_document
 from translate.profiles import Profile, profile
 
 _KEYS = {f.name.replace("_", "-"): f.name for f in fields(Profile)} | {"based-on": "based_on"}
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
 _TYPES = {"t0": (int, str), "report": (list,), "label_ms": (int,), "jitter_ms": (int,)}
+DAY_MS = 86_400_000
+RANGES = {"t0": (0, 2**31 - 1), "label_ms": (-DAY_MS, DAY_MS), "jitter_ms": (0, DAY_MS)}
+"""The ranges of the numeric keys: beyond them a profile moves answers off any timeline (and
+t0 beyond clingo's 32-bit integers)."""
 
 
 def _key_position(path: Path, text: str, key: str) -> Position:
@@ -67,20 +75,22 @@ def _value(path: Path, text: str, key: str, value: object) -> object:
         if not all(isinstance(item, str) for item in value):
             raise InputError("report must be a list of strings", where)
         return frozenset(value)
+    if name in RANGES and not RANGES[name][0] <= value <= RANGES[name][1]:  # type: ignore[operator]
+        low, high = RANGES[name]
+        raise InputError(f"{key} must be from {low} to {high}, not {value}", where)
     return value
 
 
 def load_profile(path: str | Path) -> Profile:
     """The profile in a TOML file."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise InputError(f"cannot read the profile: {error.strerror or error}",
-                         Position(str(path))) from None
+    text = read_document(path, "profile")
     try:
         document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+    except (ValueError, RecursionError) as error:  # TOMLDecodeError, or an integer too long for int
+        if not isinstance(error, tomllib.TOMLDecodeError):
+            raise ParseError("not TOML: a number or a nesting too large to read",
+                             Position(str(path))) from None
         found = _TOML_POSITION.search(str(error))
         line, column = (int(found[1]), int(found[2])) if found else (None, None)
         message = _TOML_POSITION.sub("", str(error)).strip()
@@ -97,8 +107,13 @@ def load_profile(path: str | Path) -> Profile:
         if base is not None:
             if not isinstance(base, str):
                 raise InputError("based-on must name a built-in profile")
-            return replace(profile(base), **values)
-        return Profile(**values)
+            found = replace(profile(base), **values)
+        else:
+            found = Profile(**values)
+        if found.bounds == "open" and "window-close" not in found.report:
+            raise InputError("bounds = \"open\" needs a window-close report policy",
+                             _key_position(path, text, "bounds"))
+        return found
     except InputError as error:
         raise InputError(error.message, error.position or Position(str(path)), error.hint) from None
     except TypeError:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Sequence
 
 from rdflib import BNode, Literal, URIRef
@@ -67,12 +68,42 @@ def term_csv(term: Identifier | None) -> str:
 
 
 def term_tsv(term: Identifier | None) -> str:
-    """A TSV cell: the Turtle/N-Triples form, numbers and booleans bare where they can be."""
+    """A TSV cell: the N-Triples form (:func:`ntriples_term`: tabs and line breaks escaped, as
+    SPARQL 1.1 TSV section 3 asks), numbers and booleans bare where they can be."""
     if term is None:
         return ""
     if isinstance(term, Literal) and str(term.datatype) in _BARE and _bare_ok(term):
         return str(term)
-    return term.n3()
+    return ntriples_term(term)
+
+
+_STRING_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_IN_STRING = re.compile(r'[\\"\x00-\x1f\x7f\x85\u2028\u2029]')
+_IN_IRI = re.compile(r'[\x00-\x20<>"{}|^`\\\x7f\x85\u2028\u2029]')
+
+
+def _uchar(match: re.Match) -> str:
+    char = match.group()
+    return _STRING_ESCAPES.get(char) or f"\\u{ord(char):04X}"
+
+
+def ntriples_term(term: Identifier) -> str:
+    """The N-Triples form of ``term`` on one line, whatever it holds: ``\\``, ``"``, tab and line
+    breaks in a literal escaped (``\\t``, ``\\n``, ``\\r``), other control and line-separator
+    characters as ``\\uXXXX``; characters an IRIREF may not hold as ``\\uXXXX`` too (rdflib's
+    ``n3()`` writes a literal with a newline as a Turtle long string across two lines).
+
+    >>> print(ntriples_term(Literal("a\\tb\\nc", lang="en")), ntriples_term(URIRef("http://e/a b")))
+    "a\\tb\\nc"@en <http://e/a\\u0020b>
+    """
+    if isinstance(term, URIRef):
+        return f"<{_IN_IRI.sub(_uchar, str(term))}>"
+    if isinstance(term, BNode):
+        return f"_:{term}"
+    text = f'"{_IN_STRING.sub(_uchar, str(term))}"'
+    if term.language:
+        return f"{text}@{term.language}"
+    return f"{text}^^{ntriples_term(term.datatype)}" if term.datatype is not None else text
 
 
 def _bare_ok(term: Literal) -> bool:
@@ -123,7 +154,7 @@ def ntriples(triples: Sequence[tuple], time: int | None = None) -> str:
     """N-Triples lines; with ``time``, each line ends with it, as the stream files ``lars run``
     reads (``<s> <p> <o> 18``), so a CONSTRUCT query's output can feed another query."""
     end = " .\n" if time is None else f" {time}\n"
-    return "".join(" ".join(t.n3() for t in triple) + end for triple in triples)
+    return "".join(" ".join(map(ntriples_term, triple)) + end for triple in triples)
 
 
 def document(rows: Sequence[Row], variables: Sequence[str], form: str, format: str,

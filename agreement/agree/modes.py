@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from operator import attrgetter
 from pathlib import Path
 
-from agreement.compare import AnswerSeries, Row, compare
+from agreement.compare import AnswerSeries, Row, compare, uncompared
 from agreement.defaults import pulling_timeline
 from agreement.check.expected import reports
 from ingest.limits import check_timeline_length, max_time_points as max_time_points_in_force
@@ -57,15 +57,17 @@ def check_recorded(csparql_file: str | Path, cqels_file: str | Path, period: int
     cqels = read_recorded(cqels_file, unit_ms, push.label_ms if push else 0).reordered(
         csparql.variables)
     times = [*csparql.answers, *cqels.answers]
+    right_open = pull is not None and half_open(pull)
     line, extended = pulling_timeline(
         Timeline(0 if timeline[0] is None else timeline[0],
                  max(times, default=0) if timeline[1] is None else timeline[1]),
         period, end_given=timeline[1] is not None, last_input=max(times, default=None),
-        what="the recorded answers end")
+        what="the recorded answers end", half_open=right_open)
     span = (line.start, line.end)
     check_timeline_length(*span, max_time_points_in_force(max_time_points))
-    verdicts = compare(csparql, cqels, period, span, half_open=pull is not None and half_open(pull))
-    notes = [RECORDED_NOTE, *([extended] if extended else [])] + (
+    verdicts = compare(csparql, cqels, period, span, half_open=right_open)
+    left_out = uncompared(csparql, cqels, period, span, right_open)
+    notes = [RECORDED_NOTE, *([extended] if extended else []), *([left_out] if left_out else [])] + (
         profile_notes(pull, push) if profiles else [])
     report = AgreementReport("recorded", period, unit_text(unit_ms), span, csparql.variables,
                              verdicts, notes=notes, csparql=csparql, cqels=cqels)

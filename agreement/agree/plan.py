@@ -18,6 +18,7 @@ from agreement.agree.reportwriter import Head, ReportWriter
 from agreement.agree.streaming import ComputedCheck
 from ingest.lazy import RdfSlice
 from ingest.policy import ReadReport, within_timeline
+from ingest.reach import count_reach
 from translate.durations import unit_text
 
 
@@ -46,8 +47,11 @@ class CheckPlan:
         return (*self.notices, *self.report.summary())
 
     def slices(self) -> Iterator[RdfSlice]:
+        """The slices inside the timeline; a warning if no triple is on a stream the query reads."""
         line = self.check.timeline
-        return within_timeline(self.read(), line.start, line.end, self.report, "triple")
+        streams = {spec.stream for spec in self.check.query.streams}
+        return count_reach(within_timeline(self.read(), line.start, line.end, self.report, "triple"),
+                           streams, self.report)
 
     def view(self) -> AgreementView:
         """Check every interval and collect the answers of both sides."""

@@ -22,6 +22,7 @@ from agreement.defaults import default_period, read_named_stream
 from ingest.eager import QueryData, query_data, static_graphs
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport, within_timeline
+from ingest.reach import count_reach
 from ingest.rdffiles import StreamTriple
 from lars.errors import InputError
 from lars.streams import Timeline
@@ -130,7 +131,8 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
     last = max((e.time for e in elements), default=0)
     timeline = check_timeline(query, last, start, end)
     slices = ((t, list(group)) for t, group in groupby(elements, key=lambda e: e.time))
-    inside = [e for _, group in within_timeline(slices, timeline.start, timeline.end, report, "triple")
+    inside = [e for _, group in count_reach(within_timeline(slices, timeline.start, timeline.end, report,
+                                                            "triple"), {s.stream for s in query.streams}, report)
               for e in group]
     cache = RunCache(query, inside, static_graphs(list(static), query), timeline, period_ticks,
                      variant)

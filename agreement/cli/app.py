@@ -3,7 +3,10 @@
 This is the only module that reads ``sys.argv`` and exits; :mod:`agreement.cli.commands` does the
 work. Exit status (like ``diff``): 0 success (for ``agree``: they agree), 1 ``agree`` found a
 disagreement (``witness``: found a witness), 2 any error, 130 interrupted
-(Ctrl-C; one line on stderr). An error about the user's input is one line on stderr
+(Ctrl-C; one line on stderr), 143 and 129 stopped by SIGTERM and SIGHUP (cleaned up as after
+Ctrl-C), 141 for ``agree``, ``check`` and ``witness`` when their output pipe closed early
+(``lars agree … | head -1``: the verdict was not delivered, so the status is not 0; ``run`` and
+``translate`` end quietly with 0, having written what was read). An error about the user's input is one line on stderr
 (``file:line:col: error: message``); anything else is an internal error, shown with its
 traceback only under ``--debug``.
 """
@@ -12,6 +15,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sys
 import traceback
 from collections.abc import Callable, Sequence
@@ -28,6 +33,7 @@ from agreement.optiondefaults import DEFAULT_MAX_EXPLANATIONS
 from ingest.sparkchoice import SPARK_CHOICES, SPARK_THRESHOLD_BYTES, THRESHOLD_VARIABLE
 from lars.deep import TOO_DEEP
 from lars.errors import LarsError
+from lars.filekinds import WRITE_FAILURES
 from ingest.policy import ON_ERROR, ORDER
 from solver.limits import Limits
 from translate.profiles import PROFILES
@@ -176,7 +182,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_event_options(run)
     run.add_argument("--output", metavar="FILE",
                      help="write the answers to FILE ('-': stdout) as --output-format, one time "
-                          "point at a time, instead of printing --format")
+                          "point at a time, instead of printing --format; FILE is replaced when "
+                          "the run ends (a regular file, not one of the inputs; for a pipe or a "
+                          "device use '-' and redirect)")
     run.add_argument("--output-format", choices=SINKS, default="jsonl",
                      help="jsonl, csv or parquet: a query's answers one per line/row (time, then one "
                           "column per variable), a program's atoms one per line/row")
@@ -197,7 +205,8 @@ def build_parser() -> argparse.ArgumentParser:
         "agree", help="check whether C-SPARQL and CQELS agree (exit 0: yes, 1: no)",
         description="Check whether C-SPARQL and CQELS agree on every pulling interval, from a "
         "query and a stream, or from answers recorded from the engines. Exit status: 0 they "
-        "agree, 1 they disagree, 2 an error.", epilog=EXAMPLES["agree"], formatter_class=HelpFormatter)
+        "agree, 1 they disagree, 2 an error, 141 the output pipe closed before the report was "
+        "written (lars agree ... | head -1).", epilog=EXAMPLES["agree"], formatter_class=HelpFormatter)
     agree.add_argument("query", nargs="?", help="a C-SPARQL or CQELS query (the other side is "
                        "derived from it)")
     agree.add_argument("--cqels", help="the CQELS query (instead of QUERY)")
@@ -244,6 +253,36 @@ def implementation(reference: str) -> Callable[[argparse.Namespace, TextIO], int
     return getattr(importlib.import_module(module), name)
 
 
+VERDICT_COMMANDS = ("agree", "check", "witness")
+"""Commands whose exit status is a verdict: a closed pipe must not turn it into 0."""
+CLOSED_PIPE = 128 + signal.SIGPIPE
+"""Exit status of a verdict command whose output pipe closed early (``lars agree … | head -1``):
+the shell's status for a program ended by SIGPIPE, 141; never 0, which would read as AGREE."""
+STOPPING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised where the program is, so that it cleans up as after Ctrl-C
+    (the hidden ``.part`` file of ``--output`` removed, the previous output kept)."""
+
+    def __init__(self, number: int):
+        super().__init__(signal.Signals(number).name)
+        self.number = number
+
+
+def _stop(number: int, _frame: object) -> None:
+    raise Stopped(number)
+
+
+def _quiet_stdout() -> None:
+    """Point the standard output's descriptor at /dev/null, so that Python's last flush at exit
+    does not report the closed pipe again."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (tests redirect to StringIO)
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``lars`` console command."""
     args = build_parser().parse_args(argv)
@@ -251,29 +290,62 @@ def main(argv: Sequence[str] | None = None) -> int:
     if sys.stdout is None:  # started with stdout closed (``lars run ... >&-``)
         print("error: standard output is closed", file=sys.stderr)
         return 2
+    previous = {number: signal.getsignal(number) for number in STOPPING_SIGNALS}
     try:
-        return implementation(args.handler)(args, sys.stdout)
+        for number in STOPPING_SIGNALS:
+            signal.signal(number, _stop)
+    except ValueError:  # not the main thread: signals stay as they are
+        previous = {}
+    try:
+        return run(args)
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The subcommand of ``args``, its exceptions turned into one line and an exit status."""
+    try:
+        status = implementation(args.handler)(args, sys.stdout)
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, not after the last line
+        return status
     except LarsError as error:
         if args.debug and error.__cause__ is not None:  # e.g. the remote trace of a Spark job
             traceback.print_exception(error.__cause__)
         print(str(error), *notes(error), sep="\n", file=sys.stderr)
         return 2
+    except Stopped as stopped:
+        print(f"stopped by {stopped}", *(f"({note})" for note in getattr(stopped, "__notes__", ())),
+              file=sys.stderr)
+        return 128 + stopped.number
     except KeyboardInterrupt as interrupt:
         print("interrupted", *(f"({note})" for note in getattr(interrupt, "__notes__", ())),
               file=sys.stderr)
         return 130
     except BrokenPipeError:
-        return 0
+        _quiet_stdout()
+        return CLOSED_PIPE if args.command in VERDICT_COMMANDS else 0
+    except OSError as error:
+        if error.errno not in WRITE_FAILURES:
+            return internal_error(error, args.debug)
+        _quiet_stdout()
+        print(f"<stdout>: error: cannot write the standard output: {error.strerror}",
+              *notes(error), sep="\n", file=sys.stderr)
+        return 2
     except RecursionError:  # a structure deeper than Python's stack, past the parsers (lars.deep)
         print(f"error: {TOO_DEEP}", file=sys.stderr)
         return 2
     except Exception as error:  # noqa: BLE001 - the last line of defence of the CLI
-        if args.debug:
-            traceback.print_exc()
-        else:
-            print(f"internal error: {error!r} (run with --debug for the traceback)", file=sys.stderr)
-        return 2
+        return internal_error(error, args.debug)
 
+
+def internal_error(error: BaseException, debug: bool) -> int:
+    """A bug: one line (``--debug``: the traceback); exit 2."""
+    if debug:
+        traceback.print_exception(error)
+    else:
+        print(f"internal error: {error!r} (run with --debug for the traceback)", file=sys.stderr)
+    return 2
 
 if __name__ == "__main__":
     sys.exit(main())

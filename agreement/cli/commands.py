@@ -27,11 +27,12 @@ from agreement.cli.model import NOTES, options_of
 from agreement.cli.events import (
     command_agree_events, command_run_events, command_translate_events, refuse_event_options,
 )
+from agreement.cli.options import input_files
 from lars.errors import InputError
 from solver.answers import TimePointAnswer
 from solver.formats import FORMATS
 from solver.progress import progress
-from solver.sinks import open_sink
+from solver.sinks import check_target, open_sink
 from translate.results import FORMATS as RESULT_FORMATS
 from translate.results import construct_triples, document, ntriples, stream_line, stream_rows
 from translate.rdf import is_answer_predicate
@@ -65,6 +66,8 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
     answers are solution mappings (:mod:`agreement.answers`); ``--format atoms`` and a LARS
     program show the answer atoms.
     """
+    if args.output is not None:
+        check_target(args.output, input_files(args))
     if is_event_source(args.program):
         return command_run_events(args, out)
     refuse_event_options(args)

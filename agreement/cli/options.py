@@ -82,3 +82,15 @@ def seconds(text: str) -> float:
     if value is None or not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"expected a number of seconds above 0 but found '{text}'")
     return value
+
+
+INPUT_OPTIONS = ("program", "query", "stream", "background", "csparql", "cqels", "profile")
+
+
+def input_files(args: argparse.Namespace) -> list[str]:
+    """Every file a command reads, as given (``--static IRI=FILE`` as a whole and its FILE), so
+    that ``--output`` can be refused when it is one of them (issue 28)."""
+    found = [getattr(args, name, None) for name in INPUT_OPTIONS]
+    for static in getattr(args, "static", None) or []:
+        found += [static, static.split("=", 1)[-1]]
+    return [value for value in found if value]

@@ -17,7 +17,6 @@ from agreement.cli import options
 from agreement.cli.choices import ENGINES, READINGS
 from agreement.cli.model import NOTES, options_of
 from agreement.optiondefaults import DEFAULT_MAX_GROUND, PAPER_PAIR
-from lars.errors import InputError
 
 EXAMPLE = """\
 example (CSRBench Q1, in C-SPARQL; the period is its STEP, 10s):
@@ -102,6 +101,10 @@ def command_witness(args: argparse.Namespace, out: TextIO) -> int:
     from agreement.facade import search_witness  # the search, loaded when it runs (issue 17)
     from agreement.witness.report import render_text, stream_text, to_json
     from agreement.witness.search import terminal_progress
+    from solver.sinks import check_target, opened_output
+
+    if args.output is not None:
+        check_target(args.output, options.input_files(args))
 
     progress = None if args.quiet else terminal_progress()
     result, witness = search_witness(Path(args.query), options_of(args), progress)
@@ -109,10 +112,8 @@ def command_witness(args: argparse.Namespace, out: TextIO) -> int:
         sys.stderr.write("\r\033[K")
     command = check_command(args, args.output or "WITNESS.nt", result.bounds.horizon)
     if witness is not None and args.output:
-        try:
-            Path(args.output).write_text(stream_text(witness.elements, command), encoding="utf-8")
-        except OSError as error:
-            raise InputError(f"cannot write {args.output}: {error.strerror}") from None
+        with opened_output(args.output, binary=False) as file:
+            file.write(stream_text(witness.elements, command))
     if args.format == "json":
         out.write(json.dumps(to_json(result, witness, command), indent=1, ensure_ascii=False) + "\n")
     else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from agreement.answers import binding_json
 from agreement.witness.find import SearchResult, Witness
 from ingest.rdffiles import StreamTriple
+from translate.results import ntriples_term
 
 PAPER_CONDITION = {"static-shares-pattern": "(ii)", "stream-merged": "(ii)", "static-only": "(ii)",
                    "snapshot-differs": "(iii)", "window-boundary": "(iii)", "other-interval": "(iii)"}
@@ -22,7 +23,7 @@ HEADER = "# a witness of disagreement found by lars witness; check it with:\n# {
 
 def stream_text(elements: list[StreamTriple], command: str | None = None) -> str:
     """The stream as timestamped N-Triples (with the check command as a comment on top)."""
-    lines = [f"{' '.join(term.n3() for term in e.triple)} <{e.stream}> {e.time}" for e in elements]
+    lines = [f"{' '.join(map(ntriples_term, e.triple))} {ntriples_term(e.stream)} {e.time}" for e in elements]
     return (HEADER.format(command=command) if command else "") + "\n".join(lines) + "\n"
 
 

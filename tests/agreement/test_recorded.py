@@ -92,4 +92,4 @@ def test_json_of_the_wrong_shape_is_refused(tmp_path, capsys):
     odd.write_text('{"relations": [{"timestamp": 1000}]}')
     status, _, err = agree(capsys, "agree", "--recorded-csparql", str(odd), "--recorded-cqels",
                            str(odd), "--period", "10s")
-    assert status == 2 and "expected head.vars, timestamp and results.bindings" in err
+    assert status == 2 and "odd.json: error: relations[0]: 'head' is missing" in err

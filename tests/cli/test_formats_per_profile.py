@@ -4,7 +4,7 @@ and an empty result only where the profile emits empty relations.
 
 Each format is parsed back with an independent reader (``csv``, ``json``, a split on white
 space) and compared with the table. The reported time points come from
-:func:`agreement.expected.reports`, which reads the profile's ``report`` (or push's and pull's
+:func:`agreement.check.expected.reports`, which reads the profile's ``report`` (or push's and pull's
 ``trigger``) atom: the evaluations ``lars check`` judges against.
 """
 
@@ -19,7 +19,7 @@ import pytest
 from rdflib import Graph, URIRef
 
 from agreement.cli import main
-from agreement.expected import reports
+from agreement.check.expected import reports
 from ingest.eager import query_data
 from ingest.rdffiles import StreamTriple
 from lars.errors import Position

@@ -17,7 +17,7 @@ from pathlib import Path
 from rdflib import Graph
 from rdflib.util import from_n3
 
-from agreement.facade import check, run
+from agreement.facade import check_agreement, run
 from lars.errors import InputError, UnsupportedError
 from tests.fuzz.oracle import Answers, Item, Row, Triple, normal
 
@@ -87,7 +87,7 @@ def agree(query: str, items: Sequence[Item], streams: Sequence[str], static: Seq
     with tempfile.TemporaryDirectory(prefix="lars-fuzz-") as folder:
         stream, data = write_case(Path(folder), items, streams, static)
         try:
-            view = check(query, csparql=csparql, stream=str(stream), static=[str(data)],
+            view = check_agreement(query, csparql=csparql, stream=str(stream), static=[str(data)],
                          period=period, start=0, end=end)
             report = view.to_json()
         except (UnsupportedError, InputError) as error:

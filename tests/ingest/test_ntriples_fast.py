@@ -157,8 +157,9 @@ def fast_lines(draw):
     dot = draw(st.sampled_from(["", "."]))
     time = str(draw(st.integers(-10**9, 10**9)))
     tail = draw(st.sampled_from(["", " ", "#", " # comment", "\t#x"]))
+    after_dot = draw(st.sampled_from([" ", "\t", " \t "]) if dot else space)  # ".5" is refused (issue 28)
     text = [draw(space), subject, " ", draw(fast_iris()), draw(space), obj, draw(space), stream, " ",
-            dot, draw(space), time, tail]
+            dot, after_dot, time, tail]
     return "".join(text)
 
 

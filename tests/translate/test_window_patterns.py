@@ -18,7 +18,7 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from rdflib import Graph, Literal, URIRef
 
-from agreement.expected import reports
+from agreement.check.expected import reports
 from ingest.eager import query_data
 from ingest.rdffiles import StreamTriple
 from lars.errors import Position, UnsupportedError
