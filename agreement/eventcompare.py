@@ -95,12 +95,13 @@ def compare_two_profiles(query: Source, *, stream: Source, profiles: tuple[str, 
     """
     if len(profiles) != 2 or profiles[0] == profiles[1]:
         raise InputError("give two different profiles to compare", hint="--profiles A,B")
+    translations = [event_translation(query, profile=name, at=at, mode=mode, period=period,
+                                      unit=unit, all_variables=True) for name in profiles]
     elements, timeline, _ = read_events_stream(stream, stream_iri=stream_iri, start=start, end=end,
-                                               on_error=on_error, order=order)
+                                               on_error=on_error, order=order,
+                                               evaluation=translations[0][0].evaluation)
     sides = []
-    for name in profiles:
-        translation, source = event_translation(query, profile=name, at=at, mode=mode,
-                                                period=period, unit=unit, all_variables=True)
+    for name, (translation, source) in zip(profiles, translations):
         found, encoder = solve_events(translation, elements, timeline,
                                       extra=frozenset({"consumed"}))
         sides.append((translation, found, encoder,

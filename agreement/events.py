@@ -19,6 +19,7 @@ from pathlib import Path
 
 from agreement.sources import period_ticks, read_source
 from ingest.eager import read_rdf_stream
+from ingest.limits import check_timeline_length, max_time_points
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport
 from ingest.rdffiles import StreamTriple
@@ -135,11 +136,30 @@ class EventAnswers:
 
 def read_events_stream(stream: Source, *, stream_iri: str | None = None,
                        start: int | None = None, end: int | None = None, on_error: str = "stop",
-                       order: str = "strict") -> tuple[list[StreamTriple], tuple[int, int], ReadReport]:
+                       order: str = "strict", evaluation: Evaluation | None = None,
+                       ) -> tuple[list[StreamTriple], tuple[int, int], ReadReport]:
+    """The stream's triples, the timeline and the reading report.
+
+    The timeline is ``--from``/``--to``, by default 0 to the last input, extended to the last
+    given evaluation time (``--at``) after it: a time named by ``--at`` is evaluated, with or
+    without input at or before it (issue 27). A given time outside an explicit ``--from``/``--to``
+    is refused, as the answers would claim an evaluation that was not done.
+    """
+    times = evaluation.times if evaluation is not None and evaluation.kind == "at" else ()
+    outside = [t for t in times if (start is not None and t < start) or (end is not None and t > end)]
+    if outside:
+        raise InputError(f"--at {outside[0]} is outside the timeline given by --from/--to",
+                         hint="evaluation times must lie in the timeline")
     report = ReadReport()
     options = ReadOptions(stream_iri=stream_iri, on_error=on_error, order=order, spark="never")
     elements, line = read_rdf_stream(stream, options, report, (start, end))
-    return elements, (line.start, line.end), report
+    last = max(line.end, *times) if times else line.end
+    if last > line.end:
+        check_timeline_length(line.start, last, max_time_points(None))
+    if times and times[0] < line.start:
+        raise InputError(f"--at {times[0]} is before the timeline's first time point {line.start}",
+                         hint="give --from")
+    return elements, (line.start, last), report
 
 
 def solve_events(translation: EventTranslation, elements: list[StreamTriple],
@@ -183,7 +203,8 @@ def compute_events(query: Source, *, stream: Source, profile: str = "rsep", at: 
     translation, source = event_translation(query, profile=profile, at=at, mode=mode,
                                             period=period, unit=unit)
     elements, timeline, report = read_events_stream(stream, stream_iri=stream_iri, start=start,
-                                                    end=end, on_error=on_error, order=order)
+                                                    end=end, on_error=on_error, order=order,
+                                                    evaluation=translation.evaluation)
     found, encoder = solve_events(translation, elements, timeline, strategy)
     title = (f"{Path(source).name if source != '<string>' else 'query'}: {translation.profile.name}, "
              f"evaluated {translation.evaluation.describe()}")
