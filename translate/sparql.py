@@ -27,6 +27,7 @@ from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.sparql import Query
 
 from lars.errors import ParseError, Position, UnsupportedError
+from translate.grouping import check_projections
 from translate.iris import is_absolute, resolve
 from translate.scanner import Rewrite, SourceText, Token, tokenize
 
@@ -159,6 +160,7 @@ def parse_sparql(rewrite: Rewrite, source: SourceText) -> Query:
             expected = "a FILTER with a well-formed condition in parentheses"
         raise ParseError(f"SPARQL syntax error: expected {expected} but found {found}",
                          source.position(offset)) from None
+    check_projections(parsed, source)
     base = resolve_references(parsed, file_base(source.source))
     try:
         return translateQuery(parsed, base=base)
