@@ -150,3 +150,34 @@ def test_zones_analysis_reads_the_stream():
                             f"http://example.org/building={ZONES / 'building.ttl'}")
     assert status in (0, 1), err
     assert "reads no stream" not in out + err
+
+
+RSPQL = (PROLOGUE + "REGISTER RSTREAM <http://example.org/out> AS\n{select}\n"
+         "FROM NAMED WINDOW :w ON <http://example.org/readings> [RANGE PT10S STEP PT5S]\n{rest}")
+
+
+@pytest.mark.parametrize("select, rest, cqels_body", [
+    pytest.param("SELECT (COUNT(*) AS ?n)", "WHERE { WINDOW :w { ?o :temp ?t } }",
+                 "SELECT (COUNT(*) AS ?n) WHERE { STREAM { ?o :temp ?t } }", id="plain-count"),
+    pytest.param("SELECT ?n", "WHERE { { SELECT (COUNT(?t) AS ?n) WHERE { WINDOW :w { ?o :temp ?t } } } }",
+                 "SELECT ?n WHERE { { SELECT (COUNT(?t) AS ?n) WHERE { STREAM { ?o :temp ?t } } } }",
+                 id="aggregate-in-subquery"),
+    pytest.param("SELECT ?z (COUNT(?o) AS ?n)",
+                 "WHERE { WINDOW :w { ?o :sensor ?s } ?s :zone ?z } GROUP BY ?z HAVING (COUNT(?o) > 1)",
+                 "SELECT ?z (COUNT(?o) AS ?n) WHERE { STREAM { ?o :sensor ?s } ?s :zone ?z } GROUP BY ?z "
+                 "HAVING (COUNT(?o) > 1)", id="having"),
+    pytest.param("SELECT ?o ?t", "WHERE { WINDOW :w { ?o :temp ?t } } ORDER BY DESC(?t) LIMIT 1",
+                 "SELECT ?o ?t WHERE { STREAM { ?o :temp ?t } } ORDER BY DESC(?t) LIMIT 1", id="order-by"),
+])
+def test_rspql_reads_into_the_cqels_query(select, rest, cqels_body):
+    """RSP-QL → CQELS: the WINDOW blocks stay STREAM patterns through aggregates, subqueries,
+    HAVING and ORDER BY, and the CQELS text of the result reads back to it."""
+    rspql = parse_query(RSPQL.format(select=select, rest=rest), "q.rspql")
+    cqels = parse_query(PROLOGUE + cqels_body.replace("STREAM", WINDOW), "cqels.rq")
+    assert rspql.streams and replace(rspql, r2s=None) == replace(cqels, prefixes=rspql.prefixes)
+    assert parse_query(cqels_text(rspql), "d.rq", "cqels") == replace(rspql, r2s=None)
+
+
+def test_zones_rspql_gives_the_hand_written_answers():
+    rspql = intervals(ZONES / "warm.rspql", *DATA, "--period", "5s")
+    assert rspql == intervals(ZONES / "warm.rq", "--cqels", ZONES / "warm-cqels.rq", *DATA)
