@@ -17,6 +17,9 @@ arbitrary zone (rdflib adds ``SAMPLE(?zone)``). Each rule is refused here with a
   ``syntax-BINDscope6`` to ``8``);
 * each VALUES row has one value per variable (``syn-bad-values-too-many``, ``-too-few``).
 
+And one valid form the translation cannot hold is refused as unsupported (it failed inside the
+translation): ``GROUP BY ?v`` where the WHERE clause does not bind ``?v``.
+
 Positions: rdflib's tree has none, so the error points at the first token ``?v`` after the
 clause keyword of the query concerned (the queries in text order are the tree's in pre-order).
 
@@ -36,7 +39,7 @@ from pyparsing import ParseResults
 from rdflib.plugins.sparql.parserutils import CompValue
 from rdflib.term import Variable
 
-from lars.errors import ParseError
+from lars.errors import ParseError, UnsupportedError
 from translate.scanner import SourceText, Token, tokenize
 
 _QUERIES = ("SelectQuery", "SubSelect")
@@ -67,6 +70,10 @@ class _Checker:
         in_where = set(_scope(_get(query, "where")))
         aliases: set[Variable] = set()
         selected: set[Variable] = set()
+        for key in keys - in_where:
+            if any(c == key for c in _conditions(_get(query, "groupby"))):
+                raise UnsupportedError(f"GROUP BY ?{key}, which the WHERE clause does not bind (it "
+                                       "would be unbound in every group)", self._at("GROUP", key))
         if grouped and projection is None:
             raise ParseError("SELECT * in a grouped query (SPARQL 1.1 section 11.4: select the "
                              "group keys and aggregates by name)", self._at("SELECT", None))

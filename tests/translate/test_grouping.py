@@ -84,6 +84,13 @@ def test_accepted(text):
     check_projections(parseQuery(P + text), SourceText(P + text))
 
 
+def test_a_key_the_pattern_does_not_bind_is_refused_not_an_internal_error(tmp_path):
+    (tmp_path / "q.rq").write_text(P + "SELECT (COUNT(*) AS ?c) WHERE { ?s :t ?t } GROUP BY ?zone")
+    status, out, err = lars("run", tmp_path / "q.rq")
+    assert status == 2 and err.count("\n") == 1
+    assert ":2:53: error: unsupported: GROUP BY ?zone, which the WHERE clause does not bind" in err
+
+
 def test_command_line_refuses_in_one_line_with_exit_2(tmp_path):
     query = tmp_path / "warm.rq"
     query.write_text("PREFIX : <http://e/>\nSELECT ?zone (AVG(?temp) AS ?avg)\n"
