@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import replace
+from dataclasses import fields, is_dataclass, replace
+from typing import get_args
 from pathlib import Path
 
 from rdflib import URIRef
@@ -36,14 +37,19 @@ from ingest.lazy import RdfSlice
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport
 from ingest.rdffiles import StreamTriple
-from lars.errors import InputError
+from lars.errors import InputError, LarsError
 from lars.streams import Timeline
+from translate.rsp import Graph as GraphPattern
 from translate.rsp import (
-    BGP, Filter, Join, Minus, Optional, Pattern, RangeWindow, RspQuery, StreamPattern, StreamSpec,
-    TriplePattern, Union, Var, BlankVar,
+    BGP, Exists, Join, Pattern, RangeWindow, RspQuery, StreamPattern, StreamSpec,
+    TriplePattern, Values, Var, BlankVar,
 )
+from translate.api import parse_query
+from translate.cqelstext import cqels_text
+from translate.durations import unit_text
 from translate.scope import stream_patterns
 from translate.sparqltext import Names, pattern_text
+from translate.variants import cs
 
 
 def default_period(query: RspQuery) -> int | None:
@@ -233,26 +239,88 @@ def derive_cqels(query: RspQuery, elements: Iterable[StreamTriple],
 
     def split(pattern: Pattern) -> Pattern:
         if isinstance(pattern, BGP):
-            groups: dict[URIRef | None, list[TriplePattern]] = {}
-            for triple in pattern.triples:
-                groups.setdefault(home(triple), []).append(triple)
-            parts: list[Pattern] = [StreamPattern(s, windows[s].window, BGP(tuple(ts)))
-                                    for s, ts in groups.items() if s is not None]
-            if None in groups or not parts:
-                parts.append(BGP(tuple(groups.get(None, ()))))
-            joined = parts[0]
-            for part in parts[1:]:
-                joined = Join(joined, part)
-            return joined
-        if isinstance(pattern, (Join, Union, Minus, Optional)):
-            return replace(pattern, left=split(pattern.left), right=split(pattern.right))
-        if isinstance(pattern, Filter):
-            return replace(pattern, pattern=split(pattern.pattern))
-        return pattern  # GRAPH reads named static graphs: no stream in it
+            return split_bgp(pattern)
+        if isinstance(pattern, (GraphPattern, Values, StreamPattern)):
+            return pattern  # GRAPH reads named static graphs: no stream in it
+        return _rebuilt(pattern, split)
+
+    def split_bgp(pattern: BGP) -> Pattern:
+        groups: dict[URIRef | None, list[TriplePattern]] = {}
+        for triple in pattern.triples:
+            groups.setdefault(home(triple), []).append(triple)
+        if len(groups) > 1:
+            _refuse_shared_blank_nodes(groups, query)
+        parts: list[Pattern] = [StreamPattern(s, windows[s].window, BGP(tuple(ts)))
+                                for s, ts in groups.items() if s is not None]
+        if None in groups or not parts:
+            parts.append(BGP(tuple(groups.get(None, ()))))
+        joined = parts[0]
+        for part in parts[1:]:
+            joined = Join(joined, part)
+        return joined
 
     derived = split(query.pattern)
     streams = tuple(StreamSpec(p.stream, p.window, p.pattern) for p in stream_patterns(derived))
-    return replace(query, pattern=derived, streams=streams, engine="cqels")
+    derived_query = replace(query, pattern=derived, streams=streams, engine="cqels")
+    left = [t for t in _triples_outside_streams(derived) if home(t) is not None]
+    unread = [s for s in windows if s not in {spec.stream for spec in streams}]
+    if left or unread or cs(derived_query) != cs(query):
+        where = f" ({pattern_text(BGP((left[0],)), Names(query.prefixes))} stays outside its STREAM " \
+                "pattern)" if left else f" (no triple pattern reads the stream <{unread[0]}>)" if unread else ""
+        raise InputError(f"the CQELS side cannot be derived exactly from this C-SPARQL query{where}: "
+                         "write the CQELS query and give it with --cqels FILE")
+    return derived_query
+
+
+_PATTERNS = get_args(Pattern)
+
+
+def _rebuilt(node, split: Callable):
+    """``node`` (a pattern or an expression) with ``split`` applied to every pattern directly
+    under it, through aggregates, subqueries, BIND and HAVING. Not into ``EXISTS``: CQELS has
+    no STREAM pattern there (the reader refuses one), so a stream triple pattern in it is left
+    outside any STREAM pattern, and :func:`derive_cqels` refuses the query."""
+    if isinstance(node, (Exists, Var, BlankVar, TriplePattern)):
+        return node
+    if isinstance(node, tuple):
+        return tuple(_rebuilt(item, split) for item in node)
+    if not is_dataclass(node):
+        return node
+    changes = {}
+    for f in fields(node):
+        value = getattr(node, f.name)
+        new = split(value) if isinstance(value, _PATTERNS) else _rebuilt(value, split)
+        if new is not value:
+            changes[f.name] = new
+    return replace(node, **changes) if changes else node
+
+
+def _triples_outside_streams(node) -> Iterator[TriplePattern]:
+    """Every triple pattern of ``node`` not inside a ``STREAM`` pattern, expressions included
+    (not those under ``GRAPH``, which reads named static graphs)."""
+    if isinstance(node, (StreamPattern, GraphPattern)):
+        return
+    if isinstance(node, BGP):
+        yield from node.triples
+    elif isinstance(node, tuple):
+        for item in node:
+            yield from _triples_outside_streams(item)
+    elif is_dataclass(node) and not isinstance(node, (Var, BlankVar, TriplePattern)):
+        for f in fields(node):
+            yield from _triples_outside_streams(getattr(node, f.name))
+
+
+def _refuse_shared_blank_nodes(groups: dict, query: RspQuery) -> None:
+    """A blank node of a BGP whose triples go to different places would become two."""
+    seen: dict[str, object] = {}
+    for place, triples in groups.items():
+        for triple in triples:
+            for term in triple.terms():
+                if isinstance(term, BlankVar) and seen.setdefault(term.label, place) != place:
+                    raise InputError(
+                        f"the blank node in {pattern_text(BGP((triple,)), Names(query.prefixes))} "
+                        "joins a stream triple pattern with another one: the CQELS side cannot be "
+                        "derived exactly (write it with a variable and give it with --cqels FILE)")
 
 
 def _matches_any(triple: TriplePattern, by_predicate: dict[object, list]) -> bool:
@@ -272,6 +340,16 @@ def _matches_static(triple: TriplePattern, graphs: dict[URIRef | None, Graph]) -
 
 
 def derived_text(query: RspQuery) -> str:
-    """The derived CQELS pattern in one line, for the report's note."""
+    """The note on the derived CQELS side: the query in CQELS syntax, ready to save, edit and
+    give with ``--cqels FILE`` (:func:`translate.cqelstext.cqels_text`, shown only when reading
+    it back gives the same query), else its pattern in one line."""
+    try:
+        text = cqels_text(query)
+        exact = parse_query(text, "<derived>", "cqels", unit_text(query.unit_ms)) == query
+    except LarsError:
+        exact = False
+    if exact:
+        return ("CQELS side derived from the C-SPARQL query (save it, edit it, give it with "
+                "--cqels FILE):\n" + "\n".join("  " + line for line in text.splitlines()))
     return "CQELS side derived from the C-SPARQL query: WHERE " + pattern_text(
         query.pattern, Names(query.prefixes))

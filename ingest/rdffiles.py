@@ -54,12 +54,14 @@ from xml.sax import SAXParseException
 import rdflib
 from rdflib.compare import to_canonical_graph
 from rdflib.exceptions import ParserError as RdflibParserError
+from rdflib.plugins.parsers import notation3
 from rdflib.plugins.parsers.notation3 import BadSyntax
 from rdflib.plugins.parsers.ntriples import W3CNTriplesParser, r_wspace
 from rdflib.term import BNode, Node, URIRef
 
 from lars.errors import InputError, LarsError, ParseError, Position
 import translate.rdf  # noqa: F401 - its import keeps literals as written (no rdflib normalising)
+from translate.iris import resolve
 from ingest.rdfterms import iri_term, literal_term
 from ingest.turtlefast import fast_turtle_triples
 from ingest.xmlguard import check_xml_entities
@@ -67,6 +69,11 @@ from translate.documents import LONE_SURROGATE
 from ingest.policy import (
     ReadPolicy, ReadReport, handle, parse_lines, read_lines, read_text, require_report,
 )
+
+notation3.join = lambda base, reference: resolve(reference, base)
+"""rdflib's Turtle parser resolves relative IRI references with its own ``join``, which is not
+RFC 3986 (``<?q>``, ``<#a:b>``, a base without a slash; :mod:`translate.iris`): it resolves them
+by RFC 3986 instead, and leaves absolute IRIs as written, as before."""
 
 CSRBENCH_STREAM = URIRef("http://ex.org/streams/test")
 """The stream IRI of the CSRBench queries, the default for Turtle folders."""

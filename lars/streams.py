@@ -1,8 +1,15 @@
 """Timelines and streams ``S = (T, v)`` (SPEC section 2).
 
 A :class:`Stream` maps each time point of its timeline to the atoms that hold there, in
-arrival order (which matters only for tuple-based windows). Streams are frozen values: two
-streams are equal when their timelines and contents are.
+arrival order (which matters only for tuple-based windows). ``v(t)`` is a set: an atom that
+arrives again at the same time point is not a new element, and it keeps the place of its first
+arrival (as Ticker reads it: its test "tuple diamond" rejects a repeated ``b`` at 12). Streams are
+frozen values: two streams are equal when their timelines and contents are.
+
+>>> from lars.parser import parse_atom
+>>> b, c = parse_atom("b"), parse_atom("c")
+>>> Stream(Timeline(0, 12), ((12, (b, c, b)),)).at(12) == (b, c)
+True
 """
 
 from __future__ import annotations
@@ -36,7 +43,7 @@ class Timeline:
 
 @dataclass(frozen=True)
 class Stream:
-    """A stream ``(T, v)``: ``v(t)`` is :meth:`at`, a tuple of atoms in arrival order.
+    """A stream ``(T, v)``: ``v(t)`` is :meth:`at`, a tuple of distinct atoms in arrival order.
 
     Build one with :meth:`from_mapping`; time points outside the timeline are rejected.
     """
@@ -52,7 +59,10 @@ class Stream:
                 raise ValueError(f"time point {t} is outside the timeline {self.timeline}")
             if t in index:
                 raise ValueError(f"time point {t} appears twice")
-            index[t] = atoms
+            unique = distinct(atoms)
+            index[t] = atoms if len(unique) == len(atoms) else unique
+        if any(index[t] is not atoms for t, atoms in self.items):  # a repeated atom dropped
+            object.__setattr__(self, "items", tuple(index.items()))
         object.__setattr__(self, "_index", index)
 
     @classmethod
@@ -76,3 +86,9 @@ class Stream:
 
     def atom_count(self) -> int:
         return sum(len(atoms) for _, atoms in self.items)
+
+
+def distinct(atoms: Iterable[Atom]) -> tuple[Atom, ...]:
+    """The atoms of one time point as the set ``v(t)`` in arrival order: a repeated atom keeps its
+    first arrival's place (SPEC section 2)."""
+    return tuple(dict.fromkeys(atoms))

@@ -4,8 +4,8 @@
 |---|---|---|---|---|
 | ``rsep`` | as written | ``P^u`` (none) | every event at each evaluation | given (``--at``/``--mode``) |
 | ``epsparql-unrestricted`` | ``SEQ`` (7) | ``P^u`` | new events | push (input arrives) |
-| ``epsparql-chronological`` | ``SEQ^c`` (10) | ``P^c`` | new events | push |
-| ``epsparql-recent`` | ``SEQ^r`` (11) | ``P^r`` | new events | push |
+| ``epsparql-chronological`` | ``SEQ^c`` (10) | ``P^c`` | every event found (all new) | push |
+| ``epsparql-recent`` | ``SEQ^r`` (11) | ``P^r`` | every event found (all new) | push |
 | ``csparql-seq`` | ``SEQ^n`` (9) | ``P^u`` | every event at each evaluation | pull, every window step |
 
 Profiles do not change the query's windows (write ``[LND t0]`` for EP-SPARQL's landmark,
@@ -13,6 +13,11 @@ Profiles do not change the query's windows (write ``[LND t0]`` for EP-SPARQL's l
 parameter, not part of the query); ``SEQ^n``/``SEQ^c``/``SEQ^r`` written in the query stay.
 "New events" are those whose last input (``t2``) came after the previous evaluation: EP-SPARQL
 outputs an event as soon as it is detected, once (paper §2: unrestricted returns ``e4`` only at 10).
+Under consumption every event an evaluation finds is new (what an earlier one found was consumed
+with its input), so a consuming profile reports them all: filtering by ``t2`` would hide an event
+that selection held back at one evaluation and that the next one finds and consumes (issue 27:
+``a1 p b@1, a2 p b@2, b q c1@3, b q c2@4`` at 5 and 6 under ``SEQ^c`` gives ``a2 b c2 [2,4]`` at 6).
+A profile that consumes and reports "new" is therefore refused.
 ``P^c`` and ``P^r`` are the same function in the paper's informal definition (section 4.4: keep
 the delta and the unused input); they differ through the selection they come with.
 
@@ -43,7 +48,8 @@ class EventProfile:
         selection: what a plain ``SEQ`` means (:data:`translate.events.SELECTIONS`), or
             ``None`` for "as written".
         consume: whether matched input is consumed (``P^c``/``P^r``) or not (``P^u``).
-        report: ``all`` events at each evaluation time, or only ``new`` ones.
+        report: ``all`` events at each evaluation time, or only ``new`` ones (not with
+            ``consume``: then every event found is new).
         evaluation: ``push`` (every time point with input), ``pull`` (every ``period``), or
             ``given`` (the caller says).
     """
@@ -55,15 +61,20 @@ class EventProfile:
     evaluation: str
     description: str
 
+    def __post_init__(self) -> None:
+        if self.consume and self.report == "new":
+            raise ValueError(f"event profile {self.name!r}: a consuming profile reports every event "
+                             "it finds (each is new); report='new' would hide consumed events")
+
 
 EVENT_PROFILES = {p.name: p for p in (
     EventProfile("rsep", None, False, "all", "given",
                  "RSEP-QL as written: the query's SEQ variants, no consumption"),
     EventProfile("epsparql-unrestricted", "unrestricted", False, "new", "push",
                  "EP-SPARQL, unrestricted: W^λ + SEQ"),
-    EventProfile("epsparql-chronological", "chronological", True, "new", "push",
+    EventProfile("epsparql-chronological", "chronological", True, "all", "push",
                  "EP-SPARQL, chronological: W^λ + SEQ^c + P^c"),
-    EventProfile("epsparql-recent", "recent", True, "new", "push",
+    EventProfile("epsparql-recent", "recent", True, "all", "push",
                  "EP-SPARQL, recent: W^λ + SEQ^r + P^r"),
     EventProfile("csparql-seq", "naive", False, "all", "pull",
                  "C-SPARQL's timestamp() idiom: W^τ + SEQ^n"),

@@ -151,4 +151,4 @@ def read_rspql(text: str, source: str = "<string>", unit: str | int = "1s") -> R
     output = None if name is None else str(resolve(name.text, src.position(name.start)))
     return RspQuery(parts.variables, parts.pattern, parts.dataset, streams, parts.distinct,
                     engine="rspql", name=output, unit_ms=unit_ms, prefixes=parts.prefixes,
-                    r2s=r2s)
+                    r2s=r2s, **parts.solution())

@@ -20,12 +20,15 @@ from pathlib import Path
 
 import rdflib.plugins.sparql
 import rdflib.plugins.sparql.algebra as rdflib_algebra
-from pyparsing import ParseBaseException
+from pyparsing import ParseBaseException, ParseResults
+from rdflib import URIRef
 from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.sparql import Query
 
 from lars.errors import ParseError, Position, UnsupportedError
+from translate.grouping import check_projections
+from translate.iris import is_absolute, resolve
 from translate.scanner import Rewrite, SourceText, Token, tokenize
 
 rdflib.plugins.sparql.SPARQL_LOAD_GRAPHS = False  # SPEC 11: never fetch FROM IRIs
@@ -157,8 +160,10 @@ def parse_sparql(rewrite: Rewrite, source: SourceText) -> Query:
             expected = "a FILTER with a well-formed condition in parentheses"
         raise ParseError(f"SPARQL syntax error: expected {expected} but found {found}",
                          source.position(offset)) from None
+    check_projections(parsed, source)
+    base = resolve_references(parsed, file_base(source.source))
     try:
-        return translateQuery(parsed, base=file_base(source.source))
+        return translateQuery(parsed, base=base)
     except Exception as error:  # rdflib raises bare Exception for unknown prefixes
         raise _translation_error(error, source) from None
 
@@ -171,6 +176,35 @@ def _refuse_service(rewrite: Rewrite, source: SourceText) -> None:
         if token.is_keyword("SERVICE"):
             raise UnsupportedError("SERVICE (federated queries reach the network)",
                                    source.position(rewrite.original_offset(token.start)))
+
+
+def resolve_references(parsed: ParseResults, base: str | None) -> str | None:
+    """Resolve the relative IRI references of rdflib's parse tree in place by RFC 3986
+    (:mod:`translate.iris`), leaving every absolute IRI as written; returns the query's base.
+
+    rdflib's own resolution (``Prologue.absolutize``) is not RFC 3986 (see :mod:`translate.iris`)
+    and sets a ``BASE`` without resolving it against the one before; after this pass every IRI
+    it meets is absolute, so it changes none. ``BASE`` and ``PREFIX`` apply in prologue order.
+    """
+    prologue, query = parsed[0], parsed[1]
+    for decl in prologue:
+        if decl.name in ("Base", "PrefixDecl"):
+            decl["iri"] = URIRef(resolve(str(decl["iri"]), base))
+            if decl.name == "Base":
+                base = str(decl["iri"])
+    if base is None:
+        return None
+    stack = [query]
+    while stack:
+        node = stack.pop()
+        entries = node.items() if isinstance(node, dict) else enumerate(node)
+        for key, value in list(entries):
+            if isinstance(value, URIRef):
+                if not is_absolute(value):
+                    node[key] = URIRef(resolve(str(value), base))
+            elif isinstance(value, (dict, list, ParseResults)):
+                stack.append(value)
+    return base
 
 
 def file_base(name: str) -> str | None:

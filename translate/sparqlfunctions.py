@@ -38,7 +38,6 @@ import operator
 import re
 from collections.abc import Callable
 from decimal import Decimal
-from urllib.parse import urljoin
 
 from rdflib import Literal, URIRef
 from rdflib.namespace import XSD
@@ -50,6 +49,7 @@ from rdflib.term import Identifier
 
 from lars.externals import external
 from lars.terms import Constant, Number
+from translate.iris import resolve
 from translate.rdf import ERROR, FALSE, NULL, TRUE, from_constant, to_constant
 from translate.xsdvalues import (
     NUMERIC_TYPES,
@@ -445,7 +445,7 @@ def sparql_iri(value: Constant, base: Constant | None = None) -> Constant:
             return term
         if not _simple(term):
             raise _Error
-        resolved = urljoin(str(_term(base)), str(term)) if base is not None else str(term)
+        resolved = resolve(str(term), str(_term(base)) if base is not None else None)
         if not _SCHEME.match(resolved):
             raise _Error
         return URIRef(resolved)

@@ -21,8 +21,8 @@ from itertools import product
 
 from lars.errors import InputError
 from translate.rsp import (
-    BGP, Extend, Filter, Graph, Group, Join, Minus, Optional, Pattern, RspQuery, StreamPattern,
-    StreamSpec, SubSelect, Union, merge_bgps,
+    BGP, And, Arith, Call, Compare, Exists, Extend, Filter, Graph, Group, Join, Minus, Neg, Not,
+    Optional, Or, Pattern, RspQuery, StreamPattern, StreamSpec, SubSelect, Union, merge_bgps,
 )
 
 
@@ -37,16 +37,42 @@ def _map_children(pattern, function) -> Pattern:
 @_map_children.register(Minus)
 @_map_children.register(Optional)
 def _(pattern, function):
-    return replace(pattern, left=function(pattern.left), right=function(pattern.right))
+    changed = replace(pattern, left=function(pattern.left), right=function(pattern.right))
+    if isinstance(pattern, Optional) and pattern.condition is not None:
+        changed = replace(changed, condition=_in_exists(pattern.condition, function))
+    return changed
 
 
-@_map_children.register(Filter)
 @_map_children.register(Graph)
 @_map_children.register(SubSelect)
-@_map_children.register(Extend)
 @_map_children.register(Group)
 def _(pattern, function):
     return replace(pattern, pattern=function(pattern.pattern))
+
+
+@_map_children.register(Filter)
+def _(pattern, function):
+    return replace(pattern, pattern=function(pattern.pattern),
+                   condition=_in_exists(pattern.condition, function))
+
+
+@_map_children.register(Extend)
+def _(pattern, function):
+    return replace(pattern, pattern=function(pattern.pattern), expr=_in_exists(pattern.expr, function))
+
+
+def _in_exists(expr, function):
+    """``expr`` with ``function`` applied to the pattern of every ``EXISTS`` in it (a FILTER
+    EXISTS reads streams as a pattern does)."""
+    if isinstance(expr, Exists):
+        return Exists(function(expr.pattern))
+    if isinstance(expr, (Not, Neg)):
+        return replace(expr, operand=_in_exists(expr.operand, function))
+    if isinstance(expr, (And, Or, Compare, Arith)):
+        return replace(expr, left=_in_exists(expr.left, function), right=_in_exists(expr.right, function))
+    if isinstance(expr, Call):
+        return replace(expr, args=tuple(_in_exists(a, function) for a in expr.args))
+    return expr
 
 
 def abstract_pattern(pattern: Pattern) -> Pattern:

@@ -66,14 +66,18 @@ class StreamHistory:
         return [e for i in self._range(lo, hi) for e in self.slices[i]]
 
     def last(self, stream, count: int, upto: int) -> list[StreamTriple]:
-        """The latest ``count`` triples of ``stream`` at or before ``upto``, in arrival order."""
+        """The latest ``count`` triples of ``stream`` at or before ``upto``, in arrival order; a
+        triple repeated at one time point counts once, at its first arrival (SPEC section 2)."""
         found: list[StreamTriple] = []
         for i in reversed(range(self.first, bisect_right(self.times, upto, self.first))):
-            for element in reversed(self.slices[i]):
+            first = {}
+            for element in self.slices[i]:
                 if element.stream == stream:
-                    found.append(element)
-                    if len(found) == count:
-                        return found[::-1]
+                    first.setdefault(element.triple, element)
+            for element in reversed(first.values()):
+                found.append(element)
+                if len(found) == count:
+                    return found[::-1]
         return found[::-1]
 
     def __len__(self) -> int:

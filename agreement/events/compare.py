@@ -97,12 +97,13 @@ def compare_two_profiles(query: Source, options: Options) -> EventComparison:
     if len(profiles) != 2 or profiles[0] == profiles[1]:
         raise InputError("give two different profiles to compare",
                          hint="--profiles epsparql-chronological,epsparql-recent")
-    first, _ = event_translation(query, options, profiles[0])
-    elements, timeline, _ = read_events_stream(options.data.stream, first.query, options)
+    translations = [event_translation(query, options, name, all_variables=True) for name in profiles]
+    first = translations[0][0]
+    elements, timeline, _ = read_events_stream(options.data.stream, first.query, options,
+                                               first.evaluation)
     unit = options.query.unit
     sides = []
-    for name in profiles:
-        translation, source = event_translation(query, options, name, all_variables=True)
+    for name, (translation, source) in zip(profiles, translations):
         found, encoder = solve_events(translation, elements, timeline,
                                       extra=frozenset({"consumed"}))
         sides.append((translation, found, encoder,

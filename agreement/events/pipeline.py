@@ -21,6 +21,7 @@ from pathlib import Path
 from agreement.defaults import read_named_stream, read_options
 from agreement.options import Options
 from agreement.sources import period_ticks, read_source
+from ingest.limits import check_timeline_length, max_time_points
 from ingest.policy import ReadReport
 from ingest.rdffiles import StreamTriple
 from lars.errors import InputError
@@ -141,19 +142,38 @@ class EventAnswers:
                             "values": [v.n3() for v in e.values]} for e in self.intervals()]}
 
 
-def read_events_stream(stream: Source | None, query: EventQuery,
-                       options: Options) -> tuple[list[StreamTriple], tuple[int, int], ReadReport]:
-    """The triples of ``stream`` inside the timeline; without ``stream_iri``, a triple whose line
-    names no stream is read as on the query's stream when it reads one (as every command does,
-    :func:`agreement.defaults.read_named_stream`)."""
+def read_events_stream(stream: Source | None, query: EventQuery, options: Options,
+                       evaluation: Evaluation | None = None,
+                       ) -> tuple[list[StreamTriple], tuple[int, int], ReadReport]:
+    """The triples of ``stream`` inside the timeline, the timeline and the reading report.
+
+    Without ``stream_iri``, a triple whose line names no stream is read as on the query's stream
+    when it reads one (as every command does, :func:`agreement.defaults.read_named_stream`). The
+    timeline is ``--from``/``--to``, by default 0 to the last input, extended to the last given
+    evaluation time (``--at``) after it: a time named by ``--at`` is evaluated, with or without
+    input at or before it (issue 27). A given time outside an explicit ``--from``/``--to`` is
+    refused, as the answers would claim an evaluation that was not done.
+    """
     if stream is None:
         raise InputError("an event query needs a stream", hint="give --stream FILE")
-    report = ReadReport()
     line = options.timeline
+    times = evaluation.times if evaluation is not None and evaluation.kind == "at" else ()
+    outside = [t for t in times
+               if (line.start is not None and t < line.start) or (line.end is not None and t > line.end)]
+    if outside:
+        raise InputError(f"--at {outside[0]} is outside the timeline given by --from/--to",
+                         hint="evaluation times must lie in the timeline")
+    report = ReadReport()
     elements, timeline = read_named_stream(
         stream, {w.stream for w in query.windows}, replace(read_options(options.data), spark="never"),
         report, (line.start, line.end), line.max_time_points)
-    return elements, (timeline.start, timeline.end), report
+    last = max(timeline.end, *times) if times else timeline.end
+    if last > timeline.end:
+        check_timeline_length(timeline.start, last, max_time_points(line.max_time_points))
+    if times and times[0] < timeline.start:
+        raise InputError(f"--at {times[0]} is before the timeline's first time point {timeline.start}",
+                         hint="give --from")
+    return elements, (timeline.start, last), report
 
 
 def solve_events(translation: EventTranslation, elements: list[StreamTriple],
@@ -194,7 +214,8 @@ def compute_events(query: Source, options: Options) -> EventAnswers:
             ``stream_iri``, ``on_error``, ``order``, ``strategy`` as in :func:`agreement.facade.run`.
     """
     translation, source = event_translation(query, options)
-    elements, timeline, report = read_events_stream(options.data.stream, translation.query, options)
+    elements, timeline, report = read_events_stream(options.data.stream, translation.query, options,
+                                                    translation.evaluation)
     found, encoder = solve_events(translation, elements, timeline, options.compute.strategy)
     title = (f"{Path(source).name if source != '<string>' else 'query'}: {translation.profile.name}, "
              f"evaluated {translation.evaluation.describe()}")

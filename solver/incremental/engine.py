@@ -30,7 +30,7 @@ from lars.analysis import Signature, check_safety, derived_predicates
 from lars.atoms import TRUE_PREDICATE, Atom
 from lars.formulas import AtAtom
 from lars.rules import Program
-from lars.streams import Timeline
+from lars.streams import Timeline, distinct
 from solver.incremental.bodyatoms import InputHistory, body_atoms, domain_tracker, make_state
 from solver.incremental.bottomup import Derived, PythonResidual
 from solver.encode import encode_program
@@ -189,6 +189,8 @@ class Engine:
                 for state in states:
                     state.ingest(t, keyed)
         self.history.ingest(t, groups)
+        if self.buffers:
+            atoms = distinct(atoms)  # v(t) is a set: a repeated atom is no new tuple (SPEC section 2)
         for size, buffer in self.buffers.items():
             dropped = buffer.ingest(t, atoms)
             for state in self.tuple_counters.get(size, ()):

@@ -162,15 +162,15 @@ PREFIXES = ("@prefix ex: <http://ex.org/> .\n@prefix xsd: <http://www.w3.org/200
     "@base <http://ex.org/base/> . ex:s ex:p ex:o .",
     "<s> <p> <o>, <#frag>, <>, <../up>, <.>, <//h/x> .",  # relative IRIs both resolve alike
     '@prefix r: <rel/> . r:s r:p "a <tag> in a string" .',
+    "ex:s ex:p <?q> .",  # relative IRIs rdflib's own join resolved otherwise than RFC 3986;
+    "ex:s ex:p <a/./b> .",  # ingest.rdffiles gives its parser RFC 3986 (translate.iris)
+    "@prefix r: <a/../b/> . r:s r:p r:o .",
 ])
 def test_common_documents_take_the_fast_path(body):
     assert assert_same(PREFIXES + body)
 
 
 @pytest.mark.parametrize("body", [
-    "ex:s ex:p <?q> .",  # relative IRIs rdflib resolves otherwise than RFC 3986
-    "ex:s ex:p <a/./b> .",
-    "@prefix r: <a/../b/> . r:s r:p r:o .",
     "@base <http://ex.org/b/> . <s> <p> <o> .",  # a base directive and relative IRIs
     "ex:s ex:p <\\u0068ttp://ex.org/x> .",
     'ex:s ex:p "a < b" .',  # a '<' in a string: cannot tell, so rdflib

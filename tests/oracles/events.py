@@ -10,7 +10,8 @@ The choices the paper leaves open are the ones ``docs/events.md`` documents: ``�
 interval order (``t2 < t3``); in (10) and (11) the competing ``μ'2`` are those with the same
 values on ``var(E1) ∩ var(E2)`` (what makes Example 10's ``SEQ^r`` come out); consumption removes,
 per window, the items of every event the evaluation found; ``report="new"`` keeps the events
-whose ``t2`` is after the previous evaluation time.
+whose ``t2`` is after the previous evaluation time, and is not for consumption, where every event
+an evaluation finds is new (issue 27).
 """
 
 from __future__ import annotations
@@ -177,9 +178,12 @@ def answers(query: EventQuery, stream, times: Iterable[int], consume: bool = Fal
         stream: ``(triple, stream IRI, t)`` elements.
         times: the evaluation times ``ET``.
         consume: the consumption policies ``P^c``/``P^r`` (section 4.4); otherwise ``P^u``.
-        report: ``all`` events at each time, or ``new`` ones (``t2`` after the previous time).
+        report: ``all`` events at each time, or ``new`` ones (``t2`` after the previous time);
+            with ``consume``, ``all``.
         pattern: the pattern to evaluate (default: the query's).
     """
+    if consume and report != "all":
+        raise ValueError("under consumption every event found is reported")
     oracle = Oracle(query, list(stream), set())
     pattern = pattern or query.pattern
     result, previous = {}, None

@@ -23,8 +23,8 @@ def events(*names):
 
 @pytest.mark.parametrize("selection, consume, report, at_8, at_10", [
     pytest.param("unrestricted", False, "new", events("e1", "e2", "e3"), events("e4"), id="unrestricted"),
-    pytest.param("chronological", True, "new", events("e1", "e2"), set(), id="chronological"),
-    pytest.param("recent", True, "new", events("e2", "e3"), set(), id="recent"),
+    pytest.param("chronological", True, "all", events("e1", "e2"), set(), id="chronological"),
+    pytest.param("recent", True, "all", events("e2", "e3"), set(), id="recent"),
     pytest.param("naive", False, "all", events("e3"), set(), id="naive-landmark"),
     pytest.param("unrestricted", False, "all", events("e1", "e2", "e3"),
                  events("e1", "e2", "e3", "e4"), id="equation-7-holds-all-at-10"),

@@ -112,14 +112,14 @@ def test_unsupported_features_are_named_with_positions(text, feature, line, colu
 
 
 def test_collect_then_fail_lists_every_feature() -> None:
-    text = """SELECT ?s (NOW() AS ?n) WHERE { ?s ?p ?o .
+    text = """SELECT (SAMPLE(?s) AS ?t) (NOW() AS ?n) WHERE { ?s ?p ?o .
   { SELECT DISTINCT ?s WHERE { ?s ?p ?o } ORDER BY ?o LIMIT 1 }
   FILTER(RAND() > 0.5) }
-GROUP BY (STR(?s)) ORDER BY STR(?s)"""
+GROUP BY (STR(?s)) ORDER BY ?t"""
     with pytest.raises(UnsupportedError) as error:
         parse_query(text, source="q.rq")
     assert str(error.value).splitlines() == [
-        "q.rq:1:12: error: unsupported: function NOW (its value is not a function of its arguments)",
+        "q.rq:1:28: error: unsupported: function NOW (its value is not a function of its arguments)",
         ("q.rq:2:43: error: unsupported: ORDER BY a variable that a SELECT DISTINCT subquery "
          "with LIMIT or OFFSET does not select"),
         "q.rq:4:1: error: unsupported: GROUP BY an expression without AS (write GROUP BY (expr AS ?k))",

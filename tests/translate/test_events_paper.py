@@ -108,8 +108,9 @@ def test_every_evaluation_agrees_with_the_oracle_on_figure_1():
     for selection in ("unrestricted", "naive", "chronological", "recent"):
         pattern = with_selection(QUERY.pattern, selection)
         for consume in (False, True):
-            expected = answers(QUERY, stream, range(0, 11), consume, "new", pattern)
-            profile = EventProfile("x", selection, consume, "new", "given", "")
+            report = "all" if consume else "new"
+            expected = answers(QUERY, stream, range(0, 11), consume, report, pattern)
+            profile = EventProfile("x", selection, consume, report, "given", "")
             found = solve(translate_events(QUERY, profile, Evaluation("at", tuple(range(11)))),
                           FIGURE_1, 10)
             assert found == {t: rows for t, rows in expected.items() if rows}, (selection, consume)
