@@ -307,8 +307,9 @@ def _only_cqels(row: Row, t: int, end: int, push: list[Snapshot], pull: list[Sna
     if gone:
         found.append(Explanation(
             "snapshot-differs", f"these triples give it at the push at {t} (window "
-            f"{windows_text(push, reading)}) but are no longer in the window of the pull at {end} "
-            f"({windows_text(pull, reading)})", tuple(witness(e) for e in gone), row))
+            f"{windows_text(push, reading)}); those at {points_text(sorted({e.time for e in gone}))} "
+            f"are no longer in the window of the pull at {end} ({windows_text(pull, reading)})",
+            tuple(witness(e) for e in match), row))
     elif differ:
         found.append(Explanation(
             "snapshot-differs", f"these triples give it at the push at {t}; the window of the pull "
