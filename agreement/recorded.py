@@ -12,6 +12,13 @@ milliseconds. Each relation becomes the answer at time point ``floor(timestamp /
   within one tick; a slower engine would shift answers into the next time point.
 
 Several relations at the same time point are merged (CQELS's one-result relations).
+
+``lars check`` also reads the SPARQL-results JSON lines ``lars run --format sparql-json`` writes
+(one line ``{"time": t, "results": {"head": ..., "results": {"bindings": [...]}}}`` per time point,
+``t`` in ticks; :func:`translate.results.stream_line`), told apart by content
+(:func:`read_relations`): each line with bindings is a relation labelled ``t × unit``; a line
+without bindings is read as no report, since ``lars run`` writes one for every time point it
+evaluated, reported or not (as CQELS's recordings, which never hold an empty relation).
 """
 
 from __future__ import annotations
@@ -87,12 +94,56 @@ def reorder(recorded: RecordedStream, variables: tuple[str, ...], where: str = "
         for r in recorded.relations))
 
 
-def read_relations(path: str | Path) -> RecordedStream:
-    """The relations recorded in a CSRBench answer file, one by one (nothing merged)."""
-    document = load_json(path)
-    relations = document.get("relations") if isinstance(document, dict) else None
+def is_json_lines(path: str | Path) -> bool:
+    """Whether ``path`` holds JSON lines with a ``time`` field (``lars run --format
+    sparql-json``), not one CSRBench document: its first line is a whole JSON object with
+    ``time`` and ``results``."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            first = file.readline()
+    except OSError:
+        return False
+    try:
+        line = json.loads(first)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(line, dict) and "time" in line and "results" in line
+
+
+def sparql_json_lines(path: str | Path, unit_ms: int) -> list[dict]:
+    """The lines of ``lars run --format sparql-json`` output as CSRBench relations (``head``,
+    ``timestamp`` = time × ``unit_ms``, ``results``); lines without bindings are left out."""
+    relations = []
+    for number, text in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if not text.strip():
+            continue
+        try:
+            line = json.loads(text)
+            time, results = line["time"], line["results"]
+            document = {"head": results["head"], "timestamp": int(time) * unit_ms,
+                        "results": {"bindings": [{"binding": b} for b in results["results"]["bindings"]]}}
+        except json.JSONDecodeError as error:
+            raise ParseError(f"not JSON: {error.msg}", Position(str(path), number, error.colno)) from None
+        except (KeyError, TypeError, ValueError):
+            raise ParseError("expected {\"time\": t, \"results\": {\"head\": ..., \"results\": "
+                             "{\"bindings\": [...]}}}", Position(str(path), number)) from None
+        if document["results"]["bindings"]:
+            relations.append(document)
+    return relations
+
+
+def read_relations(path: str | Path, unit_ms: int = 1000) -> RecordedStream:
+    """The relations recorded in a CSRBench answer file, or in the SPARQL-results JSON lines of
+    ``lars run --format sparql-json`` (times in ticks of ``unit_ms``), one by one (nothing
+    merged)."""
+    if is_json_lines(path):
+        relations = sparql_json_lines(path, unit_ms)
+    else:
+        document = load_json(path)
+        relations = document.get("relations") if isinstance(document, dict) else None
     if not isinstance(relations, list):
-        raise InputError("expected an object with a list 'relations'", Position(str(path)))
+        raise InputError("expected an object with a list 'relations', or JSON lines with 'time' "
+                         "and 'results' (lars run --format sparql-json)", Position(str(path)))
     variables: tuple[str, ...] | None = None
     found = []
     for number, relation in enumerate(relations, 1):

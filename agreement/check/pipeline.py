@@ -104,22 +104,25 @@ def check_timeline(query: RspQuery, last: int, start: int | None, end: int | Non
 
 def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answers: str | os.PathLike,
                 profile: str | Profile, static: Sequence[str] = (), unit: str = "1s",
-                engine: str | None = None, stream_iri: str | None = None, strict: bool = False,
+                engine: str | None = None, stream_iri: str | None = None, comparison: str = "bindings",
                 merge: bool = False, period: str | None = None, variant: str = "brave",
                 start: int | None = None, end: int | None = None,
                 suggest: bool = True) -> Judgement:
-    """Judge the answers recorded in ``answers`` (CSRBench JSON) for a query file and a stream.
+    """Judge the answers recorded in ``answers`` (CSRBench JSON, or ``lars run --format
+    sparql-json`` lines) for a query file and a stream.
 
     Args:
         profile: a built-in profile's name, a TOML file, or a :class:`Profile`.
         period: for periodic report policies, a duration such as ``10s``.
+        comparison: ``bindings`` (the default), ``csrbench`` or ``strict``
+            (:data:`agreement.check.judge.COMPARISONS`).
     """
     chosen = resolve_profile(profile) if isinstance(profile, str) else profile
     unit_ms = parse_unit(unit)
     text = Path(query_path).read_text(encoding="utf-8")
     query = parse_query(text, str(query_path), engine, unit)
     period_ticks = to_ticks(parse_duration(period), unit_ms) if period else None
-    recorded = read_relations(answers)
+    recorded = read_relations(answers, unit_ms)
     report = ReadReport()
     elements, line = read_rdf_stream(stream, ReadOptions(stream_iri), report, (start, None))
     last = max((e.time for e in elements), default=0)
@@ -129,5 +132,5 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
               for e in group]
     cache = RunCache(query, inside, static_graphs(list(static), query), timeline, period_ticks,
                      variant)
-    judgement = judge(query, chosen, recorded, cache, inside, unit_ms, strict, merge, suggest)
+    judgement = judge(query, chosen, recorded, cache, inside, unit_ms, comparison, merge, suggest)
     return replace(judgement, notes=tuple(report.summary()))
