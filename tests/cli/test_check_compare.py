@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from agreement.cli import main
@@ -18,6 +19,7 @@ from agreement.cli import main
 ROOT = Path(__file__).resolve().parents[2]
 ZONES = ROOT / "tests" / "agreement" / "data" / "zones"
 EX = "http://example.org/"
+SCHEMA = json.loads((ROOT / "docs" / "schemas" / "check.schema.json").read_text())
 DATA = ["--stream", str(ZONES / "readings.nt"), "--stream-iri", EX + "readings",
         "--static", str(ZONES / "zones.ttl")]
 
@@ -68,8 +70,12 @@ def test_swapped_group_averages_are_rejected_by_default_and_pass_csrbench(capsys
     assert f"let through by CSRBench's comparison: recorded (<{EX}north>, 23.625, 2)" in out
     status, out = check(capsys, wrong, "--compare", "csrbench")
     assert status == 0 and "comparison: csrbench" in out.splitlines()[0]
+    status, out = check(capsys, wrong, "--compare", "csrbench", "--format", "json")
+    jsonschema.validate(json.loads(out), SCHEMA)
+    assert json.loads(out)["comparison"] == "csrbench"
     status, out = check(capsys, wrong, "--format", "json")
     document = json.loads(out)
+    jsonschema.validate(document, SCHEMA)
     assert document["comparison"] == "bindings" and document["verdict"] == "incorrect"
     through = {(t["recorded"][0], t["expected"][0]) for t in document["mismatch"]["let_through"]}
     assert through == {(f"<{EX}north>", f"<{EX}south>"), (f"<{EX}south>", f"<{EX}north>")}
