@@ -40,9 +40,23 @@ PLAIN = (DATA / "warm.rq").read_text().replace(
 PLAIN_CQELS = (DATA / "warm-cqels.rq").read_text().replace(
     "SELECT ?zone (AVG(?temp) AS ?avg) (COUNT(?o) AS ?n)", "SELECT ?zone ?temp").replace(
     "GROUP BY ?zone", "")
+MAX_CSPARQL = """PREFIX : <http://example.org/>
+REGISTER QUERY hottest AS
+SELECT ?s (MAX(?temp) AS ?top)
+FROM STREAM <http://example.org/readings> [RANGE 4s STEP 2s]
+WHERE { ?o :sensor ?s ; :temp ?temp . FILTER (?temp >= 22.0) }
+GROUP BY ?s
+"""
+MAX_CQELS = """PREFIX : <http://example.org/>
+SELECT ?s (MAX(?temp) AS ?top)
+WHERE { STREAM <http://example.org/readings> [RANGE 4s SLIDE 2s] { ?o :sensor ?s ; :temp ?temp . }
+        FILTER (?temp >= 22.0) }
+GROUP BY ?s
+"""
 QUERIES = {
     "avg-count-per-zone": ((DATA / "warm.rq").read_text(), (DATA / "warm-cqels.rq").read_text()),
     "warm-readings": (PLAIN, PLAIN_CQELS),
+    "max-per-sensor": (MAX_CSPARQL, MAX_CQELS),
 }
 
 
@@ -132,10 +146,10 @@ def test_issue_27_no_witness_is_a_filtered_reading_and_every_answer_has_a_reason
 
 
 readings = st.lists(st.tuples(st.integers(1, 4), st.sampled_from(["21.0", "21.5", "22.0", "23.25"]),
-                              st.integers(0, 14)), min_size=1, max_size=6)
+                              st.integers(0, 14)), min_size=3, max_size=8)
 
 
-@settings(max_examples=12, deadline=None, derandomize=True,
+@settings(max_examples=15, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(readings, st.sampled_from(sorted(QUERIES)))
 def test_every_witness_set_reproduces_its_answer(generated, name):
