@@ -4,8 +4,9 @@
   that also matches static triples lets C-SPARQL (which merges streams into the default graph)
   answer from static data alone; :func:`shared_patterns` names each such pattern with an example
   triple, :class:`MergedTriples` the stream triples that only C-SPARQL's merged default graph
-  reads (they arrived on a stream whose STREAM pattern does not read them), and :func:`static_only`
-  the answers C-SPARQL pulled before any stream triple arrived.
+  reads (they arrived on a stream whose STREAM pattern does not read them), and
+  :func:`snapshot_explanations` (``static-only``) the answers C-SPARQL pulled from static data
+  alone, with empty windows and no input in the interval.
 * **(iii) push snapshots over an interval equal the pull snapshot at its end** — when they
   differ, CQELS and C-SPARQL see different data; :func:`snapshot_explanations` names the
   window and the triples: data that expired before the pull, data that never met its join
@@ -133,19 +134,6 @@ class MergedTriples:
         return found
 
 
-def static_only(verdict: IntervalVerdict, elements: Sequence[StreamTriple], row_text) -> list[Explanation]:
-    """Condition (ii) at its extreme: C-SPARQL gave answers at a pull before any stream triple
-    arrived, from static data alone; CQELS, which evaluates only when input arrives, never did
-    (paper section 5: "even if the input stream does not receive any incoming triple, τ1 may
-    still conclude some output due to facts staying in the static part")."""
-    if not verdict.only_csparql or any(e.time <= verdict.end for e in elements):
-        return []
-    rows = sorted(verdict.only_csparql, key=row_text)
-    return [Explanation("static-only", f"C-SPARQL answered at the pull at {verdict.end} from static "
-                        "data alone: no stream triple had arrived, so CQELS never evaluated",
-                        tuple(row_text(row) for row in rows))]
-
-
 def static_patterns(pattern) -> list[TriplePattern]:
     """Triple patterns outside STREAM blocks (the part of the query static data can match)."""
     if isinstance(pattern, BGP):
@@ -264,6 +252,8 @@ def snapshot_explanations(verdict: IntervalVerdict, query: RspQuery, derivations
     an answer's witnesses are the triples of those windows that give it on the engine that gave
     it, checked by evaluating that engine's program (:mod:`agreement.agree.derivation`). Reasons:
 
+    * ``static-only`` — only C-SPARQL, from static data alone: the pull's windows are empty and no
+      input arrived in the interval (condition ii);
     * ``window-not-evaluated`` — only C-SPARQL: no push in the interval reads the windows the pull
       reads (no input arrived, or every push came before the window closed), so CQELS never
       evaluates them;
@@ -325,6 +315,11 @@ def _only_csparql(row: Row, verdict: IntervalVerdict, pull: list[Snapshot],
                   derivations: Derivations, reading: str) -> list[Explanation]:
     """Why C-SPARQL gave ``row`` at the pull at ``end`` and CQELS at no push of the interval."""
     end, found = verdict.end, []
+    if not at and not pull_content:
+        return [Explanation(
+            "static-only", f"C-SPARQL gave it at the pull at {end} from static data alone: its "
+            f"windows hold no stream triple and no input arrived in "
+            f"{interval_text(verdict.start, end, 'left-open')}, so CQELS never evaluated", (), row)]
     same = [t for t, push in at.items() if [s.triples for s in push] == [s.triples for s in pull]]
     if not same:
         pushes = points_text(at) if at else "none: no input arrived in it"

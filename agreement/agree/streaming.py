@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from agreement.compare import AnswerSeries, IntervalVerdict, Row, interval_verdict, pull_range
-from agreement.agree.conditions import MergedTriples, shared_patterns, snapshot_explanations, static_only
+from agreement.agree.conditions import MergedTriples, shared_patterns, snapshot_explanations
 from agreement.agree.derivation import Derivations
 from agreement.answers import values_text
 from agreement.agree.explain import Explanation, shifted_answers
@@ -97,7 +97,6 @@ class ComputedCheck:
         self.prepare()
         self.shared = shared_patterns(self.query, self.graphs)
         self.merged = MergedTriples(self.query)  # condition (ii) on the stream read so far
-        self.first_input: list[StreamTriple] = []  # the first stream triple, once read
         self.derivations = Derivations(self.rows_on)  # witness sets, checked by evaluation
 
     def prepare(self) -> None:
@@ -138,8 +137,6 @@ class ComputedCheck:
 
     def observed(self, elements: Sequence[StreamTriple]) -> None:
         """Look at the triples of one time point as they are read (condition (ii) on the stream)."""
-        if elements and not self.first_input:
-            self.first_input.append(elements[0])
         self.merged.add(elements)
 
     def notes(self) -> list[str]:
@@ -262,7 +259,6 @@ class ComputedCheck:
         csparql = AnswerSeries(self.variables, pulled)
         cqels = AnswerSeries(self.variables, pushed)
         return (self.shared + self.merged.explanations()
-                + static_only(verdict, self.first_input, values_text)
                 + snapshot_explanations(verdict, self.query, self.derivations, history,
                                         self.timeline, self.window_bounds)
                 + shifted_answers(verdict, csparql, cqels, self.period, values_text))
