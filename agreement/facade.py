@@ -577,7 +577,7 @@ def check_recording(query: Source, options: Options | None = None, **changes: An
     The defaults are every command's: a stream whose lines name no stream is read as the
     query's only stream, the ``period`` of a periodic profile is the query's COMPUTED EVERY,
     else its windows' STEP, and a C-SPARQL, CQELS or RSP-QL query is taken. The judge's own
-    options (``strict``, ``merge``, ``suggest``) are :class:`~agreement.options.JudgeOptions`.
+    options (``compare``, ``merge_same_time``, ``suggest``) are :class:`~agreement.options.JudgeOptions`.
 
     >>> judgement = check_recording("examples/csrbench/queries/q3-cqels.rq",
     ...     stream="examples/csrbench/stream", profile="cqels", merge_same_time=True,
@@ -593,7 +593,7 @@ def check_recording(query: Source, options: Options | None = None, **changes: An
                          hint="give --stream, --answers and --profile")
     return judge_files(query, data.stream, data.answers, chosen.evaluation.profile,
                        static=data.static, unit=chosen.query.unit, engine=chosen.query.engine,
-                       stream_iri=data.stream_iri, strict=judging.strict,
+                       stream_iri=data.stream_iri, comparison=judging.compare,
                        merge=judging.merge_same_time, period=chosen.evaluation.period,
                        variant=chosen.query.variant, start=chosen.timeline.start,
                        end=chosen.timeline.end, suggest=judging.suggest)

@@ -201,13 +201,15 @@ class JudgeOptions:
     """How ``lars check`` compares a recording with the expected relations.
 
     Attributes:
-        strict: compare whole bindings, time labels and duplicates, not only CSRBench's
-            relation sets.
+        compare: ``bindings`` (whole bindings: IRIs, strings and group keys as terms, numbers by
+            value), ``csrbench`` (the CSRBench oracle's reading, numeric values alone) or
+            ``strict`` (whole bindings, time labels and duplicates);
+            :data:`agreement.check.judge.COMPARISONS`.
         merge_same_time: merge recorded relations whose labels fall in one tick.
         suggest: when incorrect, try the profile's single-parameter variations.
     """
 
-    strict: bool = False
+    compare: str = "bindings"
     merge_same_time: bool = False
     suggest: bool = True
 

@@ -12,16 +12,26 @@ milliseconds. Each relation becomes the answer at time point ``floor(timestamp /
   within one tick; a slower engine would shift answers into the next time point.
 
 Several relations at the same time point are merged (CQELS's one-result relations).
+
+``lars check`` also reads the SPARQL-results JSON lines ``lars run --format sparql-json`` writes
+(one line ``{"time": t, "results": {"head": ..., "results": {"bindings": [...]}}}`` per time point,
+``t`` in ticks; :func:`translate.results.stream_line`), told apart by content
+(:func:`read_relations`): each line with bindings is a relation labelled ``t × unit``; a line
+without bindings is read as no report, since ``lars run`` writes one for every time point it
+evaluated, reported or not (as CQELS's recordings, which never hold an empty relation).
 """
 
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from agreement.compare import AnswerSeries, Row
-from ingest.recordedjson import read_recorded_document
-from lars.errors import InputError, Position
+from ingest.recordedjson import parse_json, relations_of
+from lars.errors import InputError, ParseError, Position
+from translate.documents import read_document
 
 
 @dataclass(frozen=True)
@@ -52,12 +62,51 @@ def reorder(recorded: RecordedStream, variables: tuple[str, ...], where: str = "
         for r in recorded.relations))
 
 
-def read_relations(path: str | Path) -> RecordedStream:
-    """The relations recorded in a CSRBench answer file, one by one (nothing merged), checked
-    by :func:`ingest.recordedjson.read_recorded_document`."""
-    document = read_recorded_document(path)
-    return RecordedStream(document.variables, tuple(RecordedRelation(timestamp, rows)
-                                                    for timestamp, rows in document.relations))
+def is_json_lines(text: str) -> bool:
+    """Whether ``text`` holds JSON lines with a ``time`` field (``lars run --format
+    sparql-json``), not one CSRBench document: its first line is a whole JSON object with
+    ``time`` and ``results``."""
+    try:
+        line = json.loads(text.split("\n", 1)[0])
+    except json.JSONDecodeError:
+        return False
+    return isinstance(line, dict) and "time" in line and "results" in line
+
+
+def sparql_json_lines(text: str, source: str, unit_ms: int) -> list[dict]:
+    """The lines of ``lars run --format sparql-json`` output as CSRBench relations (``head``,
+    ``timestamp`` = time × ``unit_ms``, ``results``); lines without bindings are left out (that
+    command writes a line at every evaluation, an empty one where nothing was found)."""
+    relations = []
+    for number, line_text in enumerate(text.splitlines(), 1):
+        if not line_text.strip():
+            continue
+        try:
+            line = json.loads(line_text)
+            time, results = line["time"], line["results"]
+            relation = {"head": results["head"], "timestamp": int(time) * unit_ms,
+                        "results": {"bindings": [{"binding": b} for b in results["results"]["bindings"]]}}
+        except json.JSONDecodeError as error:
+            raise ParseError(f"not JSON: {error.msg}", Position(source, number, error.colno)) from None
+        except (KeyError, TypeError, ValueError, OverflowError):
+            raise ParseError("expected {\"time\": t, \"results\": {\"head\": ..., \"results\": "
+                             "{\"bindings\": [...]}}}", Position(source, number)) from None
+        if relation["results"]["bindings"]:
+            relations.append(relation)
+    return relations
+
+
+def read_relations(path: str | Path, unit_ms: int = 1000) -> RecordedStream:
+    """The relations recorded in a CSRBench answer file, or in the SPARQL-results JSON lines of
+    ``lars run --format sparql-json`` (times in ticks of ``unit_ms``), one by one (nothing
+    merged), checked by :func:`ingest.recordedjson.relations_of`."""
+    source = os.fspath(path)
+    text = read_document(source, "recorded answers")
+    document = ({"relations": sparql_json_lines(text, source, unit_ms)} if is_json_lines(text)
+                else parse_json(text, source))
+    checked = relations_of(document, source)
+    return RecordedStream(checked.variables, tuple(RecordedRelation(timestamp, rows)
+                                                   for timestamp, rows in checked.relations))
 
 
 def read_recorded(path: str | Path, unit_ms: int, label_ms: int = 0) -> AnswerSeries:

@@ -4,15 +4,18 @@
   that also matches static triples lets C-SPARQL (which merges streams into the default graph)
   answer from static data alone; :func:`shared_patterns` names each such pattern with an example
   triple, :class:`MergedTriples` the stream triples that only C-SPARQL's merged default graph
-  reads (they arrived on a stream whose STREAM pattern does not read them), and :func:`static_only`
-  the answers C-SPARQL pulled before any stream triple arrived.
+  reads (they arrived on a stream whose STREAM pattern does not read them), and
+  :func:`snapshot_explanations` (``static-only``) the answers C-SPARQL pulled from static data
+  alone, with empty windows and no input in the interval.
 * **(iii) push snapshots over an interval equal the pull snapshot at its end** — when they
   differ, CQELS and C-SPARQL see different data; :func:`snapshot_explanations` names the
   window and the triples: data that expired before the pull, data that never met its join
-  partner in one push snapshot, and triples exactly at a window's edge.
+  partner in one push snapshot, windows one engine never evaluated, and triples exactly at a
+  window's edge.
 
-The witnesses of an answer are the stream triples of one match of the stream graph pattern
-with the answer's values bound (:func:`support`), found in the snapshot where an engine saw it.
+The witnesses of an answer are the stream triples that give it on the engine that gave it, in the
+windows it read there, checked by evaluating that engine's program on them with the static data
+(:mod:`agreement.agree.derivation`): never a triple a FILTER removes or one of another group.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from rdflib.term import Node
 
 from agreement.answers import term_text, values_text
 from agreement.compare import IntervalVerdict, Row
+from agreement.agree.derivation import Derivations
 from agreement.agree.explain import Explanation
 from agreement.agree.history import StreamHistory
 from agreement.spans import interval_text, points_text
@@ -130,19 +134,6 @@ class MergedTriples:
         return found
 
 
-def static_only(verdict: IntervalVerdict, elements: Sequence[StreamTriple], row_text) -> list[Explanation]:
-    """Condition (ii) at its extreme: C-SPARQL gave answers at a pull before any stream triple
-    arrived, from static data alone; CQELS, which evaluates only when input arrives, never did
-    (paper section 5: "even if the input stream does not receive any incoming triple, τ1 may
-    still conclude some output due to facts staying in the static part")."""
-    if not verdict.only_csparql or any(e.time <= verdict.end for e in elements):
-        return []
-    rows = sorted(verdict.only_csparql, key=row_text)
-    return [Explanation("static-only", f"C-SPARQL answered at the pull at {verdict.end} from static "
-                        "data alone: no stream triple had arrived, so CQELS never evaluated",
-                        tuple(row_text(row) for row in rows))]
-
-
 def static_patterns(pattern) -> list[TriplePattern]:
     """Triple patterns outside STREAM blocks (the part of the query static data can match)."""
     if isinstance(pattern, BGP):
@@ -164,33 +155,6 @@ class Snapshot:
     @cached_property
     def members(self) -> frozenset[StreamTriple]:
         return frozenset(self.triples)
-
-    @cached_property
-    def by_predicate(self) -> dict[Node, list[StreamTriple]]:
-        """The triples by predicate: a pattern with a constant predicate reads only its own."""
-        index: dict[Node, list[StreamTriple]] = {}
-        for element in self.triples:
-            index.setdefault(element.triple[1], []).append(element)
-        return index
-
-    @cached_property
-    def by_subject(self) -> dict[tuple[Node, Node], list[StreamTriple]]:
-        """The triples by predicate and subject (a bound subject narrows a pattern further)."""
-        index: dict[tuple[Node, Node], list[StreamTriple]] = {}
-        for element in self.triples:
-            index.setdefault((element.triple[1], element.triple[0]), []).append(element)
-        return index
-
-    def candidates(self, pattern: TriplePattern, binding: dict[str, Node]) -> Sequence[StreamTriple]:
-        """The triples ``pattern`` may match under ``binding``."""
-        if isinstance(pattern.predicate, (Var, BlankVar)):
-            return self.triples
-        subject = pattern.subject
-        if isinstance(subject, Var) and subject.name in binding:
-            return self.by_subject.get((pattern.predicate, binding[subject.name]), ())
-        if not isinstance(subject, (Var, BlankVar)):
-            return self.by_subject.get((pattern.predicate, subject), ())
-        return self.by_predicate.get(pattern.predicate, ())
 
 
 def snapshot(spec: StreamSpec, history: StreamHistory, t: int, timeline: Timeline,
@@ -245,26 +209,6 @@ def bind(pattern: TriplePattern, triple, binding: dict[str, Node]) -> dict[str, 
     return extended
 
 
-def support(patterns: Sequence[TriplePattern], snap: Snapshot,
-            binding: dict[str, Node]) -> list[StreamTriple] | None:
-    """Triples of ``snap`` that match all ``patterns`` consistently with ``binding`` (one match,
-    by backtracking, the earliest triples first), or ``None`` when the snapshot holds no match."""
-    if not patterns:
-        return []
-    first, rest = patterns[0], patterns[1:]
-    for element in snap.candidates(first, binding):
-        extended = bind(first, element.triple, binding)
-        if extended is not None:
-            others = support(rest, snap, extended)
-            if others is not None:
-                return [element, *others]
-    return None
-
-
-def row_binding(row: Row, variables: Sequence[str]) -> dict[str, Node]:
-    return {name: value for name, value in zip(variables, row) if value is not None}
-
-
 def witness(element: StreamTriple) -> str:
     return f"{triple_text(element.triple)} at {element.time} on <{element.stream}>"
 
@@ -287,63 +231,142 @@ def window_name(spec: StreamSpec) -> str:
     return type(window).__name__
 
 
-def snapshot_explanations(verdict: IntervalVerdict, query: RspQuery, variables: Sequence[str],
-                          history: StreamHistory, timeline: Timeline, reading: str) -> list[Explanation]:
-    """Condition (iii) on one interval: how the push snapshots differ from the pull snapshot.
+def content(snaps: Sequence[Snapshot]) -> list[StreamTriple]:
+    """What the windows of ``snaps`` (one per stream window) hold together, in time and arrival
+    order, each triple once."""
+    return sorted(dict.fromkeys(e for snap in snaps for e in snap.triples),
+                  key=lambda e: e.time)
 
-    The witnesses of an answer are the stream triples of one match of the stream graph pattern
-    with the answer's values, found in the snapshot where that engine saw it.
+
+def windows_text(snaps: Sequence[Snapshot], reading: str) -> str:
+    """The windows of ``snaps``: ``[RANGE 5] of <s> at [13,18]``, comma-separated."""
+    return ", ".join(f"{window_name(snap.spec)} of <{snap.spec.stream}> at {window_text(snap, reading)}"
+                     for snap in snaps)
+
+
+def snapshot_explanations(verdict: IntervalVerdict, query: RspQuery, derivations: Derivations,
+                          history: StreamHistory, timeline: Timeline, reading: str) -> list[Explanation]:
+    """Condition (iii) on one interval, one reason at least for every answer only one engine gave.
+
+    The pull at ``e`` and each push inside the interval read the windows of the query's streams;
+    an answer's witnesses are the triples of those windows that give it on the engine that gave
+    it, checked by evaluating that engine's program (:mod:`agreement.agree.derivation`). Reasons:
+
+    * ``static-only`` — only C-SPARQL, from static data alone: the pull's windows are empty and no
+      input arrived in the interval (condition ii);
+    * ``window-not-evaluated`` — only C-SPARQL: no push in the interval reads the windows the pull
+      reads (no input arrived, or every push came before the window closed), so CQELS never
+      evaluates them;
+    * ``window-differs`` — only CQELS: the push that gave it read other windows than the pull;
+    * ``snapshot-differs`` — the witnesses are not all in the other engine's windows ("no longer
+      in it", "no push held them together"), or they are, with other triples that change it;
+    * ``evaluation-differs`` — both engines read the same window content, and their translations
+      give different answers on it (e.g. a CQELS variant other than brave);
+    * ``window-boundary`` — a witness lies exactly at the lower edge of the pull's window.
     """
+    end = verdict.end
+    pull = [snapshot(spec, history, end, timeline, reading) for spec in query.streams]
+    pushes = history.times_between(verdict.start + 1, end)
+    at = {t: [snaps[t] for snaps in (snapshots(spec, history, pushes, timeline, reading)
+                                        for spec in query.streams)] for t in pushes}
+    pull_content = content(pull)
     found: list[Explanation] = []
-    for spec in query.streams:
-        if not isinstance(spec.pattern, BGP):  # a match is not one triple per pattern
-            continue
-        patterns = spec.pattern.triples
-        pull = snapshot(spec, history, verdict.end, timeline, reading)
-        pushes = snapshots(spec, history, history.times_between(verdict.start + 1, verdict.end),
-                           timeline, reading)
-        for row, times in sorted(verdict.only_cqels.items(), key=lambda item: values_text(item[0])):
-            binding = row_binding(row, variables)
-            seen = next(((t, m) for t in times if t in pushes
-                         for m in [support(patterns, pushes[t], binding)] if m), None)
-            if seen and support(patterns, pull, binding) is None:
-                t, match = seen
-                gone = [e for e in match if e not in pull.members]
-                found.append(Explanation(
-                    "snapshot-differs", f"window {window_name(spec)} of <{spec.stream}> held a match "
-                    f"at the push at {t} (window {window_text(pushes[t], reading)}) but not at the pull "
-                    f"at {verdict.end} (window {window_text(pull, reading)}): these triples were no "
-                    "longer in it", tuple(witness(e) for e in gone or match), row))
-        for row in sorted(verdict.only_csparql, key=values_text):
-            binding = row_binding(row, variables)
-            match = support(patterns, pull, binding)
-            if match and not any(support(patterns, p, binding) for p in distinct(pushes.values())):
-                when = points_text(pushes) or "none in this interval"
-                found.append(Explanation(
-                    "snapshot-differs", f"the pull at {verdict.end} sees a match in window "
-                    f"{window_name(spec)} of <{spec.stream}>, but no push snapshot held one together "
-                    f"(pushes at {when})", tuple(witness(e) for e in match), row))
-        found += edge_explanations(verdict, spec, pull, variables)
+    for row, times in sorted(verdict.only_cqels.items(), key=lambda item: values_text(item[0])):
+        t = times[0]
+        push = at.get(t, [snapshot(spec, history, t, timeline, reading) for spec in query.streams])
+        found += _only_cqels(row, t, end, push, pull, derivations, reading)
+    for row in sorted(verdict.only_csparql, key=values_text):
+        found += _only_csparql(row, verdict, pull, pull_content, at, derivations, reading)
     return found
 
 
-def distinct(snaps) -> list[Snapshot]:
-    """Each shared snapshot once (:func:`snapshots`)."""
-    return list({id(snap): snap for snap in snaps}.values())
-
-
-def edge_explanations(verdict: IntervalVerdict, spec: StreamSpec, pull: Snapshot,
-                      variables: Sequence[str]) -> list[Explanation]:
-    """Answers whose match in the pull window uses a triple exactly at its lower edge (a triple
-    there is also in the previous pull's window when windows overlap at their edges)."""
+def _only_cqels(row: Row, t: int, end: int, push: list[Snapshot], pull: list[Snapshot],
+                derivations: Derivations, reading: str) -> list[Explanation]:
+    """Why CQELS gave ``row`` at its push at ``t`` and C-SPARQL not at the pull at ``end``."""
+    differ = [snap.triples for snap in push] != [snap.triples for snap in pull]
+    match = derivations.witnesses("cqels", row, t, content(push))
+    if match is None:
+        if not differ:
+            return [_evaluation_differs(row, t, end, "CQELS", [])]
+        return [Explanation(
+            "window-differs", f"the push at {t} read the window {windows_text(push, reading)}, "
+            f"the pull at {end} reads {windows_text(pull, reading)}", (), row)]
     found = []
-    for row in sorted([*verdict.only_cqels, *verdict.only_csparql], key=values_text):
-        match = support(spec.pattern.triples, pull, row_binding(row, variables)) or []
-        at_edge = [e for e in match if e.time == pull.lo]
+    members = {e for snap in pull for e in snap.triples}
+    gone = [e for e in match if e not in members]
+    if gone:
+        found.append(Explanation(
+            "snapshot-differs", f"these triples give it at the push at {t} (window "
+            f"{windows_text(push, reading)}); those at {points_text(sorted({e.time for e in gone}))} "
+            f"are no longer in the window of the pull at {end} ({windows_text(pull, reading)})",
+            tuple(witness(e) for e in match), row))
+    elif differ:
+        found.append(Explanation(
+            "snapshot-differs", f"these triples give it at the push at {t}; the window of the pull "
+            f"at {end} holds them together with other triples, which change the answer",
+            tuple(witness(e) for e in match), row))
+    else:
+        found.append(_evaluation_differs(row, t, end, "CQELS", match))
+    return found + _edge(row, match, pull, end)
+
+
+def _only_csparql(row: Row, verdict: IntervalVerdict, pull: list[Snapshot],
+                  pull_content: list[StreamTriple], at: dict[int, list[Snapshot]],
+                  derivations: Derivations, reading: str) -> list[Explanation]:
+    """Why C-SPARQL gave ``row`` at the pull at ``end`` and CQELS at no push of the interval."""
+    end, found = verdict.end, []
+    if not at and not pull_content:
+        return [Explanation(
+            "static-only", f"C-SPARQL gave it at the pull at {end} from static data alone: its "
+            f"windows hold no stream triple and no input arrived in "
+            f"{interval_text(verdict.start, end, 'left-open')}, so CQELS never evaluated", (), row)]
+    same = [t for t, push in at.items() if [s.triples for s in push] == [s.triples for s in pull]]
+    if not same:
+        pushes = points_text(at) if at else "none: no input arrived in it"
+        last = max(at, default=None)
+        reads = (f"; the last, at {last}, reads {windows_text(at[last], reading)}"
+                 if last is not None else "")
+        found.append(Explanation(
+            "window-not-evaluated", f"no CQELS push in {interval_text(verdict.start, end, 'left-open')} "
+            f"reads the windows of the pull at {end} ({windows_text(pull, reading)}), so CQELS "
+            f"never evaluates them (pushes at {pushes}{reads})", (), row))
+    match = derivations.witnesses("csparql", row, end, pull_content)
+    if match is None:
+        return found or [_evaluation_differs(row, same[0], end, "C-SPARQL", [])]
+    holders = [t for t, push in at.items() if set(match) <= {e for s in push for e in s.triples}]
+    if not holders:
+        found.append(Explanation(
+            "snapshot-differs", f"these triples give it at the pull at {end} (window "
+            f"{windows_text(pull, reading)}), and no push snapshot held them together (pushes at "
+            f"{points_text(at) or 'none in this interval'})", tuple(witness(e) for e in match), row))
+    elif not same:
+        found.append(Explanation(
+            "snapshot-differs", f"these triples give it at the pull at {end}; the push snapshots "
+            f"at {points_text(holders)} hold them together with other triples, which change the "
+            "answer", tuple(witness(e) for e in match), row))
+    else:
+        found.append(_evaluation_differs(row, same[0], end, "C-SPARQL", match))
+    return found + _edge(row, match, pull, end)
+
+
+def _evaluation_differs(row: Row, push: int, pull: int, only: str,
+                        match: list[StreamTriple]) -> Explanation:
+    return Explanation(
+        "evaluation-differs", f"the push at {push} and the pull at {pull} read the same window "
+        f"content; only {only}'s translation gives this answer from these triples",
+        tuple(witness(e) for e in match), row)
+
+
+def _edge(row: Row, match: list[StreamTriple], pull: list[Snapshot], end: int) -> list[Explanation]:
+    """``window-boundary`` when a witness lies exactly at the lower edge of the pull's window of
+    its stream (a triple there is also in the previous pull's window when windows overlap at
+    their edges)."""
+    found = []
+    for snap in pull:
+        at_edge = [e for e in match if e.time == snap.lo and e in snap.members]
         if at_edge:
             found.append(Explanation(
-                "window-boundary", f"it depends on triples exactly at the lower edge ({pull.lo}) of "
-                f"window {window_name(spec)} at the pull at {verdict.end}",
+                "window-boundary", f"it depends on triples exactly at the lower edge ({snap.lo}) of "
+                f"window {window_name(snap.spec)} at the pull at {end}",
                 tuple(witness(e) for e in at_edge), row))
     return found
-

@@ -7,8 +7,11 @@ Every explanation is computed from the data, never guessed, and names what witne
   the window differently: a triple at the window's edge is in one snapshot and not the other);
 * ``other-interval`` — an answer both gave, in different intervals, away from the edges;
 * ``static-shares-pattern``, ``stream-merged``, ``static-only`` (condition ii) and
-  ``snapshot-differs`` (condition iii) need the query and the stream, and are added by
-  :mod:`agreement.agree.conditions`.
+  ``snapshot-differs``, ``window-not-evaluated``, ``window-differs``, ``evaluation-differs``
+  (condition iii) need the query and the stream, and are added by
+  :mod:`agreement.agree.conditions`; there every answer only one engine gave gets at least one
+  of the last three, and every witness set of stream triples is checked by evaluation
+  (:mod:`agreement.agree.derivation`).
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ class Explanation:
 
     Attributes:
         condition: ``window-boundary``, ``other-interval``, ``static-shares-pattern``,
-            ``stream-merged``, ``static-only`` or ``snapshot-differs``.
+            ``stream-merged``, ``static-only``, ``snapshot-differs``, ``window-not-evaluated``,
+            ``window-differs`` or ``evaluation-differs``.
         message: one sentence for a person.
         witnesses: the rows, triples or patterns that show it, as text.
         row: the answer it explains, or ``None`` when it concerns the interval (condition ii).

@@ -82,6 +82,10 @@ CAUSES = {
     "static-shares-pattern": "static data matches a stream pattern (condition ii)",
     "window-boundary": "answers depend on a window's edge",
     "other-interval": "the other engine gave them in another interval",
+    "static-only": "C-SPARQL answered from static data alone",
+    "window-not-evaluated": "no push read the pull's window",
+    "window-differs": "pushes read other windows than the pull",
+    "evaluation-differs": "the translations differ on the same window content",
 }
 
 

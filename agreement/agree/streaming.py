@@ -36,7 +36,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from agreement.compare import AnswerSeries, IntervalVerdict, Row, interval_verdict, pull_range
-from agreement.agree.conditions import MergedTriples, shared_patterns, snapshot_explanations, static_only
+from agreement.agree.conditions import MergedTriples, shared_patterns, snapshot_explanations
+from agreement.agree.derivation import Derivations
 from agreement.answers import values_text
 from agreement.agree.explain import Explanation, shifted_answers
 from agreement.agree.history import StreamHistory, keep_from
@@ -96,7 +97,7 @@ class ComputedCheck:
         self.prepare()
         self.shared = shared_patterns(self.query, self.graphs)
         self.merged = MergedTriples(self.query)  # condition (ii) on the stream read so far
-        self.first_input: list[StreamTriple] = []  # the first stream triple, once read
+        self.derivations = Derivations(self.rows_on)  # witness sets, checked by evaluation
 
     def prepare(self) -> None:
         """The encoder, the static data, the variable order and the program both sides may
@@ -136,8 +137,6 @@ class ComputedCheck:
 
     def observed(self, elements: Sequence[StreamTriple]) -> None:
         """Look at the triples of one time point as they are read (condition (ii) on the stream)."""
-        if elements and not self.first_input:
-            self.first_input.append(elements[0])
         self.merged.add(elements)
 
     def notes(self) -> list[str]:
@@ -166,6 +165,18 @@ class ComputedCheck:
         if side is self.cqels and self.cqels_order != tuple(range(len(select))):
             rows = (tuple(row[i] for i in self.cqels_order) for row in rows)
         return frozenset(rows)
+
+    def rows_on(self, side: str, elements: Sequence[StreamTriple], t: int) -> frozenset[Row]:
+        """The rows ``side``'s program (``csparql`` or ``cqels``) gives at ``t`` when its stream
+        input is ``elements`` alone (in time and arrival order), with the static data: how a
+        witness set is checked (:mod:`agreement.agree.derivation`)."""
+        translation = self.csparql if side == "csparql" else self.cqels
+        slices = [(time, slice_atoms(list(group), self.encoder))
+                  for time, group in itertools.groupby(elements, key=lambda e: e.time)]
+        answers = evaluate(translation.program, slices, Timeline(self.timeline.start, t),
+                           self.background, shown=self.shown(translation), inputs=translation.inputs)
+        at_t = [answer for answer in answers if answer.time == t]
+        return self.rows(translation, at_t[0]) if at_t else frozenset()
 
     def intervals(self, slices: Iterator[RdfSlice], observe: Observer | None = None
                   ) -> Iterator[IntervalResult]:
@@ -248,7 +259,6 @@ class ComputedCheck:
         csparql = AnswerSeries(self.variables, pulled)
         cqels = AnswerSeries(self.variables, pushed)
         return (self.shared + self.merged.explanations()
-                + static_only(verdict, self.first_input, values_text)
-                + snapshot_explanations(verdict, self.query, self.variables, history, self.timeline,
-                                        self.window_bounds)
+                + snapshot_explanations(verdict, self.query, self.derivations, history,
+                                        self.timeline, self.window_bounds)
                 + shifted_answers(verdict, csparql, cqels, self.period, values_text))

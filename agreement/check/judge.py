@@ -1,12 +1,20 @@
 """Is a recorded answer stream correct for a query, a stream and an engine profile? (``lars check``)
 
 The expected relations come from the profile's LARS program (:mod:`agreement.check.expected`). The
-default comparison is CSRBench's oracle (``StreamProcessorOutput.contains`` in
-``dellaglio/csrbench-oracle``): the recorded relations, in file order, must be a contiguous run
-of the expected ones for some admissible t0, each relation compared as a set of bindings, time
-labels ignored (with one tolerance, below), bindings told apart as the oracle does (:func:`agreement.check.expected.oracle_key`:
-once a binding has a numeric value, only its numeric values count — so ``(sensor A, 45)``
-passes for ``(sensor B, 45)``).
+recorded relations, in file order, must be a contiguous run of the expected ones for some
+admissible t0 (the alignment of CSRBench's oracle, ``StreamProcessorOutput.contains`` in
+``dellaglio/csrbench-oracle``), each relation compared as a set of bindings under one of three
+comparisons (:data:`COMPARISONS`, ``lars check --compare``):
+
+* ``bindings`` (the default) compares whole bindings: IRIs, strings and group keys as RDF terms,
+  numeric literals by value as doubles (:func:`agreement.check.expected.binding_key`); time labels are not
+  compared (the alignment places each relation), and the boundary tolerance below applies;
+* ``csrbench`` tells bindings apart as the oracle does (:func:`agreement.check.expected.oracle_key`:
+  once a binding has a numeric value, only its numeric values count — so ``(sensor A, 45)``
+  passes for ``(sensor B, 45)``, and two groups' averages swapped pass); the published CSRBench
+  verdicts are those of this reading. When the default rejects a recording this reading accepts,
+  the mismatch names the recorded bindings the oracle's reading let through (``let_through``);
+* ``strict`` (``--strict``): below.
 
 Jitter at window closes: under a window-close policy with a positive jitter, an input item
 stamped exactly at a window boundary may fall on either side of it (the engine's timer races
@@ -15,7 +23,7 @@ at 28 s in the window closing at 32 s). A recorded relation then passes if it li
 relations computed with both boundaries open and both closed. This is exact for monotone
 queries (BGP, FILTER, UNION); each boundary item is not forced into exactly one window.
 
-* ``strict`` compares whole bindings (RDF terms, numeric literals by value), the time labels
+* ``strict`` compares whole bindings (as ``bindings``, no boundary tolerance), the time labels
   (within the profile's jitter: expected label = report time × unit + the profile's label
   offset) and duplicates: none for profiles with set answers; for bag profiles (Rstream, no
   DISTINCT) each row as many times as SPARQL's bag semantics gives it (:mod:`agreement.check.bags`).
@@ -39,13 +47,25 @@ from dataclasses import dataclass, field, replace
 from rdflib import URIRef
 
 from agreement.compare import Row
-from agreement.check.expected import ExpectedRun, Report, admissible_t0, oracle_key, row_key
+from agreement.check.expected import (ExpectedRun, Report, admissible_t0, binding_key, oracle_key,
+                                      row_key)
 from agreement.recorded import RecordedRelation, RecordedStream, reorder
 from ingest.rdffiles import StreamTriple
-from lars.errors import LarsError
+from lars.errors import InputError, LarsError
 from translate.profiles import BOUNDS, EMPTY, EMPTY_GROUP_READINGS, R2S, STARTUP, Profile
 from translate.rsp import Group, Pattern, RangeWindow, RspQuery
 from translate.scope import children
+
+COMPARISONS = ("bindings", "csrbench", "strict")
+"""How recorded bindings are compared with expected ones (see the module doc); the first is the
+default."""
+
+LOOSER = {"strict": ("bindings", "csrbench"), "bindings": ("csrbench",), "csrbench": ()}
+"""The comparisons that accept more than each one, tried in order when a recording fails."""
+
+LOOSER_TEXT = {"bindings": "the default comparison of whole bindings (without --strict)",
+               "csrbench": "CSRBench's comparison, which tells bindings apart by their numeric "
+                           "values alone (--compare csrbench)"}
 
 RunSource = Callable[[Profile, Sequence[int]], Iterable[ExpectedRun]]
 """``(profile, t0s) → expected runs``, computed lazily (one LARS run each)."""
@@ -64,6 +84,9 @@ class Mismatch:
         missing, extra: rows expected but not recorded, and recorded but not expected.
         scope: the window scope of the expected report, ``(first, last)`` time points.
         content: stream triples behind the missing and extra rows: ``(time, triple text)``.
+        let_through: ``(recorded, expected)`` pairs of an extra and a missing row that CSRBench's
+            reading takes for the same binding (their numeric values agree): what
+            ``--compare csrbench`` would let through here.
     """
 
     index: int
@@ -75,6 +98,7 @@ class Mismatch:
     extra: tuple[Row, ...] = ()
     scope: tuple[int, int] | None = None
     content: tuple[tuple[int, str], ...] = ()
+    let_through: tuple[tuple[Row, Row], ...] = ()
 
 
 @dataclass
@@ -90,10 +114,11 @@ class Judgement:
         accepted_with: single profile changes under which the recording passes.
         runs: the expected runs tried, by t0.
         notes: what reading the stream noted (e.g. triples read after ``--to``, not evaluated).
+        comparison: one of :data:`COMPARISONS`.
     """
 
     profile: Profile
-    strict: bool
+    comparison: str
     merged: bool
     correct: bool
     t0: int | None
@@ -106,6 +131,10 @@ class Judgement:
     variables: tuple[str, ...] = ()
     runs: dict[int, ExpectedRun] = field(default_factory=dict, repr=False)
     notes: tuple[str, ...] = ()
+
+    @property
+    def strict(self) -> bool:
+        return self.comparison == "strict"
 
 
 def merge_same_time(relations: Sequence[RecordedRelation], profile: Profile,
@@ -121,36 +150,47 @@ def merge_same_time(relations: Sequence[RecordedRelation], profile: Profile,
     return tuple(merged)
 
 
-def _keys(rows: Iterable[Row], strict: bool) -> dict[Row, Row]:
-    key = row_key if strict else oracle_key
+KEYS = {"bindings": binding_key, "csrbench": oracle_key, "strict": row_key}
+"""How each comparison tells bindings apart (:mod:`agreement.check.expected`)."""
+
+
+def _keys(rows: Iterable[Row], comparison: str) -> dict[Row, Row]:
+    key = KEYS[comparison]
     return {key(row): row for row in rows}
 
 
-def _bounds(expected: Report, strict: bool) -> tuple[frozenset[Row], frozenset[Row]]:
+def _bounds(expected: Report, comparison: str) -> tuple[frozenset[Row], frozenset[Row]]:
     """The least and the most a recorded relation may hold for ``expected``: the relation itself,
-    or (CSRBench comparison, :func:`~agreement.check.expected.boundary_tolerant` profiles) anything
+    or (not strict, :func:`~agreement.check.expected.boundary_tolerant` profiles) anything
     between the relations without and with the items at the window's boundaries."""
-    if strict or expected.lower is None or expected.upper is None:
+    if comparison == "strict" or expected.lower is None or expected.upper is None:
         return expected.rows, expected.rows
     return expected.lower, expected.upper
 
 
-def differences(expected: Report | None, recorded: RecordedRelation, strict: bool
+def differences(expected: Report | None, recorded: RecordedRelation, comparison: str
                 ) -> tuple[tuple[Row, ...], tuple[Row, ...]]:
     """The rows missing from ``recorded`` and the rows it has in excess."""
-    low, high = _bounds(expected, strict) if expected else (frozenset(), frozenset())
-    want, allowed, got = _keys(low, strict), _keys(high, strict), _keys(recorded.rows, strict)
+    low, high = _bounds(expected, comparison) if expected else (frozenset(), frozenset())
+    want, allowed = _keys(low, comparison), _keys(high, comparison)
+    got = _keys(recorded.rows, comparison)
     return (tuple(sorted((want[k] for k in want.keys() - got.keys()), key=str)),
             tuple(sorted((got[k] for k in got.keys() - allowed.keys()), key=str)))
 
 
-def compare_relation(expected: Report, recorded: RecordedRelation, profile: Profile, strict: bool,
-                     unit_ms: int) -> str | None:
+def let_through(missing: Sequence[Row], extra: Sequence[Row]) -> tuple[tuple[Row, Row], ...]:
+    """The extra rows CSRBench's reading takes for a missing one, each with that row."""
+    wanted = {oracle_key(row): row for row in missing}
+    return tuple((row, wanted[oracle_key(row)]) for row in extra if oracle_key(row) in wanted)
+
+
+def compare_relation(expected: Report, recorded: RecordedRelation, profile: Profile,
+                     comparison: str, unit_ms: int) -> str | None:
     """Why ``recorded`` is not ``expected`` (``rows``, ``label``, ``duplicates``), or ``None``."""
-    missing, extra = differences(expected, recorded, strict)
+    missing, extra = differences(expected, recorded, comparison)
     if missing or extra:
         return "rows"
-    if strict:
+    if comparison == "strict":
         label = expected.time * unit_ms + profile.label_ms
         if abs(recorded.timestamp - label) > profile.jitter_ms:
             return "label"
@@ -164,18 +204,18 @@ def compare_relation(expected: Report, recorded: RecordedRelation, profile: Prof
 
 
 def _passes(run: ExpectedRun, recorded: Sequence[RecordedRelation], profile: Profile,
-            strict: bool, unit_ms: int) -> int | None:
+            comparison: str, unit_ms: int) -> int | None:
     """The index of the expected relation from which ``recorded`` runs contiguously, if any."""
     reports = run.reports
     for start in range(len(reports) - len(recorded) + 1):
-        if all(compare_relation(reports[start + k], relation, profile, strict, unit_ms) is None
+        if all(compare_relation(reports[start + k], relation, profile, comparison, unit_ms) is None
                for k, relation in enumerate(recorded)):
             return start
     return None
 
 
 def match(runs: Iterable[ExpectedRun], recorded: Sequence[RecordedRelation], profile: Profile,
-          strict: bool, unit_ms: int) -> tuple[ExpectedRun | None, int | None, list[ExpectedRun]]:
+          comparison: str, unit_ms: int) -> tuple[ExpectedRun | None, int | None, list[ExpectedRun]]:
     """The first run holding ``recorded`` as a contiguous run and where it starts (the oracle's
     ``contains``; an empty recording passes), and every run tried. A run is widened (boundary
     items on either side) only when it could hold the recording but does not exactly."""
@@ -183,13 +223,14 @@ def match(runs: Iterable[ExpectedRun], recorded: Sequence[RecordedRelation], pro
     for run in runs:
         if not recorded:
             return run, 0, tried + [run]
+        strict = comparison == "strict"
         if strict and run.counted is not None:
             run = run.counted()
-        start = _passes(run, recorded, profile, strict, unit_ms)
+        start = _passes(run, recorded, profile, comparison, unit_ms)
         fits = len(run.reports) >= len(recorded)
         if start is None and fits and not strict and run.widened is not None:
             run = run.widened()
-            start = _passes(run, recorded, profile, strict, unit_ms)
+            start = _passes(run, recorded, profile, comparison, unit_ms)
         tried.append(run)
         if start is not None:
             return run, start, tried
@@ -212,14 +253,14 @@ class _Alignment:
 
 
 def _align(run: ExpectedRun, recorded: Sequence[RecordedRelation], profile: Profile,
-           strict: bool, unit_ms: int) -> _Alignment:
+           comparison: str, unit_ms: int) -> _Alignment:
     by_time = {report.time: report for report in run.reports}
     matched, present, failure = 0, 0, None
     for index, relation in enumerate(recorded):
         expected = by_time.get(_tick(relation, profile, unit_ms))
         present += expected is not None
         reason = "unexpected" if expected is None else compare_relation(
-            expected, relation, profile, strict, unit_ms)
+            expected, relation, profile, comparison, unit_ms)
         if reason is None:
             matched += 1
         elif failure is None:
@@ -263,12 +304,12 @@ def _content(rows: Iterable[Row], elements: Sequence[StreamTriple], scope: tuple
 
 
 def _mismatch(runs: Sequence[ExpectedRun], recorded: Sequence[RecordedRelation],
-              query: RspQuery, profile: Profile, elements: Sequence[StreamTriple], strict: bool,
+              query: RspQuery, profile: Profile, elements: Sequence[StreamTriple], comparison: str,
               unit_ms: int) -> Mismatch | None:
     """The first mismatch of the run (t0) that agrees with the recording at the most time
     points (then: that reports at the most of the recording's time points), each recorded
     relation read against the expected relation of its tick."""
-    alignments = [_align(run, recorded, profile, strict, unit_ms) for run in runs]
+    alignments = [_align(run, recorded, profile, comparison, unit_ms) for run in runs]
     best = max(alignments, key=lambda a: (a.matched, a.present), default=None)
     if best is None or best.failure is None:
         return None
@@ -277,11 +318,12 @@ def _mismatch(runs: Sequence[ExpectedRun], recorded: Sequence[RecordedRelation],
     if reason == "skipped":
         missing, extra = tuple(sorted(expected.rows, key=str)), ()
     else:
-        missing, extra = differences(expected, relation, strict)
+        missing, extra = differences(expected, relation, comparison)
     time = expected.time if expected else _tick(relation, profile, unit_ms)
     scope = scope_at(query, profile, best.run.t0, time)
+    passed = let_through(missing, extra) if comparison != "csrbench" else ()
     return Mismatch(index, reason, best.run.t0, expected, relation, missing, extra, scope,
-                    _content(missing + extra, elements, scope))
+                    _content(missing + extra, elements, scope), passed)
 
 
 def variations(profile: Profile, query: RspQuery | None = None) -> list[tuple[str, Profile]]:
@@ -309,7 +351,7 @@ def _groups_everything(pattern: Pattern) -> bool:
 
 
 def judge(query: RspQuery, profile: Profile, recorded: RecordedStream, runs: RunSource,
-          elements: Sequence[StreamTriple], unit_ms: int, strict: bool = False,
+          elements: Sequence[StreamTriple], unit_ms: int, comparison: str = "bindings",
           merge: bool = False, suggest: bool = True) -> Judgement:
     """Judge ``recorded`` against ``profile``'s expected relations (see the module doc).
 
@@ -317,45 +359,50 @@ def judge(query: RspQuery, profile: Profile, recorded: RecordedStream, runs: Run
         runs: computes the expected runs of a profile for given t0s (lazily: the search stops at
             the first t0 that passes).
         elements: the stream's triples, for explanations.
+        comparison: one of :data:`COMPARISONS`.
         suggest: try single-parameter changes of the profile (and merging) when incorrect.
     """
     if recorded.relations:
         recorded = reorder(recorded, tuple(v.name for v in query.variables))
     relations = merge_same_time(recorded.relations, profile, unit_ms) if merge else recorded.relations
+    if comparison not in COMPARISONS:
+        raise InputError(f"unknown comparison {comparison!r} (expected one of {', '.join(COMPARISONS)})")
     passing, start, tried = match(runs(profile, admissible_t0(query, profile)), relations, profile,
-                                  strict, unit_ms)
-    found = Judgement(profile, strict, merge, passing is not None,
+                                  comparison, unit_ms)
+    found = Judgement(profile, comparison, merge, passing is not None,
                       passing.t0 if passing else None, start,
                       passing.reports if passing else (), relations, unit_ms=unit_ms,
                       variables=recorded.variables, runs={run.t0: run for run in tried})
     if passing is not None:
         return found
-    found.mismatch = _mismatch(tried, relations, query, profile, elements, strict, unit_ms)
+    found.mismatch = _mismatch(tried, relations, query, profile, elements, comparison, unit_ms)
     if found.mismatch is not None:
         found.t0 = found.mismatch.t0
     if suggest:
         t0 = found.t0 if found.t0 is not None else admissible_t0(query, profile)[0]
-        found.accepted_with = _accepted_with(query, profile, recorded, runs, t0, unit_ms, strict,
-                                             merge)
+        found.accepted_with = _accepted_with(query, profile, recorded, runs, t0, unit_ms,
+                                             comparison, merge)
     return found
 
 
 def _accepted_with(query: RspQuery, profile: Profile, recorded: RecordedStream, runs: RunSource,
-                   t0: int, unit_ms: int, strict: bool, merge: bool) -> list[str]:
+                   t0: int, unit_ms: int, comparison: str, merge: bool) -> list[str]:
     """The single changes (at the failing alignment's t0) under which the recording passes."""
     accepted = []
     if not merge:
         merged = merge_same_time(recorded.relations, profile, unit_ms)
-        if match(runs(profile, admissible_t0(query, profile)), merged, profile, strict,
+        if match(runs(profile, admissible_t0(query, profile)), merged, profile, comparison,
                  unit_ms)[0] is not None:
             accepted.append("merging the relations reported in one tick (--merge-same-time)")
     relations = merge_same_time(recorded.relations, profile, unit_ms) if merge else recorded.relations
-    if strict and match(runs(profile, admissible_t0(query, profile)), relations, profile, False,
-                        unit_ms)[0] is not None:
-        accepted.append("the CSRBench comparison (without --strict)")
+    for other in LOOSER[comparison]:
+        if match(runs(profile, admissible_t0(query, profile)), relations, profile, other,
+                 unit_ms)[0] is not None:
+            accepted.append(LOOSER_TEXT[other])
+            break
     for text, changed in variations(profile, query):
         try:
-            if match(runs(changed, [t0]), relations, changed, strict, unit_ms)[0] is not None:
+            if match(runs(changed, [t0]), relations, changed, comparison, unit_ms)[0] is not None:
                 accepted.append(f"{text} at t0 = {t0}")
         except LarsError:  # a variation that does not compile (e.g. Istream with τ1) accepts nothing
             continue

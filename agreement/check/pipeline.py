@@ -106,11 +106,12 @@ def check_timeline(query: RspQuery, last: int, start: int | None, end: int | Non
 
 def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answers: str | os.PathLike,
                 profile: str | Profile, static: Sequence[str] = (), unit: str = "1s",
-                engine: str | None = None, stream_iri: str | None = None, strict: bool = False,
+                engine: str | None = None, stream_iri: str | None = None, comparison: str = "bindings",
                 merge: bool = False, period: str | None = None, variant: str = "brave",
                 start: int | None = None, end: int | None = None,
                 suggest: bool = True) -> Judgement:
-    """Judge the answers recorded in ``answers`` (CSRBench JSON) for a query file and a stream.
+    """Judge the answers recorded in ``answers`` (CSRBench JSON, or ``lars run --format
+    sparql-json`` lines) for a query file and a stream.
 
     Args:
         profile: a built-in profile's name, a TOML file, or a :class:`Profile`.
@@ -118,13 +119,15 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
             COMPUTED EVERY, else its windows' STEP, :func:`agreement.defaults.default_period`).
         stream_iri: the stream of triples whose line names none (default: the query's stream,
             when it reads only one).
+        comparison: ``bindings`` (the default), ``csrbench`` or ``strict``
+            (:data:`agreement.check.judge.COMPARISONS`).
     """
     chosen = resolve_profile(profile) if isinstance(profile, str) else profile
     unit_ms = parse_unit(unit)
     text = Path(query_path).read_text(encoding="utf-8")
     query = parse_query(text, str(query_path), engine, unit)
     period_ticks = to_ticks(parse_duration(period), unit_ms) if period else default_period(query)
-    recorded = read_relations(answers)
+    recorded = read_relations(answers, unit_ms)
     report = ReadReport()
     elements, line = read_named_stream(stream, {s.stream for s in query.streams},
                                        ReadOptions(stream_iri), report, (start, None))
@@ -136,7 +139,7 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
               for e in group]
     cache = RunCache(query, inside, static_graphs(list(static), query), timeline, period_ticks,
                      variant)
-    judgement = judge(query, chosen, recorded, cache, inside, unit_ms, strict, merge, suggest)
+    judgement = judge(query, chosen, recorded, cache, inside, unit_ms, comparison, merge, suggest)
     every = "" if period_ticks is None else f", period {period_ticks} × {unit}"
     return replace(judgement, notes=(*report.summary(),
                                      f"note: timeline [{timeline.start},{timeline.end}] (unit {unit}){every}"))

@@ -21,9 +21,14 @@ def _row(row: Row) -> str:
     return "(" + ", ".join(term_text(value) for value in row) + ")"
 
 
+COMPARISON_TEXT = {"bindings": "comparison: whole bindings", "csrbench": "comparison: csrbench",
+                   "strict": "comparison: strict"}
+"""The comparison each verdict line names (:data:`agreement.check.judge.COMPARISONS`)."""
+
+
 def _comparison(judgement: Judgement) -> str:
-    found = "strict comparison" if judgement.strict else "CSRBench comparison"
-    return found + (", relations of one tick merged" if judgement.merged else "")
+    return (COMPARISON_TEXT[judgement.comparison]
+            + (", relations of one tick merged" if judgement.merged else ""))
 
 
 def _expected_text(report: Report | None, judgement: Judgement, scope) -> str:
@@ -44,6 +49,8 @@ def mismatch_lines(judgement: Judgement, mismatch: Mismatch) -> list[str]:
              "  " + _expected_text(mismatch.expected, judgement, mismatch.scope)]
     lines += [f"  missing   {_row(row)}" for row in mismatch.missing]
     lines += [f"  extra     {_row(row)}" for row in mismatch.extra]
+    lines += [f"  let through by CSRBench's comparison: recorded {_row(got)} for expected "
+              f"{_row(want)} (the same numeric values)" for got, want in mismatch.let_through]
     if mismatch.content:
         lines.append("  stream triples behind them (inside the window first):")
         lines += [f"    at {time}: {text}" for time, text in mismatch.content]
@@ -79,7 +86,7 @@ def to_json(judgement: Judgement) -> dict:
     """A JSON document: verdict, alignment, mismatch, accepted_with."""
     document = {"verdict": "correct" if judgement.correct else "incorrect",
                 "profile": judgement.profile.name,
-                "comparison": "strict" if judgement.strict else "csrbench",
+                "comparison": judgement.comparison,
                 "merged": judgement.merged, "variables": list(judgement.variables), "t0": judgement.t0,
                 "recorded_relations": len(judgement.recorded),
                 "expected": [{"time": r.time, "rows": len(r.rows)} for r in judgement.expected],
@@ -94,6 +101,8 @@ def to_json(judgement: Judgement) -> dict:
             "expected_rows": _rows_json(mismatch.expected.rows) if mismatch.expected else None,
             "missing": _rows_json(mismatch.missing), "extra": _rows_json(mismatch.extra),
             "window": list(mismatch.scope) if mismatch.scope else None,
-            "content": [{"time": t, "triple": text} for t, text in mismatch.content]}
+            "content": [{"time": t, "triple": text} for t, text in mismatch.content],
+            "let_through": [{"recorded": _rows_json([got])[0], "expected": _rows_json([want])[0]}
+                            for got, want in mismatch.let_through]}
         document["accepted_with"] = judgement.accepted_with
     return document

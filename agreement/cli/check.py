@@ -12,7 +12,7 @@ from typing import TextIO
 
 from agreement.cli import options
 from agreement.cli.model import NOTES, options_of
-from agreement.cli.choices import ENGINES
+from agreement.cli.choices import COMPARISONS, ENGINES
 from translate.profiles import PROFILES
 
 EXAMPLE = """\
@@ -38,21 +38,27 @@ def add_check_parser(commands) -> None:
     check = commands.add_parser(
         "check", help="judge answers recorded from an engine (exit 0: correct, 1: incorrect)",
         description="Judge whether an answer stream recorded from an engine (CSRBench JSON) is "
-        "correct for a query, a stream and an engine profile. The default comparison is "
-        "CSRBench's oracle: the recorded relations must be a contiguous run of the expected "
-        "ones for some admissible t0, relations compared as sets of bindings.",
+        "correct for a query, a stream and an engine profile: the recorded relations must be a "
+        "contiguous run of the expected ones for some admissible t0 (CSRBench's alignment), "
+        "relations compared as sets of whole bindings (IRIs, strings and group keys as terms, "
+        "numbers by value) unless --compare says otherwise.",
         epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     check.add_argument("query", help="the query file (C-SPARQL, CQELS or RSP-QL)")
     check.add_argument("--stream", required=True, help="the stream: a file or a folder of Turtle files")
-    check.add_argument("--answers", required=True, help="the recorded answers (CSRBench JSON)")
+    check.add_argument("--answers", required=True, help="the recorded answers: CSRBench JSON, or the JSON lines of "
+                       "lars run --format sparql-json (told apart by content)")
     check.add_argument("--profile", required=True,
                        help="engine profile: " + ", ".join(PROFILES) + ", or a .toml file")
     mode = check.add_mutually_exclusive_group()
-    mode.add_argument("--strict", action="store_true",
+    mode.add_argument("--compare", choices=COMPARISONS, default=COMPARISONS[0],
+                      help="bindings: whole bindings (the default); csrbench: CSRBench's oracle, "
+                           "which tells bindings apart by their numeric values alone; strict: "
+                           "as --strict")
+    mode.add_argument("--strict", dest="compare", action="store_const", const="strict",
                       help="compare whole bindings, time labels (within the profile's jitter) and "
-                           "duplicates, not only CSRBench's relation sets")
-    mode.add_argument("--csrbench", action="store_true",
-                      help="CSRBench's comparison (the default)")
+                           "duplicates (--compare strict)")
+    mode.add_argument("--csrbench", dest="compare", action="store_const", const="csrbench",
+                      help="CSRBench's comparison (--compare csrbench)")
     check.add_argument("--merge-same-time", action="store_true",
                        help="merge recorded relations whose labels fall in one tick")
     check.add_argument("--static", action="append", default=[], metavar="[IRI=]FILE",

@@ -17,3 +17,5 @@ STRATEGIES = ("auto", "reference", "incremental", "stratified")
 """How to solve: :data:`solver.strategies.STRATEGIES`."""
 SINKS = ("jsonl", "csv", "parquet")
 """``--output-format``: :data:`solver.sinks.SINKS`."""
+COMPARISONS = ("bindings", "csrbench", "strict")
+"""``lars check --compare``: :data:`agreement.check.judge.COMPARISONS`."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from agreement.check.judge import COMPARISONS
 from agreement.cli import choices
 from solver.sinks import SINKS
 from solver.strategies import STRATEGIES
@@ -19,6 +20,7 @@ from translate.rspwindows import READINGS
     pytest.param(choices.RESULT_FORMATS, FORMATS, id="result-formats"),
     pytest.param(choices.STRATEGIES, STRATEGIES, id="strategies"),
     pytest.param(choices.SINKS, tuple(SINKS), id="sinks"),
+    pytest.param(choices.COMPARISONS, COMPARISONS, id="check-comparisons"),
 ])
 def test_the_options_offer_what_is_implemented(offered, implemented):
     assert offered == implemented
