@@ -117,3 +117,16 @@ def test_links_of_the_readme_and_docs_lead_to_files():
             if "://" not in target and not (page.parent / target).exists():
                 missing.append((page.name, target))
     assert missing == []
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/python.md"])
+def test_the_python_blocks_run(page, monkeypatch):
+    """The Python a page shows runs as written, from the project's folder."""
+    pytest.importorskip("matplotlib")
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    monkeypatch.chdir(ROOT)
+    blocks = re.findall(r"^```python\n(.*?)^```", (ROOT / page).read_text(encoding="utf-8"),
+                        re.S | re.M)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, page, "exec"), {})  # noqa: S102 - the page's own example
