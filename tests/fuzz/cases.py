@@ -131,8 +131,9 @@ def known_defect(case: Case) -> str | None:
     if "tuple-window" in features(case.query) and len({i.stream for i in case.items}) > 1:
         return "a tuple window on one stream counts the triples of every stream (⊞^{#n} over the " \
                "whole LARS stream)"
-    if case.route == "derived" and "aggregate" in features(case.query):
-        return "derived CQELS query loses its STREAM blocks under an aggregate (issue 27 item 2)"
+    if case.route == "derived" and features(case.query) & {"aggregate", "bind"}:
+        return "derived CQELS query loses its STREAM blocks under an aggregate or a BIND " \
+               "(issue 27 item 2)"
     return None
 
 
