@@ -1,4 +1,4 @@
-"""The fuzzer under three engine profiles (SPEC section 12): ``lars run --profile`` against
+"""The fuzzer under four engine profiles (SPEC section 12): ``lars run --profile`` against
 :mod:`tests.fuzz.profiles` on random one-window queries and streams (``LARS_FUZZ_EXAMPLES``
 scales the count, as in :mod:`tests.fuzz.test_fuzz`)."""
 
@@ -17,7 +17,8 @@ from tests.fuzz.strategies import queries, statics, streams
 
 EXAMPLES = int(os.environ.get("LARS_FUZZ_EXAMPLES", "300")) // 5
 RANDOM = os.environ.get("LARS_FUZZ_RANDOM") == "1"
-SPELLING = {"rsp4j": model.rspql, "csparql": model.csparql, "cqels": model.cqels}
+SPELLING = {"rsp4j": model.rspql, "csparql": model.csparql, "sparqlstream": model.csparql,
+            "cqels": model.cqels}
 
 
 @st.composite
