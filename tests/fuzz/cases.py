@@ -123,16 +123,9 @@ def known_defect(case: Case) -> str | None:
     """The reason a case meets a defect already pinned as a strict xfail in
     :mod:`tests.fuzz.test_pinned` (so the fuzzer stays green until it is fixed), else ``None``.
     Remove a line here when its pinned test starts passing."""
-    if oracle.invalid(case.query):
-        return "a projected variable neither grouped nor aggregated is accepted (issue 27 item 5)"
-    if "tuple-window" in features(case.query) and \
-            len({(i.time, i.stream, i.triple) for i in case.items}) < len(case.items):
-        return "a tuple window counts a triple repeated at one time point twice (issue 27 item 7)"
     if "tuple-window" in features(case.query) and len({i.stream for i in case.items}) > 1:
         return "a tuple window on one stream counts the triples of every stream (⊞^{#n} over the " \
                "whole LARS stream)"
-    if case.route == "derived" and "aggregate" in features(case.query):
-        return "derived CQELS query loses its STREAM blocks under an aggregate (issue 27 item 2)"
     return None
 
 

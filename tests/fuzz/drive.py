@@ -1,14 +1,19 @@
-"""Driving ``lars agree`` and ``lars run`` in process, through the façade, on a fuzzed case.
+"""Driving ``lars agree`` and ``lars run`` on a fuzzed case, through the command line, in process.
 
-The case is written to files as a user would give it (timestamped N-Triples naming each
-triple's stream, a Turtle static file), the tool is called through :mod:`agreement.facade`,
-and its JSON answers are read back into the oracle's rows (:func:`tests.fuzz.oracle.normal`).
-A clean refusal (``UnsupportedError``, or ``InputError`` for a query the tool cannot take) is
-returned as :class:`Refused`; any other exception propagates and fails the test.
+The case is written to files as a user would give them (the query, timestamped N-Triples
+naming each triple's stream, a Turtle static file), ``lars`` runs on them
+(:func:`agreement.cli.app.main` with ``--format json``, the whole path a user takes, from
+argument parsing to the printed answers), and its JSON answers are read back into the oracle's
+rows (:func:`tests.fuzz.oracle.normal`). A clean refusal (exit 2, one line on stderr) is
+returned as :class:`Refused`; an internal error, a traceback or a refusal on more than one line
+fails the test.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,8 +22,7 @@ from pathlib import Path
 from rdflib import Graph
 from rdflib.util import from_n3
 
-from agreement.facade import check_agreement, run
-from lars.errors import InputError, UnsupportedError
+from agreement.cli.app import main
 from tests.fuzz.oracle import Answers, Item, Row, Triple, normal
 
 Binding = dict[str, str]
@@ -81,17 +85,38 @@ def _answers(listed: list[dict], names: Sequence[str]) -> Answers:
     return {t: frozenset(rows) for t, rows in found.items()}
 
 
+def lars(*argv: str) -> dict | Refused:
+    """``lars ARGV --format json`` in process: its JSON document, or its clean refusal."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = main([*argv, "--format", "json"])
+        except SystemExit as exit_:
+            status = exit_.code
+    errors = [line for line in err.getvalue().splitlines() if "error" in line]
+    assert "internal error" not in err.getvalue() and "Traceback" not in err.getvalue(), \
+        f"lars {' '.join(argv)} crashed:\n{err.getvalue()}"
+    if status == 2:
+        assert len(errors) >= 1, f"exit 2 without an error line:\n{err.getvalue()}"
+        return Refused("\n".join(errors))
+    assert status in (0, 1), f"lars {' '.join(argv)} exited {status}:\n{err.getvalue()}"
+    return json.loads(out.getvalue())
+
+
 def agree(query: str, items: Sequence[Item], streams: Sequence[str], static: Sequence[Triple],
           period: int, end: int, names: Sequence[str], csparql: str | None = None) -> Checked | Refused:
-    """``lars agree QUERY [--csparql CSPARQL] --stream … --static … --period U --to END``."""
+    """``lars agree QUERY [--csparql CSPARQL] --stream … --static … --period U --from 0 --to END``."""
     with tempfile.TemporaryDirectory(prefix="lars-fuzz-") as folder:
         stream, data = write_case(Path(folder), items, streams, static)
-        try:
-            view = check_agreement(query, csparql=csparql, stream=str(stream), static=[str(data)],
-                         period=period, start=0, end=end)
-            report = view.to_json()
-        except (UnsupportedError, InputError) as error:
-            return Refused(str(error))
+        (Path(folder) / "query.rq").write_text(query)
+        argv = ["agree", str(Path(folder) / "query.rq"), "--stream", str(stream), "--static", str(data),
+                "--period", f"{period}s", "--from", "0", "--to", str(end)]
+        if csparql is not None:
+            (Path(folder) / "csparql.rq").write_text(csparql)
+            argv += ["--csparql", str(Path(folder) / "csparql.rq")]
+        report = lars(*argv)
+    if isinstance(report, Refused):
+        return report
     intervals = tuple(Interval(i["start"], i["end"], i["agree"],
                                frozenset(row(a["binding"], names) for a in i["only_cqels"]),
                                frozenset(row(a["binding"], names) for a in i["only_csparql"]))
@@ -102,13 +127,11 @@ def agree(query: str, items: Sequence[Item], streams: Sequence[str], static: Seq
 
 def run_profile(query: str, items: Sequence[Item], streams: Sequence[str], static: Sequence[Triple],
                 profile: str, end: int, names: Sequence[str]) -> Answers | Refused:
-    """``lars run QUERY --profile PROFILE --t0 0 --from 0 --to END --format json``: the
-    non-empty relations reported, by time."""
+    """``lars run QUERY --profile PROFILE --t0 0 --from 0 --to END``: the non-empty relations
+    reported, by time."""
     with tempfile.TemporaryDirectory(prefix="lars-fuzz-") as folder:
         stream, data = write_case(Path(folder), items, streams, static)
-        try:
-            view = run(query, stream=str(stream), static=[str(data)], profile=profile, t0=0,
-                       start=0, end=end)
-            return _answers(view.to_json(), names)
-        except (UnsupportedError, InputError) as error:
-            return Refused(str(error))
+        (Path(folder) / "query.rq").write_text(query)
+        found = lars("run", str(Path(folder) / "query.rq"), "--stream", str(stream), "--static",
+                     str(data), "--profile", profile, "--t0", "0", "--from", "0", "--to", str(end))
+    return found if isinstance(found, Refused) else _answers(found["answers"], names)

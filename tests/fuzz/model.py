@@ -204,15 +204,3 @@ def oracle_sparql(query: Query, merged: bool) -> str:
             return f"GRAPH <{window_graph(b.stream)}> {{ {_body(b)} }}"
     return f"{PREFIXES}{_select(query)} WHERE {{ {_group(query.where, block)} }}{_modifiers(query)}"
 
-
-def blocks(elements: tuple[Element, ...]) -> list[Block]:
-    """Every block in ``elements``, depth first."""
-    found: list[Block] = []
-    for element in elements:
-        if isinstance(element, Block):
-            found.append(element)
-        elif isinstance(element, Optional_):
-            found += blocks(element.group)
-        elif isinstance(element, Union_):
-            found += blocks(element.left) + blocks(element.right)
-    return found

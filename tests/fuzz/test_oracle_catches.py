@@ -75,7 +75,8 @@ def test_c_a_derived_cqels_side_missing_an_answer_is_caught(monkeypatch):
     assert any(line.startswith("(c) derived CQELS") for line in differences(case("derived")))
 
 
-SPELLING = {"rsp4j": model.rspql, "csparql": model.csparql, "cqels": model.cqels}
+SPELLING = {"rsp4j": model.rspql, "csparql": model.csparql, "sparqlstream": model.csparql,
+            "cqels": model.cqels}
 
 
 LATER = (*ITEMS, Item(4, 0, (A, P, Literal(1))))
