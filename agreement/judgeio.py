@@ -15,6 +15,7 @@ from itertools import groupby
 from pathlib import Path
 
 from agreement.bags import multiplicities, unprojected
+from agreement.defaults import name_streams, stream_options
 from agreement.expected import ExpectedRun, boundary_tolerant, reports, with_boundaries
 from agreement.judge import Judgement, judge
 from agreement.recorded import read_relations
@@ -121,7 +122,10 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
     period_ticks = to_ticks(parse_duration(period), unit_ms) if period else None
     recorded = read_relations(answers)
     report = ReadReport()
-    elements, line = read_rdf_stream(stream, ReadOptions(stream_iri), report, (start, None))
+    notes: list[str] = []
+    options, sole = stream_options(query, stream, ReadOptions(stream_iri), notes)
+    elements, line = read_rdf_stream(stream, options, report, (start, None))
+    elements = name_streams(elements, sole, notes)
     last = max((e.time for e in elements), default=0)
     timeline = check_timeline(query, last, start, end)
     slices = ((t, list(group)) for t, group in groupby(elements, key=lambda e: e.time))
@@ -130,4 +134,4 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
     cache = RunCache(query, inside, static_graphs(list(static), query), timeline, period_ticks,
                      variant)
     judgement = judge(query, chosen, recorded, cache, inside, unit_ms, strict, merge, suggest)
-    return replace(judgement, notes=tuple(report.summary()))
+    return replace(judgement, notes=tuple(notes + report.summary()))
