@@ -23,7 +23,7 @@ from ingest.eager import QueryData, query_data, read_rdf_stream, static_graphs
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport, within_timeline
 from ingest.rdffiles import StreamTriple
-from lars.errors import InputError
+from lars.errors import InputError, Position
 from lars.streams import Timeline
 from translate.api import parse_query
 from translate.durations import parse_duration, parse_unit, to_ticks
@@ -103,17 +103,51 @@ def check_timeline(query: RspQuery, last: int, start: int | None, end: int | Non
     return line
 
 
+def projected(query: RspQuery, select: Sequence[str] | None, recorded: Sequence[str],
+              answers: str) -> RspQuery:
+    """``query`` with its results projected on ``select`` (``lars check --select``), checked
+    against the variables the recording carries.
+
+    A recording judged against a query must carry the query's result variables. A ``SELECT *``
+    query selects every in-scope variable, while an engine (or a benchmark's harness) may have
+    written only some of them (the 2023 CSRBench study's Q2 and Q3): ``--select`` names the
+    variables to judge, each one the query selects; their projection is SPARQL's projection of
+    the query's solutions.
+
+    Raises:
+        InputError: a ``select`` name the query does not select; a recording whose variables are
+            not the (projected) query's, naming both and the ``--select`` that would judge it.
+    """
+    names = [v.name for v in query.variables]
+    if select:
+        wanted = [name.lstrip("?$") for name in select]
+        unknown = [name for name in wanted if name not in names]
+        if unknown:
+            raise InputError(f"--select names ?{', ?'.join(unknown)}, which the query does not "
+                             f"select (it selects ?{' ?'.join(names)})")
+        query = replace(query, variables=tuple(v for name in dict.fromkeys(wanted)
+                                               for v in query.variables if v.name == name))
+        names = [v.name for v in query.variables]
+    if recorded and set(recorded) != set(names):
+        hint = (f"; to judge the query's results on the recorded variables, add --select "
+                f"{','.join(recorded)}" if set(recorded) < set(names) else "")
+        raise InputError(f"the recording carries ?{' ?'.join(recorded)}, the query selects "
+                         f"?{' ?'.join(names)}{hint}", Position(answers))
+    return query
+
+
 def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answers: str | os.PathLike,
                 profile: str | Profile, static: Sequence[str] = (), unit: str = "1s",
                 engine: str | None = None, stream_iri: str | None = None, strict: bool = False,
                 merge: bool = False, period: str | None = None, variant: str = "brave",
                 start: int | None = None, end: int | None = None,
-                suggest: bool = True) -> Judgement:
+                suggest: bool = True, select: Sequence[str] | None = None) -> Judgement:
     """Judge the answers recorded in ``answers`` (CSRBench JSON) for a query file and a stream.
 
     Args:
         profile: a built-in profile's name, a TOML file, or a :class:`Profile`.
         period: for periodic report policies, a duration such as ``10s``.
+        select: judge the query's results projected on these variables (``--select``).
     """
     chosen = resolve_profile(profile) if isinstance(profile, str) else profile
     unit_ms = parse_unit(unit)
@@ -121,6 +155,7 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
     query = parse_query(text, str(query_path), engine, unit)
     period_ticks = to_ticks(parse_duration(period), unit_ms) if period else None
     recorded = read_relations(answers)
+    query = projected(query, select, recorded.variables, str(answers))
     report = ReadReport()
     notes: list[str] = []
     options, sole = stream_options(query, stream, ReadOptions(stream_iri), notes)

@@ -50,6 +50,10 @@ def add_check_parser(commands) -> None:
                            "duplicates, not only CSRBench's relation sets")
     mode.add_argument("--csrbench", action="store_true",
                       help="CSRBench's comparison (the default)")
+    check.add_argument("--select", type=lambda text: [n for n in text.split(",") if n],
+                       metavar="VAR,...",
+                       help="judge the query's results projected on these variables (for a "
+                            "SELECT * query whose recording carries only some; docs/profiles.md)")
     check.add_argument("--merge-same-time", action="store_true",
                        help="merge recorded relations whose labels fall in one tick")
     check.add_argument("--static", action="append", default=[], metavar="[IRI=]FILE",
@@ -78,7 +82,7 @@ def command_check(args: argparse.Namespace, out: TextIO) -> int:
                             unit=args.unit, engine=args.engine, stream_iri=args.stream_iri,
                             strict=args.strict, merge=args.merge_same_time, period=args.period,
                             variant=args.variant, start=args.start, end=args.end,
-                            suggest=not args.no_suggest)
+                            suggest=not args.no_suggest, select=args.select)
     for note in judgement.notes:
         print(note, file=sys.stderr)
     if args.format == "json":
