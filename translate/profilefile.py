@@ -17,6 +17,8 @@ Every key is optional except what ``based-on`` does not give; keys are those of
     label-ms = 0                      # time label minus report time
     jitter-ms = 100                   # tolerance for recorded labels
     empty-group = "row"               # aggregates over no solution: row, null or none
+    relations = "as-recorded"         # as-recorded, or by-time (merged per tick by lars check)
+    r2s-by-query = { q1 = "istream" } # R2S by the name a query registers (docs/profiles.md)
     description = "..."
 
 Errors name the file and, where the TOML reader or a key's line tells it, the line.
@@ -41,7 +43,8 @@ from translate.profiles import Profile, profile
 
 _KEYS = {f.name.replace("_", "-"): f.name for f in fields(Profile)} | {"based-on": "based_on"}
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
-_TYPES = {"t0": (int, str), "report": (list,), "label_ms": (int,), "jitter_ms": (int,)}
+_TYPES = {"t0": (int, str), "report": (list,), "label_ms": (int,), "jitter_ms": (int,),
+          "r2s_by_query": (dict,)}
 
 
 def _key_position(path: Path, text: str, key: str) -> Position:
@@ -67,6 +70,10 @@ def _value(path: Path, text: str, key: str, value: object) -> object:
         if not all(isinstance(item, str) for item in value):
             raise InputError("report must be a list of strings", where)
         return frozenset(value)
+    if name == "r2s_by_query":
+        if not all(isinstance(item, str) for item in value.values()):
+            raise InputError("r2s-by-query must map query names to strings", where)
+        return tuple(sorted(value.items()))
     return value
 
 

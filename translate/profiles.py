@@ -12,6 +12,12 @@ a query into one LARS program; :mod:`translate.profilefile` reads user profiles 
 | ``sparqlstream`` | τ1(cs(Q)) | right-open | any | window close ∧ non-empty | Rstream | dropped | set | c | null |
 | ``cqels`` | τ2(cq(Q)) | right-open | any | content change ∧ non-empty | Istream | dropped | set | τ | none |
 | ``rsp4j`` | τ2 (WINDOW blocks) | right-open | 0 | window close | Rstream | emitted | set | c | row |
+| ``yasper``, ``rdfox`` | τ2 (WINDOW blocks) | right-open | any | window close ∧ non-empty | Rstream | dropped | set | c | row |
+| ``csparql2`` | τ2 (WINDOW blocks) | right-open | any | window close ∧ non-empty | Rstream (Q1: Istream) | dropped | set | c | row |
+
+The last three are the engines of the 2023 CSRBench study, read ``by-time`` (:data:`RELATIONS`);
+the constant :data:`STUDY_2023` below says where each of their parameters comes from, and
+docs/profiles.md has the table.
 
 *Empty group*: what aggregates without GROUP BY give over a window with no solution
 (:mod:`translate.aggregates`): ``row`` — one row, ``COUNT``, ``SUM`` and ``AVG`` 0 (SPARQL 1.1;
@@ -203,6 +209,7 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
            (("q1", "istream"),)),
           ("rdfox", "RDFox as the 2023 CSRBench study configures it", ()))),
 )}
+STUDY_2023 = ("yasper", "csparql2", "rdfox")
 """The 2023 study's three engines (``yasper``, ``csparql2``, ``rdfox``) share every parameter
 but one, each read from the study's oracle (repository
 Comparative-Research-in-StreamReasoning/CSRBench-CSPARQL-RDFox-CSPARQL2.0-YASPER, commit
