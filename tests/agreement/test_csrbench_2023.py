@@ -17,10 +17,16 @@ from pathlib import Path
 import pytest
 
 from agreement.cli import main
-from agreement.judgeio import judge_files
+from agreement.expected import reports
+from agreement.judgeio import RunCache, check_timeline, judge_files
+from ingest.eager import read_rdf_stream, static_graphs
+from ingest.options import ReadOptions
+from ingest.policy import ReadReport
 from lars.errors import InputError, UnsupportedError
+from translate.api import parse_query
 from translate.profilefile import load_profile
 from translate.profiles import profile
+from translate.reports import compile_profile
 
 ROOT = Path(__file__).resolve().parents[2]
 STUDY = ROOT / "examples" / "csrbench-2023"
@@ -173,3 +179,34 @@ def test_csparql2_q6_recording_breaks_the_filter():
     assert not found.correct
     self_pairs = [row for relation in found.recorded for row in relation.rows if row[1] == row[3]]
     assert self_pairs
+
+
+# --- a run of t0 ≥ β read off the run of t0 mod β (agreement/judgeio.py, RunCache._slide) --------
+
+Q4_FILTER_OUTSIDE = """REGISTER RSTREAM <q4> AS SELECT (AVG(?value) AS ?avg)
+FROM NAMED WINDOW <w1> ON <http://inputstream.org> [RANGE PT4S STEP PT4S]
+WHERE {
+  WINDOW <w1> {
+    ?obs <http://knoesis.wright.edu/ssw/ont/sensor-observation.owl#observedProperty> <http://knoesis.wright.edu/ssw/ont/weather.owl#_AirTemperature> ;
+         <http://knoesis.wright.edu/ssw/ont/sensor-observation.owl#result> ?res .
+    ?res <http://knoesis.wright.edu/ssw/ont/sensor-observation.owl#floatValue> ?value .
+  }
+  FILTER(?value > 80)
+}
+"""
+
+
+@SLOW
+def test_a_shifted_run_equals_the_run_computed_directly():
+    """Q4 (the study's text with its FILTER written outside the WINDOW, an equivalent query):
+    under csparql2, the run of t0 = 4 s taken from the run of t0 = 0 equals the run compiled for
+    t0 = 4 s; AVG gives a row for every non-empty window, so the first window matters."""
+    query = parse_query(Q4_FILTER_OUTSIDE, "q4.rspql", None, "1s")
+    elements, _ = read_rdf_stream(STREAM, ReadOptions("http://inputstream.org"), ReadReport())
+    cache = RunCache(query, elements, static_graphs([], query),
+                     check_timeline(query, max(e.time for e in elements), None, None))
+    engine = profile("csparql2")
+    shifted = next(cache(engine, [4])).reports
+    direct = reports(compile_profile(query, engine, 4, None, "brave", cache._reach),
+                     cache._data_for(None))
+    assert shifted == direct and len(shifted) < len(next(cache(engine, [0])).reports)
