@@ -175,7 +175,6 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
     query = parse_query(text, str(query_path), engine, unit)
     period_ticks = to_ticks(parse_duration(period), unit_ms) if period else None
     recorded = read_relations(answers)
-    query = projected(query, select, recorded.variables, str(answers))
     report = ReadReport()
     notes: list[str] = []
     options, sole = stream_options(query, stream, ReadOptions(stream_iri), notes)
@@ -186,6 +185,7 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
     slices = ((t, list(group)) for t, group in groupby(elements, key=lambda e: e.time))
     inside = [e for _, group in within_timeline(slices, timeline.start, timeline.end, report, "triple")
               for e in group]
+    query = projected(query, select, recorded.variables, str(answers))
     cache = RunCache(query, inside, static_graphs(list(static), query), timeline, period_ticks,
                      variant)
     judgement = judge(query, chosen, recorded, cache, inside, unit_ms, strict, merge, suggest)
