@@ -596,4 +596,5 @@ def check_recording(query: Source, options: Options | None = None, **changes: An
                        stream_iri=data.stream_iri, comparison=judging.compare,
                        merge=judging.merge_same_time, period=chosen.evaluation.period,
                        variant=chosen.query.variant, start=chosen.timeline.start,
-                       end=chosen.timeline.end, suggest=judging.suggest)
+                       end=chosen.timeline.end, suggest=judging.suggest,
+                       select=judging.select)

@@ -207,11 +207,14 @@ class JudgeOptions:
             :data:`agreement.check.judge.COMPARISONS`.
         merge_same_time: merge recorded relations whose labels fall in one tick.
         suggest: when incorrect, try the profile's single-parameter variations.
+        select: judge the query's results projected on these variables (a ``SELECT *`` query
+            whose recording carries only some; ``None``: all it selects).
     """
 
     compare: str = "bindings"
     merge_same_time: bool = False
     suggest: bool = True
+    select: tuple[str, ...] | None = None
 
 
 GROUPS = {"query": QueryOptions, "data": InputOptions, "timeline": TimelineOptions,

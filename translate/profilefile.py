@@ -17,6 +17,8 @@ Every key is optional except what ``based-on`` does not give; keys are those of
     label-ms = 0                      # time label minus report time, within ±86400000 (a day)
     jitter-ms = 100                   # tolerance for recorded labels, 0 to 86400000
     empty-group = "row"               # aggregates over no solution: row, null or none
+    relations = "as-recorded"         # as-recorded, or by-time (merged per tick by lars check)
+    r2s-by-query = { q1 = "istream" } # R2S by the name a query registers (docs/profiles.md)
     description = "..."
 
 Errors name the file and, where the TOML reader or a key's line tells it, the line. The file
@@ -45,7 +47,8 @@ from translate.profiles import Profile, profile
 
 _KEYS = {f.name.replace("_", "-"): f.name for f in fields(Profile)} | {"based-on": "based_on"}
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
-_TYPES = {"t0": (int, str), "report": (list,), "label_ms": (int,), "jitter_ms": (int,)}
+_TYPES = {"t0": (int, str), "report": (list,), "label_ms": (int,), "jitter_ms": (int,),
+          "r2s_by_query": (dict,)}
 DAY_MS = 86_400_000
 RANGES = {"t0": (0, 2**31 - 1), "label_ms": (-DAY_MS, DAY_MS), "jitter_ms": (0, DAY_MS)}
 """The ranges of the numeric keys: beyond them a profile moves answers off any timeline (and
@@ -78,6 +81,10 @@ def _value(path: Path, text: str, key: str, value: object) -> object:
     if name in RANGES and not RANGES[name][0] <= value <= RANGES[name][1]:  # type: ignore[operator]
         low, high = RANGES[name]
         raise InputError(f"{key} must be from {low} to {high}, not {value}", where)
+    if name == "r2s_by_query":
+        if not all(isinstance(item, str) for item in value.values()):
+            raise InputError("r2s-by-query must map query names to strings", where)
+        return tuple(sorted(value.items()))
     return value
 
 

@@ -12,6 +12,12 @@ a query into one LARS program; :mod:`translate.profilefile` reads user profiles 
 | ``sparqlstream`` | τ1(cs(Q)) | right-open | any | window close ∧ non-empty | Rstream | dropped | set | c | null |
 | ``cqels`` | τ2(cq(Q)) | right-open | any | content change ∧ non-empty | Istream | dropped | set | τ | none |
 | ``rsp4j`` | τ2 (WINDOW blocks) | right-open | 0 | window close | Rstream | emitted | set | c | row |
+| ``yasper``, ``rdfox`` | τ2 (WINDOW blocks) | right-open | any | window close ∧ non-empty | Rstream | dropped | set | c | row |
+| ``csparql2`` | τ2 (WINDOW blocks) | right-open | any | window close ∧ non-empty | Rstream (Q1: Istream) | dropped | set | c | row |
+
+The last three are the engines of the 2023 CSRBench study, read ``by-time`` (:data:`RELATIONS`);
+the constant :data:`STUDY_2023` below says where each of their parameters comes from, and
+docs/profiles.md has the table.
 
 *Empty group*: what aggregates without GROUP BY give over a window with no solution
 (:mod:`translate.aggregates`): ``row`` — one row, ``COUNT``, ``SUM`` and ``AVG`` 0 (SPARQL 1.1;
@@ -66,6 +72,11 @@ STARTUP = ("partial", "full")
 PAPER_POLICIES = (frozenset({"periodic"}), frozenset({"input"}))
 EMPTY_GROUP_READINGS = ("row", "null", "none")
 """Aggregates without GROUP BY over no solution (:mod:`translate.aggregates`)."""
+RELATIONS = ("as-recorded", "by-time")
+"""How ``lars check`` reads a recording: each relation as the engine wrote it, or the relations
+whose labels fall in one tick merged (the 2023 oracle groups a recording's bindings by their
+timestamps before comparing, ``StreamProcessorOutput.groupIt``; the study's wrappers write one
+relation per binding)."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +102,12 @@ class Profile:
             window boundary fall on either side of it (the engine's timer races the arrival).
         empty_group: aggregates without GROUP BY over no solution: ``row``, ``null`` or ``none``
             (the table above).
+        relations: how ``lars check`` reads recorded relations (:data:`RELATIONS`).
+        r2s_by_query: ``(query name, r2s)`` pairs: the R2S operator the engine ran a query
+            with, by the name it registers (RSP-QL ``REGISTER … <q1>``, C-SPARQL ``REGISTER
+            QUERY q1``). It outranks both :attr:`r2s` and the query's own ``REGISTER RSTREAM``:
+            it records how a benchmark ran that query (C-SPARQL 2.0's Q1 was run as Istream
+            under a text saying RSTREAM). See :meth:`r2s_for`.
         description: one line for ``--help`` and reports.
     """
 
@@ -107,6 +124,8 @@ class Profile:
     label_ms: int = 0
     jitter_ms: int = 0
     empty_group: str = "row"
+    relations: str = "as-recorded"
+    r2s_by_query: tuple[tuple[str, str], ...] = ()
     description: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
@@ -115,7 +134,10 @@ class Profile:
                                      (self.r2s, R2S, "r2s"), (self.empty, EMPTY, "empty"),
                                      (self.answers, ANSWERS, "answers"),
                                      (self.startup, STARTUP, "startup"),
-                                     (self.empty_group, EMPTY_GROUP_READINGS, "empty-group")):
+                                     (self.empty_group, EMPTY_GROUP_READINGS, "empty-group"),
+                                     (self.relations, RELATIONS, "relations"),
+                                     *((r2s, R2S, f"r2s-by-query.{name}")
+                                       for name, r2s in self.r2s_by_query)):
             if value not in allowed:
                 raise InputError(f"profile {self.name}: {what} must be one of "
                                  f"{', '.join(allowed)}, not {value!r}")
@@ -125,6 +147,16 @@ class Profile:
                              f"{', '.join(REPORTS)}" + (f", not {unknown[0]!r}" if unknown else ""))
         if self.t0 is not None and self.t0 < 0:
             raise InputError(f"profile {self.name}: t0 must be at least 0, not {self.t0}")
+
+    def r2s_for(self, name: str | None, declared: str | None = None) -> str:
+        """The R2S operator this engine applies to the query registered as ``name`` that
+        declares ``declared`` (``None``: none): the profile's entry for ``name``, else the
+        query's declaration, else :attr:`r2s`.
+
+        >>> profile("csparql2").r2s_for("q1", "rstream"), profile("csparql2").r2s_for("q2", None)
+        ('istream', 'rstream')
+        """
+        return dict(self.r2s_by_query).get(name or "", declared or self.r2s)
 
     @property
     def paper(self) -> bool:
@@ -169,7 +201,35 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
              startup="full", jitter_ms=500, empty_group="none"),
     _builtin("rsp4j", "cqels", "right-open", 0, {"window-close"},
              "RSP-QL as RSP4J implements it (windows [o, o+L), o = k·β, k any integer)"),
+    *(_builtin(name, "cqels", "right-open", None, {"window-close", "non-empty"}, description,
+               empty="drop", startup="full", relations="by-time", r2s_by_query=by_query)
+      for name, description, by_query in (
+          ("yasper", "YASPER (RSP4J) as the 2023 CSRBench study configures it", ()),
+          ("csparql2", "C-SPARQL 2.0 as the 2023 CSRBench study configures it (Q1 Istream)",
+           (("q1", "istream"),)),
+          ("rdfox", "RDFox as the 2023 CSRBench study configures it", ()))),
 )}
+STUDY_2023 = ("yasper", "csparql2", "rdfox")
+"""The 2023 study's three engines (``yasper``, ``csparql2``, ``rdfox``) share every parameter
+but one, each read from the study's oracle (repository
+Comparative-Research-in-StreamReasoning/CSRBench-CSPARQL-RDFox-CSPARQL2.0-YASPER, commit
+dd12632; docs/profiles.md has the table):
+
+* report ``window-close ∧ non-empty``, empty relations dropped: ``system.policy.windowclose =
+  true``, ``nonemptycontent = true``, ``contentchange = false``, ``system.output.emptyrelation =
+  false`` in each of ``yasper.properties``, ``csparql2.properties``, ``rdfox.properties``;
+* windows ``[t0 + kβ, t0 + kβ + L)``, no start-up window before ``t0 + L`` (``right-open``,
+  ``startup = full``), any t0 from 0 to L (``t0 = None``): the oracle's ``WindowOperator`` and
+  its t0 loop in ``Oracle.main`` (``firstt0`` to ``firstt0 + size`` in ``srbench-queries.properties``);
+* R2S Rstream except C-SPARQL 2.0's Q1, Istream: ``srb.queryN.output`` in the properties files
+  (the RSP-QL texts all say ``REGISTER RSTREAM``; the settings decide, as for the oracle);
+* relations ``by-time``: ``StreamProcessorOutput.contains`` groups both sides' bindings by
+  timestamp (``groupIt``) before comparing; the engines' wrappers write one relation per binding;
+* set answers: the oracle's relations are ``HashSet`` s of bindings;
+* the τ2 translation of the RSP-QL ``WINDOW`` blocks, as for ``rsp4j``;
+* empty group ``row``: the oracle (Sesame) gives one row for ``AVG`` over a window without a
+  hot reading (``outputCSPARQL2.html``, Q4: a row at every window close from 4000 ms).
+"""
 
 
 def profile(name: str) -> Profile:

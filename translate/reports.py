@@ -347,8 +347,9 @@ def compile_profile(query: RspQuery, profile: Profile, t0: int = 0, period: int 
             engine policy, Istream/Dstream with τ1.
     """
     period = period if period is not None else query.every
-    if query.r2s is not None and query.r2s != profile.r2s:
-        profile = replace(profile, r2s=query.r2s)
+    r2s = profile.r2s_for(query.name, query.r2s)
+    if r2s != profile.r2s:
+        profile = replace(profile, r2s=r2s)
     if profile.tick != "time":
         raise UnsupportedError(f"{profile.tick}-driven ticks (profile {profile.name}): only "
                                "time-driven evaluation compiles to LARS")

@@ -361,7 +361,10 @@ def judge(query: RspQuery, profile: Profile, recorded: RecordedStream, runs: Run
         elements: the stream's triples, for explanations.
         comparison: one of :data:`COMPARISONS`.
         suggest: try single-parameter changes of the profile (and merging) when incorrect.
+        merge: merge relations whose labels fall in one tick; a profile reading relations
+            ``by-time`` always does.
     """
+    merge = merge or profile.relations == "by-time"
     if recorded.relations:
         recorded = reorder(recorded, tuple(v.name for v in query.variables))
     relations = merge_same_time(recorded.relations, profile, unit_ms) if merge else recorded.relations

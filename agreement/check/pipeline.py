@@ -24,7 +24,7 @@ from ingest.options import ReadOptions
 from ingest.policy import ReadReport, within_timeline
 from ingest.reach import count_reach
 from ingest.rdffiles import StreamTriple
-from lars.errors import InputError
+from lars.errors import InputError, Position
 from lars.streams import Timeline
 from translate.api import parse_query
 from translate.durations import parse_duration, parse_unit, to_ticks
@@ -57,12 +57,32 @@ class RunCache:
 
     def _run(self, profile: Profile, t0: int) -> ExpectedRun:
         key = (profile, t0)
+        step = self._slide(profile)
+        if key not in self._runs and step is not None and t0 >= step:
+            base = self._run(profile, t0 % step)
+            first = t0 + self.query.streams[0].window.length
+            self._runs[key] = replace(base, t0=t0, reports=tuple(
+                r for r in base.reports if r.time >= first))
         if key not in self._runs:
             translation = compile_profile(self.query, profile, t0, self.period, self.variant,
                                           self._reach)
             self._runs[key] = ExpectedRun(t0, translation,
                                           reports(translation, self._data_for(translation)))
         return self._runs[key]
+
+    def _slide(self, profile: Profile) -> int | None:
+        """β, when a run's reports follow from the run of ``t0 mod β``: one range window, full
+        start-up, window-close reports, Rstream. Windows are then ``[t0 + kβ, t0 + kβ + L)``
+        for k ≥ 0, so the run of t0 is the run of ``t0 mod β`` from its report at ``t0 + L``
+        on (the oracle tries every t0 in [0, L]: with β = 1 s, one LARS run instead of L + 1).
+        Istream and Dstream are left out: a run's first report has no previous relation."""
+        streams = self.query.streams
+        if (len(streams) != 1 or not isinstance(streams[0].window, RangeWindow)
+                or profile.startup != "full" or profile.t0 is not None or profile.paper
+                or "window-close" not in profile.report or "content-change" in profile.report
+                or profile.r2s_for(self.query.name, self.query.r2s) != "rstream"):
+            return None
+        return streams[0].window.step
 
     def _widened(self, profile: Profile, t0: int) -> ExpectedRun:
         run = self._run(profile, t0)
@@ -104,12 +124,45 @@ def check_timeline(query: RspQuery, last: int, start: int | None, end: int | Non
     return line
 
 
+def projected(query: RspQuery, select: Sequence[str] | None, recorded: Sequence[str],
+              answers: str) -> RspQuery:
+    """``query`` with its results projected on ``select`` (``lars check --select``), checked
+    against the variables the recording carries.
+
+    A recording judged against a query must carry the query's result variables. A ``SELECT *``
+    query selects every in-scope variable, while an engine (or a benchmark's harness) may have
+    written only some of them (the 2023 CSRBench study's Q2 and Q3): ``--select`` names the
+    variables to judge, each one the query selects; their projection is SPARQL's projection of
+    the query's solutions.
+
+    Raises:
+        InputError: a ``select`` name the query does not select; a recording whose variables are
+            not the (projected) query's, naming both and the ``--select`` that would judge it.
+    """
+    names = [v.name for v in query.variables]
+    if select:
+        wanted = [name.lstrip("?$") for name in select]
+        unknown = [name for name in wanted if name not in names]
+        if unknown:
+            raise InputError(f"--select names ?{', ?'.join(unknown)}, which the query does not "
+                             f"select (it selects ?{' ?'.join(names)})")
+        query = replace(query, variables=tuple(v for name in dict.fromkeys(wanted)
+                                               for v in query.variables if v.name == name))
+        names = [v.name for v in query.variables]
+    if recorded and set(recorded) != set(names):
+        hint = (f"; to judge the query's results on the recorded variables, add --select "
+                f"{','.join(recorded)}" if set(recorded) < set(names) else "")
+        raise InputError(f"the recording carries ?{' ?'.join(recorded)}, the query selects "
+                         f"?{' ?'.join(names)}{hint}", Position(answers))
+    return query
+
+
 def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answers: str | os.PathLike,
                 profile: str | Profile, static: Sequence[str] = (), unit: str = "1s",
                 engine: str | None = None, stream_iri: str | None = None, comparison: str = "bindings",
                 merge: bool = False, period: str | None = None, variant: str = "brave",
                 start: int | None = None, end: int | None = None,
-                suggest: bool = True) -> Judgement:
+                suggest: bool = True, select: Sequence[str] | None = None) -> Judgement:
     """Judge the answers recorded in ``answers`` (CSRBench JSON, or ``lars run --format
     sparql-json`` lines) for a query file and a stream.
 
@@ -121,6 +174,7 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
             when it reads only one).
         comparison: ``bindings`` (the default), ``csrbench`` or ``strict``
             (:data:`agreement.check.judge.COMPARISONS`).
+        select: judge the query's results projected on these variables (``--select``).
     """
     chosen = resolve_profile(profile) if isinstance(profile, str) else profile
     unit_ms = parse_unit(unit)
@@ -137,6 +191,7 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
     inside = [e for _, group in count_reach(within_timeline(slices, timeline.start, timeline.end, report,
                                                             "triple"), {s.stream for s in query.streams}, report)
               for e in group]
+    query = projected(query, select, recorded.variables, str(answers))
     cache = RunCache(query, inside, static_graphs(list(static), query), timeline, period_ticks,
                      variant)
     judgement = judge(query, chosen, recorded, cache, inside, unit_ms, comparison, merge, suggest)

@@ -59,6 +59,10 @@ def add_check_parser(commands) -> None:
                            "duplicates (--compare strict)")
     mode.add_argument("--csrbench", dest="compare", action="store_const", const="csrbench",
                       help="CSRBench's comparison (--compare csrbench)")
+    check.add_argument("--select", type=lambda text: tuple(n for n in text.split(",") if n),
+                       metavar="VAR,...",
+                       help="judge the query's results projected on these variables (for a "
+                            "SELECT * query whose recording carries only some; docs/profiles.md)")
     check.add_argument("--merge-same-time", action="store_true",
                        help="merge recorded relations whose labels fall in one tick")
     check.add_argument("--static", action="append", default=[], metavar="[IRI=]FILE",

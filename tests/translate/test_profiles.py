@@ -89,4 +89,5 @@ def test_toml_errors_name_the_file_and_line(tmp_path, text, message, line):
 
 
 def test_every_builtin_is_listed():
-    assert set(PROFILES) == {"paper-pull", "paper-push", "csparql", "sparqlstream", "cqels", "rsp4j"}
+    assert set(PROFILES) == {"paper-pull", "paper-push", "csparql", "sparqlstream", "cqels", "rsp4j",
+                             "yasper", "csparql2", "rdfox"}
