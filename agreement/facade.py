@@ -117,6 +117,13 @@ def translations(text: str, source: str, query: QueryOptions, evaluation: Evalua
             ticks = default_period(parsed)
         if evaluation.profile is not None:
             chosen = resolve_profile(evaluation.profile)
+            if chosen.translation == "cqels" and engine == "csparql":
+                raise InputError(
+                    f"profile {chosen.name} reads the query's STREAM patterns (τ2), and a C-SPARQL "
+                    "query has none: every pattern would read static data, and nothing would be "
+                    "answered", hint="give the query in CQELS or RSP-QL (lars agree prints the CQELS "
+                    "query it derives), or a profile of C-SPARQL's translation τ1 (csparql, "
+                    "sparqlstream, paper-pull)")
             start = evaluation.t0 if evaluation.t0 is not None else (chosen.t0 or 0)
             return [ProgramView(compile_profile(parsed, chosen, start, ticks, "brave" if v == "all" else v),
                                 query.unit) for v in variants]
