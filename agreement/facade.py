@@ -411,7 +411,8 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
         options, sole = stream_options(other or given, stream, reading, notes)
         read, first, last = stream_reader(stream, options, report)
         line = choose_timeline(first, last, start, end, max_time_points)
-        line, extended = pulling_timeline(line, period, end_given=end is not None, last_input=last)
+        line, extended = pulling_timeline(line, period, end_given=end is not None, last_input=last,
+                                          limit=max_time_points)
         if not pull_range(period, (line.start, line.end)):
             raise InputError(f"the timeline [{line.start},{line.end}] holds no pulling interval of "
                              f"period {period}: nothing to check", hint="give a longer --to")
