@@ -60,10 +60,10 @@ from ingest.options import ReadOptions
 from ingest.policy import ReadReport, within_timeline
 from ingest.ranges import cuttable, file_ranges
 from lars.analysis import is_stratified
-from lars.errors import InputError, LarsError, Position, placed
+from lars.errors import InputError, LarsError, LimitError, Position, placed
 from lars.parser import parse_facts, parse_program
 from solver.formats import RunInfo
-from solver.limits import DEFAULT_MAX_FACTS, Limits
+from solver.limits import DEFAULT_MAX_FACTS, MAX_PARTITIONS, Limits
 from translate.api import parse_query, query_background, translate
 from translate.durations import parse_unit
 from translate.profilefile import resolve_profile
@@ -183,6 +183,9 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
     limits = Limits(max_facts=max_facts)
     if partitions < 0:
         raise InputError(f"--partitions must be 1 or more (0: no cutting), not {partitions}")
+    if partitions > MAX_PARTITIONS:
+        raise LimitError(f"--partitions {partitions} is more than the limit of {MAX_PARTITIONS:,} "
+                         "ranges", hint="each range is a task; cut into fewer")
     on_cluster = spark == "always" or (spark == "auto" and not master.startswith("local"))
     ranges = {"partitions": partitions, "master": master if on_cluster else None}
     if not is_query(source, text):

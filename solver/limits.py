@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lars.errors import LimitError
+
 DEFAULT_MAX_FACTS = 5_000_000
+MAX_PARTITIONS = 10_000
+"""The most ranges ``--partitions`` cuts a timeline into: each range is a task (a Spark task or a
+worker process) and, for a stream file, a few seeks into it; 10^18 of them would never end."""
 
 
 @dataclass
@@ -16,3 +21,10 @@ class Limits:
     """Limits that protect the machine (SPEC section 11); raise them with ``--max-facts``."""
 
     max_facts: int = DEFAULT_MAX_FACTS
+
+
+def too_many_facts(t: int, count: int, limit: int) -> LimitError:
+    """The refusal of time point ``t``, whose windows reach ``count`` input facts, over ``limit``
+    (one message for every strategy)."""
+    return LimitError(f"time point {t} would ground {count} input facts (limit {limit})",
+                      hint="raise it with --max-facts")

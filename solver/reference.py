@@ -18,14 +18,14 @@ import clingo
 
 from lars.analysis import check_safety, program_constants
 from lars.atoms import TRUE_PREDICATE, Atom
-from lars.errors import LimitError, SolverError
+from lars.errors import SolverError
 from lars.rules import Program
 from lars.streams import Stream
 from lars.terms import Constant, Number
 from lars.windows import TupleWindow, time_window_range, tuple_window_selection
 from solver.encode import Encoding, Scope, encode_program
 from solver.answers import AnswerStream, TimePointAnswer, canonical
-from solver.limits import Limits
+from solver.limits import Limits, too_many_facts
 from solver.symbols import Context, atom_of, atom_text, constant_text
 
 @dataclass
@@ -76,9 +76,7 @@ class Problem:
                 parts.extend(f"__dom({constant_text(c)})." for c in self.domain(t))
         facts = [(time, atom) for time in range(earliest, t + 1) for atom in self.stream.at(time)]
         if len(facts) > self.limits.max_facts:
-            raise LimitError(
-                f"time point {t} would ground {len(facts)} input facts "
-                f"(limit {self.limits.max_facts})", hint="raise it with --max-facts")
+            raise too_many_facts(t, len(facts), self.limits.max_facts)
         parts.extend(f"__h({atom_text(atom)},{time})." for time, atom in facts)
         return "\n".join(parts)
 

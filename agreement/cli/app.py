@@ -28,7 +28,7 @@ from ingest.sparkchoice import SPARK_CHOICES, SPARK_THRESHOLD_BYTES, THRESHOLD_V
 from lars.deep import TOO_DEEP
 from lars.errors import LarsError
 from ingest.policy import ON_ERROR, ORDER
-from solver.limits import Limits
+from solver.limits import MAX_PARTITIONS, Limits
 from translate.profiles import PROFILES
 
 
@@ -175,7 +175,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--partitions", type=int, default=0, metavar="N",
                      help="cut the timeline into N ranges solved as Spark tasks on --master (in "
                           "N worker processes with --spark never), each with the history its "
-                          "windows need, by --strategy; stream held in memory (default: no cutting)")
+                          "windows need, by --strategy; stream held in memory; at most "
+                          f"{MAX_PARTITIONS:,} (default: no cutting)")
     run.add_argument("--quiet", action="store_true", help="no progress bar on the terminal")
     run.add_argument("--max-facts", type=options.whole(1), default=Limits().max_facts,
                      help="refuse a time point that would ground more input facts")
