@@ -38,7 +38,7 @@ from lars.atoms import Atom
 from lars.errors import InputError, LimitError, SolverError
 from lars.streams import Timeline
 from lars.terms import Variable
-from solver.symbols import Context, atom_of, atom_text
+from solver.symbols import atom_of, atom_text, ground
 from solver.timeindexed import (
     INPUT, TIME, encode_timeindexed, range_facts, range_size, time_join_size, timeline_facts,
     tuple_window_rules,
@@ -238,7 +238,7 @@ def solve(program: str, on_progress: Progress | None = None,
     start = time.monotonic()
     try:
         control.add("base", [], program)
-        control.ground([("base", [])], context=Context())
+        ground(control)
     except RuntimeError as error:
         raise SolverError(f"clingo rejected the search program: {' '.join(messages) or error}")
     best: dict = {}

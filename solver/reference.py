@@ -26,7 +26,7 @@ from lars.windows import TupleWindow, time_window_range, tuple_window_selection
 from solver.encode import Encoding, Scope, encode_program
 from solver.answers import AnswerStream, TimePointAnswer, canonical
 from solver.limits import Limits, too_many_facts
-from solver.symbols import Context, atom_of, atom_text, constant_text
+from solver.symbols import atom_of, atom_text, constant_text, ground
 
 @dataclass
 class Problem:
@@ -93,7 +93,7 @@ class Problem:
         control = clingo.Control(["0"], logger=lambda code, msg: messages.append(msg), message_limit=20)
         try:
             control.add("base", [], self.encoding.text + "\n" + self.facts(t))
-            control.ground([("base", [])], context=Context())
+            ground(control)
         except RuntimeError as error:
             raise SolverError(f"clingo rejected the encoding at t={t}: {' '.join(messages) or error}")
         found: list[AnswerStream] = []

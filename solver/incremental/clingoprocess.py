@@ -44,7 +44,7 @@ def solve_text(text: str, modules: tuple[str, ...] = ()) -> tuple[str, object]:
     import clingo
 
     from lars.externals import load
-    from solver.symbols import Context, atom_of
+    from solver.symbols import atom_of, ground
 
     load(modules)
     messages: list[str] = []
@@ -52,7 +52,7 @@ def solve_text(text: str, modules: tuple[str, ...] = ()) -> tuple[str, object]:
                              message_limit=20)
     try:
         control.add("base", [], text)
-        control.ground([("base", [])], context=Context())
+        ground(control)
     except RuntimeError as error:
         return "rejected", " ".join(messages) or str(error)
     found: list[set[Pair]] = []
