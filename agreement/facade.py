@@ -63,7 +63,7 @@ from lars.analysis import is_stratified
 from lars.errors import InputError, LarsError, LimitError, Position, placed
 from lars.parser import parse_facts, parse_program
 from solver.formats import RunInfo
-from solver.limits import DEFAULT_MAX_FACTS, MAX_PARTITIONS, Limits
+from solver.limits import DEFAULT_MAX_FACTS, DEFAULT_MAX_MODELS, MAX_PARTITIONS, Limits
 from translate.api import parse_query, query_background, translate
 from translate.durations import parse_unit
 from translate.profilefile import resolve_profile
@@ -168,7 +168,8 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
                 variant: str = "brave", mode: str = "none", period: str | int | None = None,
                 unit: str = "1s", window_bounds: str = "closed", stream_iri: str | None = None,
                 on_error: str = "stop", order: str = "strict",
-                max_facts: int = DEFAULT_MAX_FACTS, spark: str = "auto",
+                max_facts: int = DEFAULT_MAX_FACTS, max_models: int = DEFAULT_MAX_MODELS,
+                spark: str = "auto",
                 master: str = "local[*]", strategy: str = "auto", partitions: int = 0,
                 bags: bool = False, profile: str | None = None,
                 t0: int | None = None, max_time_points: int | None = None) -> RunPlan:
@@ -180,7 +181,7 @@ def prepare_run(program_or_query: Source, *, stream: Source | None = None,
     """
     text, source = read_source(program_or_query)
     reading, report = ReadOptions(stream_iri, on_error, order, spark, master), ReadReport()
-    limits = Limits(max_facts=max_facts)
+    limits = Limits(max_facts=max_facts, max_models=max_models)
     if partitions < 0:
         raise InputError(f"--partitions must be 1 or more (0: no cutting), not {partitions}")
     if partitions > MAX_PARTITIONS:
@@ -247,6 +248,7 @@ def run(program_or_query: Source, **options: Any) -> AnswerStreamView:
         stream_iri: for a query, the stream IRI of triples whose line names none.
         on_error, order: ``stop``/``skip`` bad stream lines; ``strict``/``sort`` timestamps.
         max_facts: refuse a time point that would ground more input facts.
+        max_models: refuse a time point with more answer streams (clingo's models).
         max_time_points: refuse a longer timeline (default: ``LARS_MAX_TIME_POINTS`` or ten
             million, :mod:`ingest.limits`).
         strategy: how to solve (``auto``, ``reference``, ``incremental``, ``stratified``; see

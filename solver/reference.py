@@ -25,7 +25,7 @@ from lars.terms import Constant, Number
 from lars.windows import TupleWindow, time_window_range, tuple_window_selection
 from solver.encode import Encoding, Scope, encode_program
 from solver.answers import AnswerStream, TimePointAnswer, canonical
-from solver.limits import Limits, too_many_facts
+from solver.limits import Limits, too_many_facts, too_many_models
 from solver.symbols import atom_of, atom_text, constant_text, ground
 
 @dataclass
@@ -90,7 +90,7 @@ class Problem:
     def solve_at(self, t: int) -> TimePointAnswer:
         """All answer streams at reference time ``t``."""
         messages: list[str] = []
-        control = clingo.Control(["0"], logger=lambda code, msg: messages.append(msg), message_limit=20)
+        control = clingo.Control([str(self.limits.max_models + 1)], logger=lambda code, msg: messages.append(msg), message_limit=20)
         try:
             control.add("base", [], self.encoding.text + "\n" + self.facts(t))
             ground(control)
@@ -98,6 +98,8 @@ class Problem:
             raise SolverError(f"clingo rejected the encoding at t={t}: {' '.join(messages) or error}")
         found: list[AnswerStream] = []
         control.solve(on_model=lambda model: found.append(self.additions(model, t)))
+        if len(found) > self.limits.max_models:
+            raise too_many_models(t, self.limits.max_models)
         return TimePointAnswer(t, canonical(found))
 
     def additions(self, model: clingo.Model, t: int) -> AnswerStream:

@@ -134,7 +134,8 @@ def evaluate(program: Program, slices: Iterable[Slice], timeline: Timeline,
                                    "(use incremental or auto)")
         engine = Engine(program, timeline, background, residual="python", shown=shown, inputs=inputs)
     elif strategy == "incremental":
-        engine = Engine(program, timeline, background, residual="clingo", shown=shown, inputs=inputs)
+        engine = Engine(program, timeline, background, residual="clingo", shown=shown, inputs=inputs,
+                        max_models=(limits or Limits()).max_models)
     else:
         raise UnsupportedError(f"unknown strategy {strategy!r} (one of {', '.join(STRATEGIES)})")
     bounded = within_fact_limit(checked_slices(slices, timeline), history_needed(program).ticks,

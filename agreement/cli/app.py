@@ -180,6 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--quiet", action="store_true", help="no progress bar on the terminal")
     run.add_argument("--max-facts", type=options.whole(1), default=Limits().max_facts,
                      help="refuse a time point that would ground more input facts")
+    run.add_argument("--max-models", type=options.whole(1), default=Limits().max_models,
+                     help="refuse a time point with more answer streams (clingo's models)")
     run.set_defaults(handler="agreement.cli.commands:command_run")
 
     agree = commands.add_parser(

@@ -83,6 +83,7 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
     refuse_event_options(args)
     plan = prepare_run(Path(args.program), background=args.background and Path(args.background),
                        mode=args.mode, period=args.period, max_facts=args.max_facts,
+                       max_models=args.max_models,
                        strategy=args.strategy, partitions=args.partitions,
                        bags=args.format in RESULT_FORMATS, profile=args.profile, t0=args.t0,
                        **query_options(args),

@@ -191,3 +191,22 @@ def test_a_stream_on_the_web_is_refused(files, command):
     status, _, err = lars_within(60, command, query, "--stream", "https://example.org/s.nt", *extra)
     message = assert_refused(status, err, "https://example.org/s.nt")
     assert "never reaches the network" in message
+
+
+EVEN_LOOPS = "".join(f"a{i} :- not b{i}. b{i} :- not a{i}.\n" for i in range(30))
+"""30 independent even loops: 2^30 answer streams at every time point."""
+
+
+@pytest.mark.parametrize("strategy", ["auto", "reference", "incremental"])
+def test_answer_streams_past_max_models_are_refused(files, strategy):
+    (program,) = files(p_lars=EVEN_LOOPS)
+    status, _, err = lars_within(60, "run", program, "--strategy", strategy, "--max-models", "100")
+    message = assert_refused(status, err)
+    assert "time point 0 has more than 100 answer streams" in message and "--max-models" in message
+
+
+def test_max_models_admits_exactly_that_many(files):
+    (program,) = files(p_lars="".join(f"a{i} :- not b{i}. b{i} :- not a{i}.\n" for i in range(3)))
+    for strategy in ("reference", "incremental"):
+        assert lars("run", program, "--strategy", strategy, "--max-models", "8")[0] == 0
+        assert_refused(*lars("run", program, "--strategy", strategy, "--max-models", "7")[::2])
