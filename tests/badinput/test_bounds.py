@@ -110,6 +110,32 @@ def test_a_values_block_of_5000_rows_translates_in_linear_time(files):
     assert "row 5000 of 5000" in out
 
 
+@pytest.mark.slow  # a minute of CPU or less, several on a loaded machine
+def test_a_filter_of_600_disjuncts_is_answered(files):
+    """``||`` of 600 terms was a term 600 deep: 'nested too deeply', no position. The answers
+    are those of the one disjunct that matches."""
+    terms = " || ".join(f"?y = :v{i}" for i in range(600))
+    query, single, stream = files(q_rq=CSPARQL.format(body=f"?x :p ?y FILTER({terms})"),
+                                  one_rq=CSPARQL.format(body="?x :p ?y FILTER(?y = :v599)"),
+                                  s_nt=line(f"<{EX}v599>", 3) + line(f"<{EX}w>", 3))
+    status, out, err = lars_within(300, "run", query, "--stream", stream, "--format", "csv")
+    assert status == 0, err
+    assert f"<{EX}a>" in out and out == lars("run", single, "--stream", stream, "--format", "csv")[1]
+
+
+@pytest.mark.slow  # a minute of CPU or less, several on a loaded machine
+def test_a_union_of_400_branches_is_answered(files):
+    """The copy-rule unfolding checked every rule against every other, once per unfolding.
+    The answers are those of the one branch that matches."""
+    branches = " UNION ".join(f"{{ ?x :p{i} ?y }}" for i in range(400))
+    query, single, stream = files(q_rq=CSPARQL.format(body=branches),
+                                  one_rq=CSPARQL.format(body="?x :p399 ?y"),
+                                  s_nt=f"<{EX}a> <{EX}p399> <{EX}b> <{EX}s> 3\n")
+    status, out, err = lars_within(300, "run", query, "--stream", stream, "--format", "csv")
+    assert status == 0, err
+    assert f"<{EX}a>" in out and out == lars("run", single, "--stream", stream, "--format", "csv")[1]
+
+
 # --- explosions without a bound --------------------------------------------------------------
 
 @pytest.mark.parametrize("strategy", ["stratified", "reference"])
