@@ -34,6 +34,7 @@ from agreement.options import InputOptions
 from agreement.spans import interval_text
 from ingest.eager import read_rdf_stream
 from ingest.lazy import RdfSlice
+from ingest.limits import check_timeline_length, max_time_points
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport
 from ingest.rdffiles import StreamTriple
@@ -67,7 +68,8 @@ def default_period(query: RspQuery) -> int | None:
 
 
 def pulling_timeline(line: Timeline, period: int, *, end_given: bool, last_input: int | None,
-                     what: str = "the input ends", half_open: bool = False) -> tuple[Timeline, str | None]:
+                     what: str = "the input ends", half_open: bool = False,
+                     limit: int | None = None) -> tuple[Timeline, str | None]:
     """The timeline of a check, and a note when it was extended past the input.
 
     Unless ``--to`` was given (``end_given``), the timeline ends at the end of the pulling
@@ -77,12 +79,19 @@ def pulling_timeline(line: Timeline, period: int, *, end_given: bool, last_input
     the timeline and leave it unjudged, issue 28). C-SPARQL still pulls there, and a timeline
     cut at the last input would drop that interval from the check. ``what`` starts the note
     (``the recorded answers end``).
+
+    Raises:
+        LimitError: the timeline, extended or not, is longer than ``limit`` (``None``:
+            :func:`ingest.limits.max_time_points`), e.g. for ``--period 99999999999d``
+            (issue 28: the extension had skipped the bound, and the run never ended).
     """
+    check_timeline_length(line.start, line.end, max_time_points(limit))
     if end_given or last_input is None or period <= 0:
         return line, None
     end = (last_input // period + 1) * period if half_open else -(-last_input // period) * period
     if end <= line.end:
         return line, None
+    check_timeline_length(line.start, end, max_time_points(limit))
     where = interval_text(end - period, end, "right-open" if half_open else "left-open")
     return (Timeline(line.start, end),
             f"{what} at {last_input}, inside the pulling interval {where}: the timeline "

@@ -61,10 +61,10 @@ from ingest.lazy import QueryInput, choose_timeline, stream_reader
 from ingest.policy import ReadReport, within_timeline
 from ingest.ranges import cuttable, file_ranges
 from lars.analysis import is_stratified
-from lars.errors import InputError, LarsError, Position, placed
+from lars.errors import InputError, LarsError, LimitError, Position, placed
 from lars.parser import parse_facts, parse_program
 from solver.formats import RunInfo
-from solver.limits import Limits
+from solver.limits import MAX_PARTITIONS, Limits
 from translate.api import parse_query, query_background, translate
 from translate.durations import parse_unit
 from translate.profilefile import resolve_profile
@@ -174,9 +174,12 @@ def prepare_run(program_or_query: Source, options: Options | None = None, **chan
     data, compute = chosen.data, chosen.compute
     text, source = read_source(program_or_query)
     reading, report = read_options(data), ReadReport()
-    limits = Limits(max_facts=compute.max_facts)
+    limits = Limits(max_facts=compute.max_facts, max_models=compute.max_models)
     if compute.partitions < 0:
         raise InputError(f"--partitions must be 1 or more (0: no cutting), not {compute.partitions}")
+    if compute.partitions > MAX_PARTITIONS:
+        raise LimitError(f"--partitions {compute.partitions} is more than the limit of "
+                         f"{MAX_PARTITIONS:,} ranges", hint="each range is a task; cut into fewer")
     on_cluster = data.spark == "always" or (data.spark == "auto" and not data.master.startswith("local"))
     ranges = {"partitions": compute.partitions, "master": data.master if on_cluster else None}
     start, end, most = chosen.timeline.start, chosen.timeline.end, chosen.timeline.max_time_points
@@ -244,6 +247,7 @@ def run(program_or_query: Source, options: Options | None = None, **changes: Any
         stream_iri: for a query, the stream IRI of triples whose line names none.
         on_error, order: ``stop``/``skip`` bad stream lines; ``strict``/``sort`` timestamps.
         max_facts: refuse a time point that would ground more input facts.
+        max_models: refuse a time point with more answer streams (clingo's models).
         max_time_points: refuse a longer timeline (default: ``LARS_MAX_TIME_POINTS`` or ten
             million, :mod:`ingest.limits`).
         bags: answer a query with SPARQL's multisets (:mod:`translate.bags`).
@@ -417,7 +421,7 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
         line = choose_timeline(first, last, start, end, line_options.max_time_points)
         right_open = profiles is not None and half_open(profiles[0])
         line, extended = pulling_timeline(line, period, end_given=end is not None, last_input=last,
-                                          half_open=right_open)
+                                          half_open=right_open, limit=line_options.max_time_points)
         if end is not None:
             extended = uncompared_tail(line, period, right_open)
         if not pull_range(period, (line.start, line.end)):
@@ -604,4 +608,5 @@ def check_recording(query: Source, options: Options | None = None, **changes: An
                        merge=judging.merge_same_time, period=chosen.evaluation.period,
                        variant=chosen.query.variant, start=chosen.timeline.start,
                        end=chosen.timeline.end, suggest=judging.suggest,
-                       select=judging.select)
+                       select=judging.select, max_t0=judging.max_t0,
+                       max_time_points=chosen.timeline.max_time_points)

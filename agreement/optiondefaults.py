@@ -14,3 +14,7 @@ PAPER_PAIR = ("paper-pull", "paper-push")
 (push)."""
 DEFAULT_MAX_GROUND = 3_000_000
 """A witness search whose ground program is estimated larger is refused."""
+DEFAULT_MAX_T0 = 1_000
+"""``lars check`` with a profile whose t0 is any tries every t0 in ``[0, L]`` (``L`` the widest
+window, in ticks), each a whole run; a query whose window holds more t0 values is refused
+(``--max-t0``): CSRBench Q1 at ``--unit 1ms`` would try 10,001 of them."""

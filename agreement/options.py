@@ -42,8 +42,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from agreement.optiondefaults import DEFAULT_MAX_EXPLANATIONS, DEFAULT_MAX_GROUND
-from solver.limits import DEFAULT_MAX_FACTS
+from agreement.optiondefaults import DEFAULT_MAX_EXPLANATIONS, DEFAULT_MAX_GROUND, DEFAULT_MAX_T0
+from solver.limits import DEFAULT_MAX_FACTS, DEFAULT_MAX_MODELS
 
 Source = str | os.PathLike
 """Text, or a path (:data:`agreement.sources.Source`)."""
@@ -163,6 +163,7 @@ class ComputeOptions:
         partitions: with ``n > 0``, cut the timeline into ``n`` ranges solved in parallel.
         bags: answer with SPARQL's multisets (``--format sparql-*``, :mod:`translate.bags`).
         max_facts: refuse a time point that would ground more input facts.
+        max_models: refuse a time point with more answer streams (``lars run``).
         max_explanations: explain at most this many disagreeing intervals (``None``: all).
         max_ground: refuse a witness search whose ground program is estimated larger.
         time_limit: stop a witness search after this many seconds, with the best so far.
@@ -172,6 +173,7 @@ class ComputeOptions:
     partitions: int = 0
     bags: bool = False
     max_facts: int = DEFAULT_MAX_FACTS
+    max_models: int = DEFAULT_MAX_MODELS
     max_explanations: int | None = DEFAULT_MAX_EXPLANATIONS
     max_ground: int = DEFAULT_MAX_GROUND
     time_limit: float | None = None
@@ -209,12 +211,15 @@ class JudgeOptions:
         suggest: when incorrect, try the profile's single-parameter variations.
         select: judge the query's results projected on these variables (a ``SELECT *`` query
             whose recording carries only some; ``None``: all it selects).
+        max_t0: refuse a profile whose t0 is any when the widest window holds more t0 values
+            (each one a whole run).
     """
 
     compare: str = "bindings"
     merge_same_time: bool = False
     suggest: bool = True
     select: tuple[str, ...] | None = None
+    max_t0: int = DEFAULT_MAX_T0
 
 
 GROUPS = {"query": QueryOptions, "data": InputOptions, "timeline": TimelineOptions,

@@ -63,12 +63,26 @@ def input_bytes(path: str) -> int:
     return target.stat().st_size if target.exists() else 0
 
 
+NETWORK_SCHEMES = frozenset({"http", "https", "ftp", "ftps", "sftp"})
+"""Addresses on the network, refused: Spark reads file systems (``hdfs://``, ``s3a://``, ...)."""
+
+
 def uses_spark(path: str, spark: str, master: str) -> bool:
     """Whether ``--spark spark`` reads ``path`` with the Spark job on ``master``: ``always``,
     ``never``, or ``auto``: a stream only Spark can open (``scheme://…``), or one over
-    :data:`SPARK_THRESHOLD_BYTES` when ``master`` is a cluster (not ``local[...]``)."""
+    :data:`SPARK_THRESHOLD_BYTES` when ``master`` is a cluster (not ``local[...]``).
+
+    Raises:
+        InputError: an unknown choice; a web address (:data:`NETWORK_SCHEMES`), which Spark
+            cannot read either (it failed with ``IllegalArgumentException``, issue 28).
+    """
     if spark not in SPARK_CHOICES:
         raise InputError(f"unknown --spark choice '{spark}'", hint="use auto, always or never")
+    scheme = path.split("://", 1)[0].lower() if "://" in path else None
+    if scheme in NETWORK_SCHEMES:
+        raise InputError(f"a stream at a {scheme}:// address is not read: lars never reaches the "
+                         "network (SPEC section 11)", Position(path),
+                         hint="download it and give the file")
     if spark != "auto":
         return spark == "always"
     return "://" in path or (not master.startswith("local")
@@ -262,10 +276,10 @@ def stream_reader(path: str | os.PathLike | None, options: ReadOptions, report: 
         return (lambda: iter(())), None, None
     path, iri = os.fspath(path), options.stream
     read = partial(rdf_slices, path, options, report, encoded)
+    uses_spark(path, options.spark, options.master)  # a bad --spark choice or address: refused first
     if options.order == "sort" or "://" in path:
         kept = list(read())
         return (lambda: iter(kept)), (kept[0][0] if kept else None), (kept[-1][0] if kept else None)
-    uses_spark(path, options.spark, options.master)  # an unknown --spark choice is refused first
     if not options.policy.quiet:
         times = [t for t, _ in rdf_slices(path, options, ReadReport())]
         return read, (times[0] if times else None), (times[-1] if times else None)

@@ -32,7 +32,9 @@ from lars.lexer import (
     tokenize,
 )
 from lars.rules import BodyFormula, Head, Literal, Program, Rule
-from lars.terms import BinaryOp, Function, Iri, Name, Number, SimpleTerm, String, Term, Variable
+from lars.terms import (
+    MAX_INTEGER, MIN_INTEGER, BinaryOp, Function, Iri, Name, Number, SimpleTerm, String, Term, Variable,
+)
 from lars.windows import TimeWindow, TupleWindow, Window
 
 T = TypeVar("T")
@@ -42,7 +44,6 @@ _PRODUCTS = ("*", "/", "%")
 _OPERATORS = (*_SUMS, *_PRODUCTS, *COMPARISON_OPERATORS)
 _TERM_START = (NUMBER, "-", NAME, VARIABLE, STRING, IRI, "(")
 _SIMPLE_TERMS: dict[str, Callable[[Token], SimpleTerm]] = {
-    NUMBER: lambda token: Number(token.value),
     NAME: lambda token: Name(token.text),
     STRING: lambda token: String(token.value),
     IRI: lambda token: Iri(token.value),
@@ -296,13 +297,25 @@ class _Parser:
         """A constant (``-`` NUMBER for a negative one) or, unless ``ground``, a variable."""
         if self.at("-"):
             self.advance()
-            return Number(-self.expect(NUMBER, "a number after '-'").value)
+            return self.number(-1)
+        if self.at(NUMBER):
+            return self.number(1)
         make = _SIMPLE_TERMS.get(self.token.kind)
         if ground and self.at(VARIABLE):
             raise self.error("a constant", _GROUND_HINT)
         if make is None or self.token.text == NEGATION:
             raise self.error("a constant" if ground else "a term")
         return make(self.advance())
+
+    def number(self, sign: int) -> Number:
+        """The NUMBER token here, times ``sign``, if clingo's 32-bit integers hold it (issue 28:
+        a larger one gave no answer at all, and arithmetic on it wrapped around)."""
+        token = self.expect(NUMBER, "a number after '-'")
+        value = sign * token.value
+        if not MIN_INTEGER <= value <= MAX_INTEGER:
+            raise ParseError(f"the integer {value} is outside clingo's 32-bit integers "
+                             f"[{MIN_INTEGER}, {MAX_INTEGER}]", self.position(token))
+        return Number(value)
 
 
 @deep
@@ -379,7 +392,7 @@ def parse_facts(text: str, source: str = "<string>") -> list[Atom]:
 
 # possessive quantifiers (*+, ?+): no part of a line can be read two ways, so the matcher never
 # needs to step back, and not keeping the positions to step back to halves its time
-_FAST_VALUE = r"(?:-?[0-9]++|[a-z][A-Za-z0-9_]*+)"
+_FAST_VALUE = r"(?:-?[0-9]{1,9}+(?![0-9])|[a-z][A-Za-z0-9_]*+)"  # longer numbers: the parser checks them
 _FAST_ATOM = (rf"[a-z][A-Za-z0-9_]*+(?:[ \t]*+\([ \t]*+{_FAST_VALUE}(?:[ \t]*+,[ \t]*+{_FAST_VALUE})*+"
               r"[ \t]*+\))?+")
 _FAST_STREAM_LINE = re.compile(
@@ -464,7 +477,8 @@ def _parse_stream_line_slow(line: str, source: str, line_number: int) -> tuple[i
         return None
     if not parser.at("-", NUMBER):
         raise parser.error("a time point (an integer)")
-    time = parser.simple_term().value
+    negative = parser.at("-") and parser.advance()
+    time = parser.expect(NUMBER, "a number after '-'").value * (-1 if negative else 1)
     parser.expect(":", "':'")
     atoms = [] if parser.at(EOF) else parser.separated(lambda: parser.atom(ground=True))
     return parser.finish((time, atoms), "',' or end of line")

@@ -24,6 +24,7 @@ from functools import singledispatch
 from typing import Union
 
 from lars.atoms import Atom, Comparison
+from lars.deep import deep
 from lars.formulas import At, AtAtom, Box, Diamond, Modality, TimeTerm, WindowAtom
 from lars.lexer import STRING_ESCAPES
 from lars.rules import BodyFormula, Literal, Program, Rule
@@ -256,6 +257,7 @@ def print_rule(rule: Rule, spelling: SpellingName = Spelling.UNICODE) -> str:
     return f"{head} {table(spelling).arrow} {body}."
 
 
+@deep  # a FILTER of 600 || terms is a term 600 deep (issue 28)
 def print_program(program: Program, spelling: SpellingName = Spelling.UNICODE,
                   comments: Comments | None = None) -> str:
     """A program, one rule per line (no final newline).

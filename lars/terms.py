@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Union
 
+from lars.errors import LimitError
 from lars.externals import call
 
 
@@ -170,8 +171,8 @@ def evaluate(term: Term, binding: dict[str, Constant]) -> Constant | None:
     """The value of a term under a variable binding, or ``None`` when it is undefined.
 
     Undefined means: a variable without a value, arithmetic on a non-integer, or division by
-    zero. A :class:`Function` has the value its external function returns. Division and remainder truncate toward zero (clingo's ``/`` and ``\\``), and results
-    wrap around at 32 bits, as clingo's integers do.
+    zero. A :class:`Function` has the value its external function returns. Division and remainder truncate toward zero (clingo's ``/`` and ``\\``); a result outside clingo's
+    32-bit integers is refused (:func:`in_range`), never wrapped around as clingo would.
 
     >>> evaluate(BinaryOp("/", Number(-7), Number(2)), {})
     Number(value=-3)
@@ -193,17 +194,40 @@ def evaluate(term: Term, binding: dict[str, Constant]) -> Constant | None:
         if b == 0:
             return None
         quotient = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
-        return Number(wrap32(quotient if term.op == "/" else a - b * quotient))
-    return Number(wrap32({"+": a + b, "-": a - b, "*": a * b}[term.op]))
+        return Number(in_range(quotient if term.op == "/" else a - b * quotient, term))
+    return Number(in_range({"+": a + b, "-": a - b, "*": a * b}[term.op], term))
 
 
-def wrap32(value: int) -> int:
-    """``value`` as a two's complement 32-bit integer (clingo's integer arithmetic).
+MIN_INTEGER, MAX_INTEGER = -(1 << 31), (1 << 31) - 1
+"""clingo's integers: 32 bits, two's complement; its arithmetic wraps around silently."""
 
-    >>> wrap32(2**31)
-    -2147483648
+
+def in_range(value: int, term: object = None) -> int:
+    """``value``, if clingo can hold it (issue 28: ``2147483647 + 1`` gave ``-2147483648``).
+
+    >>> in_range(2**31 - 1)
+    2147483647
+    >>> in_range(2**31, BinaryOp("+", Number(2**31 - 1), Number(1)))
+    Traceback (most recent call last):
+    lars.errors.LimitError: error: integer overflow: 2147483648 (2147483647+1) is outside clingo's 32-bit integers [-2147483648, 2147483647]
+
+    Raises:
+        LimitError: it is outside ``[MIN_INTEGER, MAX_INTEGER]``; ``term`` is what computed it.
     """
-    return (value + (1 << 31)) % (1 << 32) - (1 << 31)
+    if MIN_INTEGER <= value <= MAX_INTEGER:
+        return value
+    what = "" if term is None else f" ({_term_text(term)})"
+    raise LimitError(f"integer overflow: {value}{what} is outside clingo's 32-bit integers "
+                     f"[{MIN_INTEGER}, {MAX_INTEGER}]")
+
+
+def _term_text(term: object) -> str:
+    """A short text of an arithmetic term for the overflow message."""
+    if isinstance(term, BinaryOp):
+        return f"{_term_text(term.left)}{term.op}{_term_text(term.right)}"
+    if isinstance(term, Number):
+        return str(term.value)
+    return getattr(term, "name", "?")
 
 
 _KIND_RANK = {Number: 0, Name: 1, String: 2, Iri: 3}

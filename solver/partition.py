@@ -20,9 +20,8 @@ their time point (:meth:`solver.reference.Problem.additions`), and a head ``@_T 
 constant or computed ``T`` can put an atom anywhere. For such programs the input atoms of
 derived predicates are shipped from the whole history (:attr:`Lookback.masks`; usually none).
 
->>> from lars.parser import parse_program
->>> history_needed(parse_program("x :- [3,0,5] <> p. y :- [#4] <> q."))
-Lookback(ticks=7, tuples=4, masks=frozenset())
+(:mod:`solver.lookback` says how far back each body atom reads.)
+
 >>> split(Timeline(0, 9), 3)
 [Timeline(start=0, end=3), Timeline(start=4, end=6), Timeline(start=7, end=9)]
 """
@@ -37,16 +36,14 @@ from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from lars.analysis import Signature, check_safety, derived_predicates, program_functions
-from lars.atoms import Atom, Comparison
+from lars.analysis import Signature, check_safety, program_functions
+from lars.atoms import Atom
 from lars.errors import InputError, LarsError
 from lars.externals import load, modules_of
-from lars.formulas import At, AtAtom, WindowAtom
-from lars.rules import Program, Rule
+from lars.rules import Program
 from lars.streams import Stream, Timeline
-from lars.terms import Variable
-from lars.windows import TimeWindow, TupleWindow
 from solver.encode import encode_program
+from solver.lookback import Lookback, history_needed
 from solver.reference import Limits, Problem
 from solver.answers import TimePointAnswer
 from solver.spark import spark_session
@@ -54,86 +51,6 @@ from solver.strategies import evaluate, projected
 
 Slice = tuple[int, tuple[Atom, ...]]
 """The input atoms at one time point, in arrival order (as :mod:`ingest.slicing` makes them)."""
-
-
-@dataclass(frozen=True)
-class Lookback:
-    """How much history the answer at ``t`` needs.
-
-    Attributes:
-        ticks: input from ``[t - ticks, t]``; ``None`` means from the start of the timeline.
-        tuples: the largest tuple window ``n`` (0 without tuple windows): the latest ``n``
-            input atoms before a range are shipped with it.
-        masks: derived predicates whose input atoms are shipped from the whole history, because
-            a head can derive them at a time point before the shipped history (see the module
-            docstring); empty for most programs.
-    """
-
-    ticks: int | None
-    tuples: int = 0
-    masks: frozenset[Signature] = frozenset()
-
-    @property
-    def unbounded(self) -> bool:
-        """Whether every range needs the whole history (``⊞^∞``, ``@_s a`` outside windows)."""
-        return self.ticks is None
-
-
-def formula_ticks(formula: object) -> int | None:
-    """How far back one body formula reads input (``None``: the whole history)."""
-    if isinstance(formula, AtAtom):
-        return None
-    if isinstance(formula, WindowAtom) and isinstance(formula.window, TimeWindow):
-        window = formula.window
-        return None if window.length is None else window.step - 1 + window.length
-    return 0
-
-
-def window_bound_times(rule: Rule) -> frozenset[str]:
-    """Time variables a positive ``⊞ @_T a`` with a bounded window binds in ``rule``."""
-    bound = set()
-    for literal in rule.positive_body:
-        formula = literal.formula
-        if isinstance(formula, WindowAtom) and isinstance(formula.modality, At) \
-                and isinstance(formula.modality.time, Variable) \
-                and formula_ticks(formula) is not None:
-            bound.add(formula.modality.time.name)
-    return frozenset(bound)
-
-
-def head_escapes(rule: Rule) -> bool:
-    """Whether a head ``@_T a`` may put its atom before the window history of its body."""
-    if not isinstance(rule.head, AtAtom):
-        return False
-    time = rule.head.time
-    return not (isinstance(time, Variable) and time.name in window_bound_times(rule))
-
-
-def history_needed(program: Program) -> Lookback:
-    """The history each range must be shipped with (see the module docstring).
-
-    Args:
-        program: a LARS program.
-
-    Returns:
-        The widest lookback in ticks over all body atoms (``None`` if one reads the whole
-        history), the largest tuple window, and the masked derived predicates.
-    """
-    ticks: int | None = 0
-    tuples = 0
-    for rule in program:
-        for literal in rule.body:
-            formula = literal.formula
-            if isinstance(formula, Comparison):
-                continue
-            if isinstance(formula, WindowAtom) and isinstance(formula.window, TupleWindow):
-                tuples = max(tuples, formula.window.size)
-                continue
-            reach = formula_ticks(formula)
-            ticks = None if ticks is None or reach is None else max(ticks, reach)
-    escapes = ticks is not None and any(head_escapes(rule) for rule in program)
-    masks = derived_predicates(program) if escapes else frozenset()
-    return Lookback(ticks, tuples, masks)
 
 
 def split(timeline: Timeline, parts: int) -> list[Timeline]:

@@ -18,15 +18,15 @@ import clingo
 
 from lars.analysis import check_safety, program_constants
 from lars.atoms import TRUE_PREDICATE, Atom
-from lars.errors import LimitError, SolverError
+from lars.errors import SolverError
 from lars.rules import Program
 from lars.streams import Stream
 from lars.terms import Constant, Number
 from lars.windows import TupleWindow, time_window_range, tuple_window_selection
 from solver.encode import Encoding, Scope, encode_program
 from solver.answers import AnswerStream, TimePointAnswer, canonical
-from solver.limits import Limits
-from solver.symbols import Context, atom_of, atom_text, constant_text
+from solver.limits import Limits, too_many_facts, too_many_models
+from solver.symbols import atom_of, atom_text, constant_text, ground
 
 @dataclass
 class Problem:
@@ -76,9 +76,7 @@ class Problem:
                 parts.extend(f"__dom({constant_text(c)})." for c in self.domain(t))
         facts = [(time, atom) for time in range(earliest, t + 1) for atom in self.stream.at(time)]
         if len(facts) > self.limits.max_facts:
-            raise LimitError(
-                f"time point {t} would ground {len(facts)} input facts "
-                f"(limit {self.limits.max_facts})", hint="raise it with --max-facts")
+            raise too_many_facts(t, len(facts), self.limits.max_facts)
         parts.extend(f"__h({atom_text(atom)},{time})." for time, atom in facts)
         return "\n".join(parts)
 
@@ -92,14 +90,16 @@ class Problem:
     def solve_at(self, t: int) -> TimePointAnswer:
         """All answer streams at reference time ``t``."""
         messages: list[str] = []
-        control = clingo.Control(["0"], logger=lambda code, msg: messages.append(msg), message_limit=20)
+        control = clingo.Control([str(self.limits.max_models + 1)], logger=lambda code, msg: messages.append(msg), message_limit=20)
         try:
             control.add("base", [], self.encoding.text + "\n" + self.facts(t))
-            control.ground([("base", [])], context=Context())
+            ground(control)
         except RuntimeError as error:
             raise SolverError(f"clingo rejected the encoding at t={t}: {' '.join(messages) or error}")
         found: list[AnswerStream] = []
         control.solve(on_model=lambda model: found.append(self.additions(model, t)))
+        if len(found) > self.limits.max_models:
+            raise too_many_models(t, self.limits.max_models)
         return TimePointAnswer(t, canonical(found))
 
     def additions(self, model: clingo.Model, t: int) -> AnswerStream:

@@ -29,7 +29,8 @@ values of the stream. ``stratified`` never calls clingo.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Iterator
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
 from lars.analysis import Signature, check_safety, is_stratified
@@ -43,6 +44,8 @@ from solver.answers import TimePointAnswer, canonical
 from solver.incremental.engine import Engine, shifted
 from solver.incremental.unfold import unfold_copies
 from solver.keys import KeyedSlice
+from solver.limits import too_many_facts
+from solver.lookback import history_needed
 
 Slice = tuple[int, Iterable[Atom]]
 STRATEGIES = ("auto", "reference", "incremental", "stratified")
@@ -100,7 +103,9 @@ def evaluate(program: Program, slices: Iterable[Slice], timeline: Timeline,
             (``reference`` reads them all at its first answer).
         background: atoms that hold at every time point.
         strategy: one of :data:`STRATEGIES`.
-        limits: for ``reference`` (the others ground no input facts).
+        limits: ``max_facts``: a time point whose windows reach more input facts is refused;
+            ``reference`` counts what it grounds, the others the input within the program's
+            widest reach (:func:`within_fact_limit`).
         shown: report only atoms of these predicates (all if ``None``; answer streams that
             become equal are one, :func:`projected`); the others are still derived, but neither
             collected nor shifted from one time point to the next.
@@ -112,6 +117,7 @@ def evaluate(program: Program, slices: Iterable[Slice], timeline: Timeline,
         UnsupportedError: ``stratified`` on a program that is not; an unknown strategy; a rule
             outside the fragment.
         InputError: an unsafe rule; slices out of order or off the timeline (when read).
+        LimitError: a time point over ``limits.max_facts`` (when read).
     """
     background = frozenset(background)
     shown = None if shown is None else frozenset(shown)
@@ -128,10 +134,43 @@ def evaluate(program: Program, slices: Iterable[Slice], timeline: Timeline,
                                    "(use incremental or auto)")
         engine = Engine(program, timeline, background, residual="python", shown=shown, inputs=inputs)
     elif strategy == "incremental":
-        engine = Engine(program, timeline, background, residual="clingo", shown=shown, inputs=inputs)
+        engine = Engine(program, timeline, background, residual="clingo", shown=shown, inputs=inputs,
+                        max_models=(limits or Limits()).max_models)
     else:
         raise UnsupportedError(f"unknown strategy {strategy!r} (one of {', '.join(STRATEGIES)})")
-    return run(engine, checked_slices(slices, timeline), timeline)
+    bounded = within_fact_limit(checked_slices(slices, timeline), history_needed(program).ticks,
+                                (limits or Limits()).max_facts)
+    return run(engine, bounded, timeline)
+
+
+def within_fact_limit(slices: Iterable[tuple[int, Sequence[Atom]]], reach: int | None,
+                      limit: int) -> Iterator[tuple[int, Sequence[Atom]]]:
+    """The slices, refusing the first time point ``t`` at which the input in ``[t - reach, t]``
+    (all input so far for ``reach`` ``None``) holds more than ``limit`` atoms.
+
+    ``reach`` is the program's widest lookback (:func:`solver.lookback.history_needed`), so the
+    count bounds from above what the reference grounds at ``t`` (issue 28: ``--max-facts`` was
+    honoured by ``reference`` only). Without input the count only falls, so checking when a
+    slice arrives is enough.
+
+    >>> from lars.parser import parse_atom
+    >>> p = parse_atom("p")
+    >>> [t for t, _ in within_fact_limit([(0, [p]), (2, [p, p]), (5, [p])], 1, 2)]
+    [0, 2, 5]
+    >>> [t for t, _ in within_fact_limit([(0, [p]), (1, [p, p])], 1, 2)]
+    Traceback (most recent call last):
+    lars.errors.LimitError: error: time point 1 would ground 3 input facts (limit 2) (raise it with --max-facts)
+    """
+    held: deque[tuple[int, int]] = deque()
+    total = 0
+    for t, atoms in slices:
+        held.append((t, len(atoms)))
+        total += len(atoms)
+        while reach is not None and held[0][0] < t - reach:
+            total -= held.popleft()[1]
+        if total > limit:
+            raise too_many_facts(t, total, limit)
+        yield t, atoms
 
 
 def reference_answers(program: Program, slices: Iterable[Slice], timeline: Timeline,

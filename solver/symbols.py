@@ -20,7 +20,7 @@ from functools import lru_cache
 import clingo
 
 from lars.atoms import Atom
-from lars.errors import UnsupportedError
+from lars.errors import LarsError, UnsupportedError
 from lars.externals import call, lookup
 from lars.terms import Constant, Iri, Name, Number, String
 
@@ -67,6 +67,19 @@ class Context:
             value = call(name, tuple(constant_of(symbol) for symbol in symbols))
             return [] if value is None else [symbol_of(value)]
         return called
+
+
+def ground(control: clingo.Control) -> None:
+    """Ground the ``base`` part of ``control`` with the external functions of :class:`Context`.
+
+    A function that refuses (a :class:`~lars.errors.LarsError`, e.g. a regular expression past
+    its time budget) reaches the caller as itself: clingo re-raises a callback's exception as
+    ``type(error)(error)``, which would print the message twice over ("error: error: ...").
+    """
+    try:
+        control.ground([("base", [])], context=Context())
+    except LarsError as error:
+        raise (error.args[0] if error.args and isinstance(error.args[0], LarsError) else error) from None
 
 
 def quoted(text: str) -> str:

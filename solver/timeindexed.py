@@ -52,7 +52,7 @@ from lars.streams import Stream, Timeline
 from lars.terms import Variable
 from lars.windows import TupleWindow, time_window_range
 from solver.encode import Scope, atom_term, encode_body, scope_and_modality, term_text
-from solver.symbols import Context, atom_of, atom_text
+from solver.symbols import atom_of, atom_text, ground
 
 INPUT, BACKGROUND, DERIVED, TIME, TIMELINE, RANGE, TUPLES = (
     "__tin", "__tbg", "__td", "__ttime", "__ttl", "__trng", "__ttw")
@@ -301,7 +301,7 @@ def solve_fixed(program: Program, stream: Stream, background: frozenset[Atom] = 
                       f"#show {DERIVED}/4.", f"#show {TIME}/1."])
     control = clingo.Control([str(max_models)], logger=lambda code, msg: None)
     control.add("base", [], text)
-    control.ground([("base", [])], context=Context())
+    ground(control)
     found: dict[int, set[frozenset[tuple[Atom, int]]]] = {}
 
     def collect(model: clingo.Model) -> None:

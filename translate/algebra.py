@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import reduce
 
 from rdflib import RDF, BNode, Literal, URIRef, Variable
 from rdflib.paths import Path
@@ -459,8 +458,23 @@ def _function(reader: _Reader, node) -> Expr:
 def _fold(kind):
     def convert(reader: _Reader, node):
         parts = [node.expr] + list(node.get("other") or [])
-        return reduce(kind, (_expr(reader, part) for part in parts))
+        return _balanced(kind, [_expr(reader, part) for part in parts])
     return convert
+
+
+def _balanced(kind, parts: list[Expr]) -> Expr:
+    """``kind`` (``Or``, ``And``) over ``parts`` as a tree of depth log2(n), not n: ``||`` and
+    ``&&`` are associative, errors included (SPARQL 1.1 §17.2, Kleene's three-valued logic), and
+    every later stage recurses over the tree (a FILTER of 600 ``||`` terms overflowed the
+    stack, issue 28). Up to three parts the tree is the left fold, ``(a || b) || c``.
+
+    >>> _balanced(Or, [Var("a"), Var("b"), Var("c"), Var("d")])
+    Or(left=Or(left=Var(name='a'), right=Var(name='b')), right=Or(left=Var(name='c'), right=Var(name='d')))
+    """
+    if len(parts) == 1:
+        return parts[0]
+    middle = (len(parts) + 1) // 2
+    return kind(_balanced(kind, parts[:middle]), _balanced(kind, parts[middle:]))
 
 
 def _relational(reader: _Reader, node) -> Expr:

@@ -35,10 +35,12 @@ from __future__ import annotations
 
 import math
 import operator
+import os
 import re
 from collections.abc import Callable
 from decimal import Decimal
 
+import regex
 from rdflib import Literal, URIRef
 from rdflib.namespace import XSD
 from rdflib.plugins.sparql import operators
@@ -47,6 +49,7 @@ from rdflib.plugins.sparql.parserutils import CompValue
 from rdflib.plugins.sparql.sparql import Prologue, QueryContext
 from rdflib.term import Identifier
 
+from lars.errors import LimitError
 from lars.externals import external
 from lars.terms import Constant, Number
 from translate.iris import resolve
@@ -92,6 +95,8 @@ def _constant(make: Callable[[], object]) -> Constant:
         if isinstance(value, Literal) and value.ill_typed:
             return ERROR
         return to_constant(value)
+    except LimitError:  # a bound that protects the machine is no expression error
+        raise
     except Exception:  # noqa: BLE001 - every failure of an operator is SPARQL's error
         return ERROR
 
@@ -453,19 +458,62 @@ def sparql_iri(value: Constant, base: Constant | None = None) -> Constant:
 
 
 # --- REGEX and REPLACE with all of XPath's flags (rdflib's know neither q nor x) ------------
+#
+# Evaluated by the ``regex`` module rather than ``re``: the same syntax (its version 0 is re's),
+# but each match can be given a time budget. ``re`` backtracks without bound, so a pattern such
+# as ``(a|aa)+$`` on a 60-character literal ran for hours (issue 28); past the budget the query
+# is refused (LimitError), since an error value would silently drop the solution instead.
 
-_FLAGS = {"i": re.IGNORECASE, "s": re.DOTALL, "m": re.MULTILINE, "x": re.VERBOSE}
+_FLAGS = {"i": regex.IGNORECASE, "s": regex.DOTALL, "m": regex.MULTILINE, "x": regex.VERBOSE}
+DEFAULT_REGEX_SECONDS = 2.0
+REGEX_SECONDS_VARIABLE = "LARS_REGEX_SECONDS"
 
 
-def _pattern(pattern: Identifier, flags: Identifier | None) -> re.Pattern:
+def regex_seconds() -> float:
+    """The time budget of one REGEX or REPLACE match: ``$LARS_REGEX_SECONDS``, else
+    :data:`DEFAULT_REGEX_SECONDS`.
+
+    Raises:
+        LimitError: the variable is not a number of seconds above 0 (raised, unlike an
+            expression error, by the functions that read it).
+    """
+    text = os.environ.get(REGEX_SECONDS_VARIABLE)
+    if text is None:
+        return DEFAULT_REGEX_SECONDS
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not 0 < seconds < math.inf:
+        raise LimitError(f"{REGEX_SECONDS_VARIABLE} must be a number of seconds above 0, not {text!r}")
+    return seconds
+
+
+def _budgeted(match: Callable[[float], object], pattern: regex.Pattern, text: str) -> object:
+    """``match(timeout)`` within the time budget of :func:`regex_seconds`.
+
+    Raises:
+        LimitError: it took longer (catastrophic backtracking), naming the pattern.
+    """
+    seconds = regex_seconds()
+    try:
+        return match(seconds)
+    except TimeoutError:
+        raise LimitError(f"the regular expression \"{pattern.pattern}\" took more than {seconds:g} s "
+                         f"on a string of {len(text)} characters",
+                         hint=f"raise the budget with {REGEX_SECONDS_VARIABLE}=SECONDS, or write a "
+                              "pattern that backtracks less") from None
+
+
+def _pattern(pattern: Identifier, flags: Identifier | None) -> regex.Pattern:
     text = "" if flags is None else str(flags)
     if not _simple(pattern) or (flags is not None and not _simple(flags)) \
             or set(text) - set("ismxq"):
         raise _Error
-    source = re.escape(str(pattern)) if "q" in text else str(pattern)
+    source = regex.escape(str(pattern)) if "q" in text else str(pattern)
     if "x" in text and "q" not in text:
         source = re.sub(r"\s", "", source)  # XPath's x drops white space, also in classes
-    return re.compile(source, sum(_FLAGS[f] for f in set(text) - {"q", "x"}))
+    return regex.compile(source, sum(_FLAGS[f] for f in set(text) - {"q", "x"}))
 
 
 def _string(term: Identifier) -> Literal:
@@ -476,8 +524,11 @@ def _string(term: Identifier) -> Literal:
 
 @external("regex")
 def sparql_regex(text: Constant, pattern: Constant, flags: Constant | None = None) -> Constant:
-    return _constant(lambda: bool(_pattern(_term(pattern), flags and _term(flags)).search(
-        str(_string(_term(text))))))
+    def search() -> bool:
+        compiled, subject = _pattern(_term(pattern), flags and _term(flags)), str(_string(_term(text)))
+        return _budgeted(lambda seconds: compiled.search(subject, timeout=seconds) is not None,
+                         compiled, subject)
+    return _constant(search)
 
 
 @external("replace")
@@ -489,6 +540,7 @@ def sparql_replace(text: Constant, pattern: Constant, replacement: Constant,
         if compiled.search(""):
             raise _Error  # a pattern that matches the empty string is an error (XPath)
         by = re.sub(r"\$(\d)", r"\\g<\1>", str(_term(replacement)))
-        return Literal(compiled.sub(by, str(source)), lang=source.language,
-                       datatype=source.datatype)
+        replaced = _budgeted(lambda seconds: compiled.sub(by, str(source), timeout=seconds),
+                             compiled, str(source))
+        return Literal(replaced, lang=source.language, datatype=source.datatype)
     return _constant(replace)

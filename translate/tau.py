@@ -455,12 +455,13 @@ class Tau:
     @node.register
     def _(self, pattern: Values, index: int, graph: Term, head=None) -> Shape:
         shape = self.shape(pattern, index, head)
+        described = self.describe(pattern, index)  # once: the rows × rows text took minutes
         for k, row in enumerate(pattern.rows, start=1):
             given = {v: self.encoder.encode(t) for v, t in zip(pattern.variables, row)
                      if t is not None}
             args = tuple(given.get(v, NULL) for v in shape.variables)
             self.emit(Atom(answer_predicate(index), args + (graph, STREAMS)), [],
-                      self.describe(pattern, index, f"row {k} of {len(pattern.rows)}"))
+                      f"{described} — row {k} of {len(pattern.rows)}")
         return shape
 
     @node.register

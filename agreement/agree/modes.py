@@ -14,7 +14,6 @@ from pathlib import Path
 from agreement.compare import AnswerSeries, Row, compare, uncompared
 from agreement.defaults import pulling_timeline
 from agreement.check.expected import reports
-from ingest.limits import check_timeline_length, max_time_points as max_time_points_in_force
 from agreement.agree.explain import shifted_answers
 from agreement.recorded import read_recorded
 from agreement.agree.report import AgreementReport
@@ -62,9 +61,8 @@ def check_recorded(csparql_file: str | Path, cqels_file: str | Path, period: int
         Timeline(0 if timeline[0] is None else timeline[0],
                  max(times, default=0) if timeline[1] is None else timeline[1]),
         period, end_given=timeline[1] is not None, last_input=max(times, default=None),
-        what="the recorded answers end", half_open=right_open)
+        what="the recorded answers end", half_open=right_open, limit=max_time_points)
     span = (line.start, line.end)
-    check_timeline_length(*span, max_time_points_in_force(max_time_points))
     verdicts = compare(csparql, cqels, period, span, half_open=right_open)
     left_out = uncompared(csparql, cqels, period, span, right_open)
     notes = [RECORDED_NOTE, *([extended] if extended else []), *([left_out] if left_out else [])] + (

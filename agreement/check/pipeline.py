@@ -15,16 +15,20 @@ from itertools import groupby
 from pathlib import Path
 
 from agreement.check.bags import multiplicities, unprojected
-from agreement.check.expected import ExpectedRun, boundary_tolerant, reports, with_boundaries
+from agreement.check.expected import (
+    ExpectedRun, admissible_t0, boundary_tolerant, reports, with_boundaries,
+)
 from agreement.check.judge import Judgement, judge
+from agreement.optiondefaults import DEFAULT_MAX_T0
 from agreement.recorded import read_relations
 from agreement.defaults import default_period, read_named_stream
 from ingest.eager import QueryData, query_data, static_graphs
+from ingest.limits import check_timeline_length, max_time_points as limit_in_force
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport, within_timeline
 from ingest.reach import count_reach
 from ingest.rdffiles import StreamTriple
-from lars.errors import InputError, Position
+from lars.errors import InputError, LimitError, Position
 from lars.streams import Timeline
 from translate.api import parse_query
 from translate.durations import parse_duration, parse_unit, to_ticks
@@ -113,14 +117,20 @@ class RunCache:
             yield run
 
 
-def check_timeline(query: RspQuery, last: int, start: int | None, end: int | None) -> Timeline:
+def check_timeline(query: RspQuery, last: int, start: int | None, end: int | None,
+                   limit: int | None = None) -> Timeline:
     """From 0 (or ``start``) to the last input plus the widest window and slide (or ``end``), so
-    that every window holding input closes inside the timeline."""
+    that every window holding input closes inside the timeline.
+
+    Raises:
+        LimitError: the timeline is longer than ``limit`` (:func:`ingest.limits.max_time_points`).
+    """
     windows = [s.window for s in query.streams if isinstance(s.window, RangeWindow)]
     reach = max((w.length + w.step for w in windows), default=0)
     line = Timeline(0 if start is None else start, last + reach if end is None else end)
     if line.start > line.end:
         raise InputError(f"empty timeline [{line.start},{line.end}]: --from is after --to")
+    check_timeline_length(line.start, line.end, limit_in_force(limit))
     return line
 
 
@@ -157,12 +167,30 @@ def projected(query: RspQuery, select: Sequence[str] | None, recorded: Sequence[
     return query
 
 
+def check_t0_count(query: RspQuery, profile: Profile, limit: int) -> None:
+    """Refuse a profile whose t0 is any when the query's widest window holds more than ``limit``
+    t0 values (:func:`agreement.expected.admissible_t0`; each is a whole run).
+
+    Raises:
+        LimitError: too many t0 values; the hint says how to raise the bound or fix t0.
+    """
+    if profile.t0 is not None:
+        return
+    count = len(admissible_t0(query, profile))
+    if count > limit:
+        raise LimitError(f"the profile {profile.name} takes any t0 in [0,{count - 1}]: {count} t0 "
+                         f"values, each a whole run, more than the limit of {limit}",
+                         hint="raise it with --max-t0 N, or fix t0 in a profile file, or take a "
+                              "coarser --unit")
+
+
 def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answers: str | os.PathLike,
                 profile: str | Profile, static: Sequence[str] = (), unit: str = "1s",
                 engine: str | None = None, stream_iri: str | None = None, comparison: str = "bindings",
                 merge: bool = False, period: str | None = None, variant: str = "brave",
                 start: int | None = None, end: int | None = None,
-                suggest: bool = True, select: Sequence[str] | None = None) -> Judgement:
+                suggest: bool = True, select: Sequence[str] | None = None,
+                max_t0: int = DEFAULT_MAX_T0, max_time_points: int | None = None) -> Judgement:
     """Judge the answers recorded in ``answers`` (CSRBench JSON, or ``lars run --format
     sparql-json`` lines) for a query file and a stream.
 
@@ -175,18 +203,22 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
         comparison: ``bindings`` (the default), ``csrbench`` or ``strict``
             (:data:`agreement.check.judge.COMPARISONS`).
         select: judge the query's results projected on these variables (``--select``).
+        max_t0: the most t0 values tried for a profile whose t0 is any (:func:`check_t0_count`).
+        max_time_points: the longest timeline accepted (:mod:`ingest.limits`).
     """
     chosen = resolve_profile(profile) if isinstance(profile, str) else profile
     unit_ms = parse_unit(unit)
     text = Path(query_path).read_text(encoding="utf-8")
     query = parse_query(text, str(query_path), engine, unit)
+    check_t0_count(query, chosen, max_t0)
     period_ticks = to_ticks(parse_duration(period), unit_ms) if period else default_period(query)
     recorded = read_relations(answers, unit_ms)
     report = ReadReport()
     elements, line = read_named_stream(stream, {s.stream for s in query.streams},
-                                       ReadOptions(stream_iri), report, (start, None))
+                                       ReadOptions(stream_iri), report, (start, None),
+                                       max_time_points)
     last = max((e.time for e in elements), default=0)
-    timeline = check_timeline(query, last, start, end)
+    timeline = check_timeline(query, last, start, end, max_time_points)
     slices = ((t, list(group)) for t, group in groupby(elements, key=lambda e: e.time))
     inside = [e for _, group in count_reach(within_timeline(slices, timeline.start, timeline.end, report,
                                                             "triple"), {s.stream for s in query.streams}, report)

@@ -35,7 +35,7 @@ from lars.deep import TOO_DEEP
 from lars.errors import LarsError
 from lars.filekinds import WRITE_FAILURES
 from ingest.policy import ON_ERROR, ORDER
-from solver.limits import Limits
+from solver.limits import MAX_PARTITIONS, Limits
 from translate.profiles import PROFILES
 
 
@@ -195,10 +195,13 @@ def build_parser() -> argparse.ArgumentParser:
                      help="cut the timeline into N ranges, each with the history its windows "
                           "need, solved by --strategy in worker processes on this machine, or as "
                           "Spark tasks with --spark always or a cluster --master (a note says "
-                          "which); the same answers (default: no cutting)")
+                          "which); the same answers; at most "
+                          f"{MAX_PARTITIONS:,} (default: no cutting)")
     run.add_argument("--quiet", action="store_true", help="no progress bar on the terminal")
     run.add_argument("--max-facts", type=options.whole(1), default=Limits().max_facts,
                      help="refuse a time point that would ground more input facts")
+    run.add_argument("--max-models", type=options.whole(1), default=Limits().max_models,
+                     help="refuse a time point with more answer streams (clingo's models)")
     run.set_defaults(handler="agreement.cli.commands:command_run")
 
     agree = commands.add_parser(

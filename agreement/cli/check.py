@@ -13,6 +13,8 @@ from typing import TextIO
 from agreement.cli import options
 from agreement.cli.model import NOTES, options_of
 from agreement.cli.choices import COMPARISONS, ENGINES
+from agreement.optiondefaults import DEFAULT_MAX_T0
+from ingest.limits import DEFAULT_MAX_TIME_POINTS, MAX_TIME_POINTS_VARIABLE
 from translate.profiles import PROFILES
 
 EXAMPLE = """\
@@ -81,6 +83,12 @@ def add_check_parser(commands) -> None:
                        help="the query's language (default: guessed from its syntax)")
     check.add_argument("--variant", default="brave", help="CQELS variant of cq(Q) (default brave)")
     check.add_argument("--unit", default="1s", type=options.unit, help="length of one tick (default %(default)s)")
+    check.add_argument("--max-t0", type=options.whole(1), default=DEFAULT_MAX_T0, metavar="N",
+                       help="refuse a profile whose t0 is any when the widest window holds more "
+                            "than N t0 values (each one a whole run) (default %(default)s)")
+    check.add_argument("--max-time-points", type=options.whole(1), metavar="N",
+                       help="refuse a timeline of more than N time points (default: "
+                            f"${MAX_TIME_POINTS_VARIABLE}, else {DEFAULT_MAX_TIME_POINTS:,})")
     check.set_defaults(handler="agreement.cli.check:command_check")
 
 

@@ -112,7 +112,8 @@ def find_witness(query: RspQuery, graphs: dict, period: int, bounds: Bounds,
     notes = check_sides(sides)
     data = query_data([side.translation for side in sides], [], graphs, Timeline(0, 0))
     queries = [query] + ([csparql] if csparql is not None else [])
-    vocabulary = build_vocabulary(queries, graphs, bounds.fresh, data.encoder, bounds.own_streams)
+    vocabulary = build_vocabulary(queries, graphs, bounds.fresh, data.encoder, bounds.own_streams,
+                                  bounds.max_ground)
     candidates = [stream_atom(triple, stream, data.encoder) for triple, stream in vocabulary.candidates]
     program = search_program(sides, candidates, data.background, period, bounds)
     index = {atom: i for i, atom in enumerate(candidates)}

@@ -31,14 +31,14 @@ from typing import TextIO
 
 import clingo
 
-from agreement.compare import pull_times
+from agreement.compare import pull_range
 from agreement.optiondefaults import DEFAULT_MAX_GROUND
 from lars.analysis import is_stratified
 from lars.atoms import Atom
 from lars.errors import InputError, LimitError, SolverError
 from lars.streams import Timeline
 from lars.terms import Variable
-from solver.symbols import Context, atom_of, atom_text
+from solver.symbols import atom_of, atom_text, ground
 from solver.timeindexed import (
     INPUT, TIME, encode_timeindexed, range_facts, range_size, time_join_size, timeline_facts,
     tuple_window_rules,
@@ -191,17 +191,22 @@ def search_program(sides: Sequence[Side], candidates: Sequence[Atom], background
         UnsupportedError: a side uses what the time-indexed encoding does not cover.
     """
     timeline = Timeline(0, bounds.horizon)
-    ends = pull_times(period, (timeline.start, timeline.end))
-    if not ends:
+    pulls = pull_range(period, (timeline.start, timeline.end))  # a range: nothing listed yet
+    if not pulls:
         raise InputError(f"the horizon {bounds.horizon} holds no pulling instant (period {period})",
                          hint=f"give --horizon {period} or more")
-    size = estimate(sides, candidates, Timeline(0, ends[-1]))
+    # The choice atoms alone bound the size from below: checked before the estimate walks the
+    # timeline (--horizon 10^9 built its lists first, issue 28).
+    size = len(candidates) * (pulls[-1] + 1)
+    if size <= bounds.max_ground:
+        size = estimate(sides, candidates, Timeline(0, pulls[-1]))
     if size > bounds.max_ground:
         raise LimitError(
             f"the search would ground about {size:,} rules over {len(candidates):,} candidate triples "
-            f"and {ends[-1] + 1} time points (limit {bounds.max_ground:,})",
+            f"and {pulls[-1] + 1} time points (limit {bounds.max_ground:,})",
             hint=f"lower --horizon (now {bounds.horizon}) or --constants (now {bounds.fresh})"
                  + ("" if bounds.own_streams else ", give --own-streams") + ", or raise --max-ground")
+    ends = list(pulls)
     lines = timeline_facts(timeline, background) + [f"__wend({e})." for e in ends]
     for tag, side in zip(TAGS, sides):
         encoding = encode_timeindexed(side.translation.program, tag)
@@ -238,7 +243,7 @@ def solve(program: str, on_progress: Progress | None = None,
     start = time.monotonic()
     try:
         control.add("base", [], program)
-        control.ground([("base", [])], context=Context())
+        ground(control)
     except RuntimeError as error:
         raise SolverError(f"clingo rejected the search program: {' '.join(messages) or error}")
     best: dict = {}

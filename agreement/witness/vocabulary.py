@@ -27,6 +27,7 @@ where the query or the static data holds them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
@@ -35,7 +36,7 @@ from rdflib import BNode, Literal, URIRef
 from rdflib.graph import Graph
 from rdflib.term import Identifier
 
-from lars.errors import InputError
+from lars.errors import InputError, LimitError
 from translate.rdf import RdfTermEncoder, numeric_value
 from translate.rsp import (
     BGP, BlankVar, Compare, RspQuery, StreamPattern, TriplePattern, Var,
@@ -157,7 +158,8 @@ def placed_patterns(queries: Sequence[RspQuery], own_streams: bool) -> list[tupl
 
 
 def build_vocabulary(queries: Sequence[RspQuery], graphs: dict[URIRef | None, Graph], fresh: int,
-                     encoder: RdfTermEncoder, own_streams: bool = False) -> Vocabulary:
+                     encoder: RdfTermEncoder, own_streams: bool = False,
+                     limit: int | None = None) -> Vocabulary:
     """The vocabulary of the module docstring for the queries of both sides.
 
     With ``own_streams`` only triples of a STREAM block's patterns are guessed, each on its own
@@ -173,9 +175,14 @@ def build_vocabulary(queries: Sequence[RspQuery], graphs: dict[URIRef | None, Gr
 
     Raises:
         InputError: a negative number of fresh constants.
+        LimitError: more than ``limit`` fresh constants or candidate triples (each is at least
+            one atom of the search's ground program, ``--max-ground``), counted before they are
+            listed (issue 28).
     """
     if fresh < 0:
         raise InputError(f"--constants must be 0 or more, not {fresh}")
+    if limit is not None and fresh > limit:
+        raise too_many_candidates(f"{fresh:,} fresh IRIs", limit)
     placed = placed_patterns(queries, own_streams)
     patterns = unique(p for query in queries for p in triple_patterns(query.pattern))
     static = sorted((t for graph in graphs.values() for t in graph),
@@ -201,9 +208,18 @@ def build_vocabulary(queries: Sequence[RspQuery], graphs: dict[URIRef | None, Gr
     for pattern, stream in placed:
         choices = [domains[variable_key(t)] if variable_key(t) is not None else (t,)
                    for t in pattern.terms()]
+        if limit is not None and len(candidates) + math.prod(map(len, choices)) > limit:
+            raise too_many_candidates(f"more than {limit:,} candidate triples", limit)
         candidates += [(triple, stream) for triple in product(*choices)
                        if all(allowed(v, k) for k, v in enumerate(triple))]
     return Vocabulary(news, domains, unique(candidates))
+
+
+def too_many_candidates(what: str, limit: int) -> LimitError:
+    """The refusal of a search space past ``--max-ground`` before it is built."""
+    return LimitError(f"the search would guess among {what}, each at least one atom of the ground "
+                      f"program (limit {limit:,})",
+                      hint="lower --constants, give --own-streams, or raise --max-ground")
 
 
 def encodable(value: Identifier, encoder: RdfTermEncoder) -> bool:

@@ -34,9 +34,10 @@ BUDGET_MB = 256
 """How much the child's peak memory may grow before it is replaced."""
 
 
-def solve_text(text: str, modules: tuple[str, ...] = ()) -> tuple[str, object]:
+def solve_text(text: str, modules: tuple[str, ...] = (), models: int = 0) -> tuple[str, object]:
     """Ground and solve ``text`` in this process; the shown ``__d(A,T)`` of each answer set.
-    ``modules`` register the external functions the text calls (:func:`lars.externals.load`).
+    ``modules`` register the external functions the text calls (:func:`lars.externals.load`);
+    at most ``models`` answer sets are enumerated (0: all).
 
     Returns:
         ``("ok", [{(atom, T), ...}, ...])``, or ``("rejected", messages)`` if clingo refused
@@ -45,15 +46,15 @@ def solve_text(text: str, modules: tuple[str, ...] = ()) -> tuple[str, object]:
     import clingo
 
     from lars.externals import load
-    from solver.symbols import Context, atom_of
+    from solver.symbols import atom_of, ground
 
     load(modules)
     messages: list[str] = []
-    control = clingo.Control(["0"], logger=lambda code, message: messages.append(message),
+    control = clingo.Control([str(models)], logger=lambda code, message: messages.append(message),
                              message_limit=20)
     try:
         control.add("base", [], text)
-        control.ground([("base", [])], context=Context())
+        ground(control)
     except RuntimeError as error:
         return "rejected", " ".join(messages) or str(error)
     found: list[set[Pair]] = []
@@ -67,11 +68,11 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
     until the input ends."""
     while True:
         try:
-            text, modules = pickle.load(requests)
+            text, modules, models = pickle.load(requests)
         except EOFError:
             return
         try:
-            status, result = solve_text(text, modules)
+            status, result = solve_text(text, modules, models)
         except Exception as error:  # noqa: BLE001 - reported to the parent, which raises it
             status, result = "failed", f"{type(error).__name__}: {error}"
         usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -93,10 +94,11 @@ class ClingoProcess:
         """CPU time the children have spent so far (this process's ``process_time`` leaves it out)."""
         self._child_cpu = 0.0
 
-    def solve(self, text: str, where: str = "", modules: tuple[str, ...] = ()) -> list[set[Pair]]:
-        """The shown ``__d`` pairs of every answer set of ``text`` (none if inconsistent);
-        ``where`` (e.g. `` at t=5``) goes into the error message; ``modules`` register the
-        external functions the text calls.
+    def solve(self, text: str, where: str = "", modules: tuple[str, ...] = (),
+              models: int = 0) -> list[set[Pair]]:
+        """The shown ``__d`` pairs of every answer set of ``text`` (none if inconsistent), at
+        most ``models`` of them (0: all); ``where`` (e.g. `` at t=5``) goes into the error
+        message; ``modules`` register the external functions the text calls.
 
         Raises:
             SolverError: clingo rejected the text (its messages), the child failed (a text
@@ -104,7 +106,7 @@ class ClingoProcess:
         """
         child = self.child or self._start()
         try:
-            pickle.dump((text, modules), child.stdin, pickle.HIGHEST_PROTOCOL)
+            pickle.dump((text, modules, models), child.stdin, pickle.HIGHEST_PROTOCOL)
             child.stdin.flush()
             status, result, peak_kib, child_cpu = pickle.load(child.stdout)
         except (EOFError, BrokenPipeError, pickle.UnpicklingError) as error:

@@ -34,6 +34,7 @@ from lars.terms import Constant
 from lars.windows import TimeWindow
 from solver.incremental.clingoprocess import shared_process
 from solver.encode import encode_head, encode_literal, term_text
+from solver.limits import too_many_models
 from solver.symbols import atom_text
 from solver.keys import key_constant
 
@@ -130,7 +131,10 @@ class ClingoResidual:
         return "\n".join(parts)
 
     def _solve(self, t: int, offset: int, ranges, pairs) -> list[set[Pair]]:
+        limit = self.engine.max_models
         found = shared_process().solve(self.text + "\n" + self.facts(t, offset, ranges, pairs),
-                                       f" at t={t}", self.modules)
+                                       f" at t={t}", self.modules, limit + 1)
+        if len(found) > limit:
+            raise too_many_models(t, limit)
         self.solved += 1
         return [{(atom, time + offset) for atom, time in model} for model in found]

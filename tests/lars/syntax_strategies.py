@@ -14,7 +14,7 @@ from lars.atoms import COMPARISON_OPERATORS, Atom, Comparison
 from lars.formulas import At, AtAtom, Box, Diamond, WindowAtom
 from lars.lexer import is_iri_text
 from lars.rules import Literal, Program, Rule
-from lars.terms import ARITHMETIC_OPERATORS, BinaryOp, Iri, Name, Number, String, Variable
+from lars.terms import ARITHMETIC_OPERATORS, MAX_INTEGER, MIN_INTEGER, BinaryOp, Iri, Name, Number, String, Variable
 from lars.windows import TimeWindow, TupleWindow
 
 _TAIL = "[A-Za-z0-9_]{0,6}"
@@ -27,7 +27,7 @@ variables = st.one_of(
     st.from_regex(rf"[A-Z_]{_TAIL}", fullmatch=True),
     st.sampled_from(["_", "_X", "__", "T"]),
 ).map(Variable)
-numbers = st.one_of(st.integers(-1000, 1000), st.integers()).map(Number)
+numbers = st.one_of(st.integers(-1000, 1000), st.integers(MIN_INTEGER, MAX_INTEGER)).map(Number)  # clingo's range: others are refused
 strings = st.one_of(
     st.text(),
     st.text(alphabet='"\\\n\t\r #<>[]{}@_⊞◇□←≠≤≥∞ab'),
