@@ -200,6 +200,13 @@ def prepare_run(program_or_query: Source, options: Options | None = None, **chan
     t = view.translation
     notes: list[str] = []
     reading, sole = stream_options(t.query, data.stream, reading, notes)
+    if t.query.r2s not in (None, "rstream") and chosen.evaluation.profile is None:
+        notes.append(f"note: the query registers {t.query.r2s.upper()}; without --profile the "
+                     "paper's translation answers each evaluation's whole relation (RSTREAM): give "
+                     "--profile (e.g. rsp4j) to apply the registered operator")
+    if data.stream is None and t.query.streams:
+        notes.append("warning: the query reads " + ", ".join(sorted({f"<{s.stream}>" for s in t.query.streams}))
+                     + " but no --stream was given: every window is empty")
     report.notes.extend(notes)
     encoder = t.encoder()
     lines = EncodedLines(encoder, reading.stream, sole, lambda: report.note(stream_note(sole)))

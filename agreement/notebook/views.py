@@ -97,7 +97,8 @@ class ProgramView(ProgramText):
     def header(self) -> str:
         """One line: which translation, which mode, the unit, the window bounds, the answer predicate."""
         t = self.translation
-        cq = f"τ2(Q'), Q' the {t.variant} variant of cq(Q)"
+        cq = (f"τ2(Q'), Q' the {t.variant} variant of cq(Q)" if t.variant is not None
+              else "τ2(Q), its WINDOW blocks read as STREAM patterns")
         strategy = {"csparql": "τ1(cs(Q))", "cqels": cq, "rspql": cq, "sparql": "τ(Q)"}[t.engine]
         mode = {"none": "", "push": ", push ℘(P)", "pull": f", pull ℘(P,{t.period})",
                 "engine": ""}[t.mode]
