@@ -40,6 +40,9 @@ accept the recording.
 
 from __future__ import annotations
 
+import os
+import time
+
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -112,6 +115,8 @@ class Judgement:
         expected: the expected relations of the passing run.
         recorded: the recorded relations as compared (merged if asked).
         accepted_with: single profile changes under which the recording passes.
+        all_tried: whether every such change was tried (not cut by the time budget,
+            :func:`suggestion_seconds`).
         runs: the expected runs tried, by t0.
         notes: what reading the stream noted (e.g. triples read after ``--to``, not evaluated).
         comparison: one of :data:`COMPARISONS`.
@@ -127,6 +132,7 @@ class Judgement:
     recorded: tuple[RecordedRelation, ...]
     mismatch: Mismatch | None = None
     accepted_with: list[str] = field(default_factory=list)
+    all_tried: bool = True
     unit_ms: int = 1000
     variables: tuple[str, ...] = ()
     runs: dict[int, ExpectedRun] = field(default_factory=dict, repr=False)
@@ -383,14 +389,41 @@ def judge(query: RspQuery, profile: Profile, recorded: RecordedStream, runs: Run
         found.t0 = found.mismatch.t0
     if suggest:
         t0 = found.t0 if found.t0 is not None else admissible_t0(query, profile)[0]
+        deadline = time.monotonic() + suggestion_seconds()
         found.accepted_with = _accepted_with(query, profile, recorded, runs, t0, unit_ms,
-                                             comparison, merge)
+                                             comparison, merge, deadline)
+        if time.monotonic() > deadline:
+            found.all_tried = False
+            found.notes = (*found.notes, f"note: the profile changes that would accept the "
+                           f"recording were tried for {suggestion_seconds():g} s only; "
+                           f"{SUGGEST_VARIABLE}=S gives them longer (--no-suggest: none)")
     return found
 
 
+SUGGEST_VARIABLE = "LARS_SUGGEST_SECONDS"
+DEFAULT_SUGGEST_SECONDS = 3.0
+"""How long an INCORRECT verdict tries profile changes that would accept the recording (each a
+whole run): the verdict itself comes first and stays within its own cost (issue 26: CSRBench
+verdicts in under 10 s); the variations not tried are said, never silently left out."""
+
+
+def suggestion_seconds() -> float:
+    """The budget in force: ``$LARS_SUGGEST_SECONDS`` if set (a non-negative number), else 3 s."""
+    text = os.environ.get(SUGGEST_VARIABLE)
+    try:
+        seconds = float(text) if text else DEFAULT_SUGGEST_SECONDS
+    except ValueError:
+        raise InputError(f"{SUGGEST_VARIABLE} must be a number of seconds, not {text!r}") from None
+    if not seconds >= 0:
+        raise InputError(f"{SUGGEST_VARIABLE} must be a number of seconds from 0, not {text!r}")
+    return seconds
+
+
 def _accepted_with(query: RspQuery, profile: Profile, recorded: RecordedStream, runs: RunSource,
-                   t0: int, unit_ms: int, comparison: str, merge: bool) -> list[str]:
-    """The single changes (at the failing alignment's t0) under which the recording passes."""
+                   t0: int, unit_ms: int, comparison: str, merge: bool,
+                   deadline: float = float("inf")) -> list[str]:
+    """The single changes (at the failing alignment's t0) under which the recording passes,
+    tried until ``deadline`` (:func:`time.monotonic`)."""
     accepted = []
     if not merge:
         merged = merge_same_time(recorded.relations, profile, unit_ms)
@@ -399,11 +432,15 @@ def _accepted_with(query: RspQuery, profile: Profile, recorded: RecordedStream, 
             accepted.append("merging the relations reported in one tick (--merge-same-time)")
     relations = merge_same_time(recorded.relations, profile, unit_ms) if merge else recorded.relations
     for other in LOOSER[comparison]:
+        if time.monotonic() > deadline:
+            break
         if match(runs(profile, admissible_t0(query, profile)), relations, profile, other,
                  unit_ms)[0] is not None:
             accepted.append(LOOSER_TEXT[other])
             break
     for text, changed in variations(profile, query):
+        if time.monotonic() > deadline:
+            break
         try:
             if match(runs(changed, [t0]), relations, changed, comparison, unit_ms)[0] is not None:
                 accepted.append(f"{text} at t0 = {t0}")

@@ -228,5 +228,5 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
                      variant)
     judgement = judge(query, chosen, recorded, cache, inside, unit_ms, comparison, merge, suggest)
     every = "" if period_ticks is None else f", period {period_ticks} × {unit}"
-    return replace(judgement, notes=(*report.summary(),
+    return replace(judgement, notes=(*judgement.notes, *report.summary(),
                                      f"note: timeline [{timeline.start},{timeline.end}] (unit {unit}){every}"))

@@ -72,9 +72,12 @@ def render_text(judgement: Judgement) -> str:
             lines += mismatch_lines(judgement, judgement.mismatch)
         if judgement.accepted_with:
             lines += ["accepted with:"] + [f"  {text}" for text in judgement.accepted_with]
-        else:
+        elif judgement.all_tried:
             lines.append("accepted with: no single change of the profile tried "
                          "(bounds, r2s, empty, startup, empty-group, merging)")
+        else:
+            lines.append("accepted with: none of the profile changes tried within the time "
+                         "budget (the note says how to give them longer)")
     return "\n".join(lines) + "\n"
 
 
