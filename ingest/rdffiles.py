@@ -106,6 +106,10 @@ class _KeepLabels(dict):
 
 
 _TIMESTAMP = re.compile(r"-?[0-9]+")
+MAX_TIMESTAMP_DIGITS = 18
+"""A timestamp's digits at most (a 64-bit integer holds every 18-digit number): a longer one is
+refused at its line and column, never converted (Python refuses integers of over 4,300 digits
+with an internal error, and no timeline reaches that far)."""
 _BAD_IRI = re.compile(r'[\x00-\x20<>"{}|^`\\]')
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _TERMS = (("subject", "an IRI or a blank node"), ("predicate", "an IRI"),
@@ -170,6 +174,9 @@ class _LineReader:
         match = _TIMESTAMP.match(self.rest)
         if match is None or self.rest[match.end():match.end() + 1] not in ("", " ", "\t", "#"):
             raise self.error("a timestamp (an integer)")
+        if len(match.group().lstrip("-")) > MAX_TIMESTAMP_DIGITS:
+            raise self.error(f"a timestamp of at most {MAX_TIMESTAMP_DIGITS} digits (this one has "
+                             f"{len(match.group().lstrip('-'))})")
         self.terms.line = self.rest[match.end():]
         self.skip_space()
         if self.rest and not self.rest.startswith("#"):
@@ -195,7 +202,7 @@ FAST_LINE = re.compile(
     rf'|"(?P<lit>[^"\\]*+)"(?:@(?P<lang>[a-zA-Z]+(?:-[a-zA-Z0-9]+)*)|\^\^<(?P<dt>{_FAST_IRI})>)?+)'
     rf"[ \t]*+(?:<(?P<g>{_FAST_IRI})>[ \t]*+)?+"
     r"(?:\.[ \t]++)?+"
-    r"(?P<t>-?[0-9]++)[ \t]*+(?:#.*)?",
+    r"(?P<t>-?[0-9]{1,18}+)[ \t]*+(?:#.*)?",
     re.DOTALL)
 
 

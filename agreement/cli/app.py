@@ -212,7 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
         "written (lars agree ... | head -1).", epilog=EXAMPLES["agree"], formatter_class=HelpFormatter)
     agree.add_argument("query", nargs="?", help="a C-SPARQL or CQELS query (the other side is "
                        "derived from it)")
-    agree.add_argument("--cqels", help="the CQELS query (instead of QUERY)")
+    agree.add_argument("--cqels", help="the CQELS side: with QUERY, QUERY is the C-SPARQL side "
+                       "(a CQELS query of your own for a C-SPARQL one); alone, the query")
     agree.add_argument("--csparql", help="a separately written C-SPARQL query for its side")
     agree.add_argument("--recorded-csparql", help="answers recorded from C-SPARQL (CSRBench JSON)")
     agree.add_argument("--recorded-cqels", help="answers recorded from CQELS (CSRBench JSON)")

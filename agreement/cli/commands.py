@@ -171,6 +171,12 @@ def command_agree(args: argparse.Namespace, out: TextIO) -> int:
     refuse_event_options(args)
     if args.analyze:
         return command_analyze(args, out)
+    if args.cqels and args.query:  # QUERY is then the C-SPARQL side (issue 27: it was dropped)
+        if args.csparql:
+            raise InputError("QUERY, --cqels and --csparql are all given",
+                             hint="give the C-SPARQL query as QUERY with --cqels FILE, or the CQELS "
+                                  "query as QUERY with --csparql FILE")
+        args.csparql = args.query
     query = args.cqels or args.query
     found = prepare_check(query and Path(query), options_of(args))
     several = len(found) > 1

@@ -61,3 +61,37 @@ def test_the_header_of_an_rspql_translation_names_no_variant(tmp_path, capsys):
     assert main(["translate", str(query)]) == 0
     header = capsys.readouterr().out.splitlines()[0]
     assert "None" not in header and "WINDOW blocks" in header
+
+
+def test_lars_agree_takes_query_as_the_csparql_side_of_a_given_cqels_query(tmp_path, capsys):
+    """``lars agree Q.rq --cqels C.rq`` dropped Q and derived the C-SPARQL side from C: with a
+    CQELS query of another FILTER it reported AGREE (a newcomer's second round)."""
+    folder = ROOT / "examples" / "zones"
+    cqels = (folder / "warm-cqels.rq").read_text(encoding="utf-8")
+    assert "FILTER" in cqels
+    never = tmp_path / "never.rq"
+    never.write_text(cqels.replace("21.5", "1000"), encoding="utf-8")
+    inputs = ["--stream", str(folder / "readings.nt"), "--static", str(folder / "building.ttl")]
+    status = main(["agree", str(folder / "warm.rq"), "--cqels", str(never), *inputs])
+    assert status == 1  # the C-SPARQL side answers, the CQELS side never does
+    capsys.readouterr()
+    assert main(["agree", str(folder / "warm.rq"), "--cqels", str(folder / "warm-cqels.rq"),
+                 *inputs]) == main(["agree", str(folder / "warm.rq"), *inputs])
+    capsys.readouterr()
+    assert main(["agree", str(folder / "warm.rq"), "--cqels", str(never), "--csparql",
+                 str(folder / "warm.rq"), *inputs]) == 2
+    assert "QUERY, --cqels and --csparql are all given" in capsys.readouterr().err
+
+
+def test_a_timestamp_of_thousands_of_digits_is_refused_at_its_line(tmp_path, capsys):
+    stream = tmp_path / "s.nt"
+    stream.write_text('<http://ex.org/a> <http://ex.org/p> "1" <http://ex.org/s> 1\n'
+                      f'<http://ex.org/a> <http://ex.org/p> "2" <http://ex.org/s> {"9" * 5000}\n',
+                      encoding="utf-8")
+    query = tmp_path / "q.rq"
+    query.write_text("PREFIX : <http://ex.org/>\nSELECT ?o WHERE { STREAM :s [RANGE 2s] "
+                     "{ ?a :p ?o } }\n", encoding="utf-8")
+    assert main(["run", str(query), "--stream", str(stream)]) == 2
+    err = capsys.readouterr().err
+    assert "s.nt:2:" in err and "at most 18 digits (this one has 5000)" in err
+    assert "internal error" not in err
