@@ -68,7 +68,7 @@ def is_json_lines(text: str) -> bool:
     ``time`` and ``results``."""
     try:
         line = json.loads(text.split("\n", 1)[0])
-    except ValueError:  # not JSON, or a number past Python's digit limit: the reader says which
+    except (ValueError, RecursionError):  # not JSON, too deep, or a number past Python's digit limit: the reader says which
         return False
     return isinstance(line, dict) and "time" in line and "results" in line
 
