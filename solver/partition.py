@@ -7,7 +7,9 @@ remembered between time points; streaming reading) the answer at ``t`` depends o
   body atoms: a plain atom reads ``[t, t]``; a time window ``⊞^{l,u,d}`` starts at
   ``floor(t/d)*d - l >= t - (d - 1) - l``; ``⊞^∞`` and ``@_s a`` outside windows read the whole
   timeline (then every range needs everything from ``t_min``: no shipping saving);
-* for tuple windows ``⊞^{#n}``, the latest ``n`` input atoms up to ``t``;
+* for tuple windows ``⊞^{#n}``, the latest ``n`` input atoms up to ``t``; a tuple window on a
+  substream (``⊞^{#n, q(c,_)}``) may reach back to ``t_min`` for its ``n`` atoms, so it reads
+  the whole history like ``⊞^∞``;
 * the background, and the timeline itself (windows are clamped to it, heads ``@_T a`` checked).
 
 So the timeline is :func:`split` into ranges, each range gets the slices it needs
@@ -128,6 +130,8 @@ def history_needed(program: Program) -> Lookback:
                 continue
             if isinstance(formula, WindowAtom) and isinstance(formula.window, TupleWindow):
                 tuples = max(tuples, formula.window.size)
+                if formula.window.substream is not None:
+                    ticks = None
                 continue
             reach = formula_ticks(formula)
             ticks = None if ticks is None or reach is None else max(ticks, reach)
