@@ -7,9 +7,8 @@ remembered between time points; streaming reading) the answer at ``t`` depends o
   body atoms: a plain atom reads ``[t, t]``; a time window ``⊞^{l,u,d}`` starts at
   ``floor(t/d)*d - l >= t - (d - 1) - l``; ``⊞^∞`` and ``@_s a`` outside windows read the whole
   timeline (then every range needs everything from ``t_min``: no shipping saving);
-* for tuple windows ``⊞^{#n}``, the latest ``n`` input atoms up to ``t``; a tuple window on a
-  substream (``⊞^{#n, q(c,_)}``) may reach back to ``t_min`` for its ``n`` atoms, so it reads
-  the whole history like ``⊞^∞``;
+* for tuple windows ``⊞^{#n}``, the latest ``n`` input atoms up to ``t``; on a substream
+  (``⊞^{#n, q(c,_)}``), the latest ``n`` input atoms of that substream;
 * the background, and the timeline itself (windows are clamped to it, heads ``@_T a`` checked).
 
 So the timeline is :func:`split` into ranges, each range gets the slices it needs
@@ -24,7 +23,7 @@ derived predicates are shipped from the whole history (:attr:`Lookback.masks`; u
 
 >>> from lars.parser import parse_program
 >>> history_needed(parse_program("x :- [3,0,5] <> p. y :- [#4] <> q."))
-Lookback(ticks=7, tuples=4, masks=frozenset())
+Lookback(ticks=7, tuples=4, masks=frozenset(), substreams=frozenset())
 >>> split(Timeline(0, 9), 3)
 [Timeline(start=0, end=3), Timeline(start=4, end=6), Timeline(start=7, end=9)]
 """
@@ -66,6 +65,8 @@ class Lookback:
         ticks: input from ``[t - ticks, t]``; ``None`` means from the start of the timeline.
         tuples: the largest tuple window ``n`` (0 without tuple windows): the latest ``n``
             input atoms before a range are shipped with it.
+        substreams: the tuple windows on a substream: for each, the latest ``n`` input atoms
+            of its substream before a range are shipped with it too.
         masks: derived predicates whose input atoms are shipped from the whole history, because
             a head can derive them at a time point before the shipped history (see the module
             docstring); empty for most programs.
@@ -74,6 +75,7 @@ class Lookback:
     ticks: int | None
     tuples: int = 0
     masks: frozenset[Signature] = frozenset()
+    substreams: frozenset[TupleWindow] = frozenset()
 
     @property
     def unbounded(self) -> bool:
@@ -123,6 +125,7 @@ def history_needed(program: Program) -> Lookback:
     """
     ticks: int | None = 0
     tuples = 0
+    substreams: set[TupleWindow] = set()
     for rule in program:
         for literal in rule.body:
             formula = literal.formula
@@ -131,13 +134,13 @@ def history_needed(program: Program) -> Lookback:
             if isinstance(formula, WindowAtom) and isinstance(formula.window, TupleWindow):
                 tuples = max(tuples, formula.window.size)
                 if formula.window.substream is not None:
-                    ticks = None
+                    substreams.add(formula.window)
                 continue
             reach = formula_ticks(formula)
             ticks = None if ticks is None or reach is None else max(ticks, reach)
     escapes = ticks is not None and any(head_escapes(rule) for rule in program)
     masks = derived_predicates(program) if escapes else frozenset()
-    return Lookback(ticks, tuples, masks)
+    return Lookback(ticks, tuples, masks, frozenset(substreams))
 
 
 def split(timeline: Timeline, parts: int) -> list[Timeline]:
@@ -171,12 +174,15 @@ def cut_before(timeline: Timeline, cuts: Iterable[int]) -> list[Timeline]:
     return [Timeline(start, end - 1) for start, end in zip(starts, [*starts[1:], timeline.end + 1])]
 
 
-def tuple_suffix_start(slices: Sequence[Slice], before: int, size: int) -> int:
-    """Index of the first slice of the shortest suffix of ``slices[:before]`` with ``size`` atoms."""
+def tuple_suffix_start(slices: Sequence[Slice], before: int, size: int,
+                       window: TupleWindow | None = None) -> int:
+    """Index of the first slice of the shortest suffix of ``slices[:before]`` with ``size`` atoms
+    (with ``window``, ``size`` atoms that it counts: :meth:`lars.windows.TupleWindow.counts`)."""
     index, held = before, 0
     while index > 0 and held < size:
         index -= 1
-        held += len(slices[index][1])
+        atoms = slices[index][1]
+        held += len(atoms) if window is None else sum(1 for atom in atoms if window.counts(atom))
     return index
 
 
@@ -185,7 +191,8 @@ def range_input(slices: Sequence[Slice], span: Timeline, lookback: Lookback) -> 
 
     That is every slice in ``[span.start - ticks, span.end]`` (from the first slice if the
     lookback is unbounded), every slice of the shortest suffix before ``span.start`` that holds
-    ``lookback.tuples`` atoms, and, before those, the atoms of masked predicates.
+    ``lookback.tuples`` atoms (and for each window of ``lookback.substreams``, ``n`` atoms of its
+    substream), and, before those, the atoms of masked predicates.
 
     Args:
         slices: all input slices ``(t, atoms)``, strictly ascending in ``t``.
@@ -208,7 +215,8 @@ def _range_input(slices: Sequence[Slice], times: Sequence[int], span: Timeline,
         return list(slices[:end])
     first = bisect.bisect_left(times, span.start)
     start = min(bisect.bisect_left(times, span.start - lookback.ticks),
-                tuple_suffix_start(slices, first, lookback.tuples))
+                tuple_suffix_start(slices, first, lookback.tuples),
+                *(tuple_suffix_start(slices, first, w.size, w) for w in lookback.substreams))
     masked = [(t, kept) for t, atoms in itertools.islice(slices, start) if lookback.masks
               and (kept := tuple(a for a in atoms if a.signature in lookback.masks))]
     return masked + list(slices[start:end])

@@ -23,7 +23,8 @@ from lars.parser import parse_program
 from lars.printer import print_program
 from lars.streams import Stream, Timeline
 from lars.terms import Name, Number
-from solver.partition import evaluate_partitioned
+from lars.windows import ANY, TupleWindow
+from solver.partition import evaluate_partitioned, history_needed, range_input
 from solver.strategies import evaluate, slices_of
 from solver.timeindexed import solve_fixed
 
@@ -137,3 +138,15 @@ def test_the_program_prints_and_parses_back() -> None:
 def test_a_pattern_that_would_bind_is_refused() -> None:
     with pytest.raises(ParseError, match="constants and _ only"):
         parse_program("x(S) :- [#2, striple(S,_,_,s1)] <> striple(S,p,o,s1).")
+
+
+def test_a_range_is_shipped_the_latest_atoms_of_each_substream() -> None:
+    """``[#1, p(_)]`` at 9 holds the ``p`` of 0, however many other atoms came after it: the
+    range from 9 on is shipped the slices from 0 (``[#1]`` alone needs those from 8)."""
+    p, q = Atom("p", (Name("a"),)), Atom("q")
+    slices = [(0, (p,)), *[(t, (q,)) for t in range(1, 10)]]
+    lookback = history_needed(parse_program("x(X) :- [#1, p(_)] <> p(X). y :- [#1] <> q."))
+    assert lookback.substreams == {TupleWindow(1, Atom("p", (ANY,)))}
+    assert [t for t, _ in range_input(slices, Timeline(9, 9), lookback)] == list(range(10))
+    whole = history_needed(parse_program("x(X) :- [#1] <> p(X). y :- [#1] <> q."))
+    assert [t for t, _ in range_input(slices, Timeline(9, 9), whole)] == [8, 9]
