@@ -15,7 +15,7 @@ from lars.formulas import At, AtAtom, Box, Diamond, WindowAtom
 from lars.lexer import is_iri_text
 from lars.rules import Literal, Program, Rule
 from lars.terms import ARITHMETIC_OPERATORS, BinaryOp, Iri, Name, Number, String, Variable
-from lars.windows import ANY, TimeWindow, TupleWindow
+from lars.windows import TimeWindow, TupleWindow
 
 _TAIL = "[A-Za-z0-9_]{0,6}"
 
@@ -55,7 +55,7 @@ time_windows = st.builds(
     st.one_of(st.just(0), st.integers(0, 20)),
     st.one_of(st.just(1), st.integers(1, 20)),
 )
-substreams = st.builds(Atom, names, st.lists(st.one_of(constants, st.just(ANY)), max_size=4).map(tuple))
+substreams = st.builds(Atom, names, st.lists(st.one_of(constants, st.just(Variable("_"))), max_size=4).map(tuple))
 windows = st.one_of(time_windows, st.builds(TupleWindow, st.integers(1, 100),
                                             st.one_of(st.none(), substreams)))
 modalities = st.one_of(st.just(Diamond()), st.just(Box()), st.builds(At, time_terms))
