@@ -216,10 +216,10 @@ class _Parser:
         return self.window_spec("}")
 
     def window_spec(self, close: str) -> Window:
-        """``( "#" NUMBER | length [ "," NUMBER "," NUMBER ] ) close``."""
+        """``( "#" NUMBER [ "," atom ] | length [ "," NUMBER "," NUMBER ] ) close``."""
         if self.at("#"):
             self.advance()
-            window: Window = TupleWindow(self.count("a tuple count of at least 1", 1))
+            window: Window = self.tuple_window(self.count("a tuple count of at least 1", 1))
         else:
             length = self.window_length()
             if not self.at(",", close):
@@ -227,6 +227,19 @@ class _Parser:
             window = self.window_tail(length) if self.at(",") else TimeWindow(length)
         self.expect(close, f"'{close}'")
         return window
+
+    def tuple_window(self, size: int) -> TupleWindow:
+        """``⊞^{#n}``, or ``⊞^{#n, pattern}`` after a ``,``: a pattern atom with constants and
+        ``_`` that picks the substream the window counts."""
+        if not self.at(","):
+            return TupleWindow(size)
+        self.advance()
+        start = self.token
+        pattern = self.atom()
+        if any(isinstance(arg, Variable) and arg.name != "_" for arg in pattern.args):
+            raise ParseError("a substream pattern has constants and _ only (it binds nothing)",
+                             self.position(start), "write _ for an argument that may be anything")
+        return TupleWindow(size, pattern)
 
     def window_tail(self, length: int | None) -> TimeWindow:
         """``"," ahead "," step`` of ``⊞^{l,u,d}``."""

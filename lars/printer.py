@@ -169,7 +169,8 @@ def _(window: TimeWindow, symbols: SpellingTable) -> str:
 
 @_window.register
 def _(window: TupleWindow, symbols: SpellingTable) -> str:
-    return symbols.long_window.format(f"#{window.size}")
+    pattern = "" if window.substream is None else f", {print_atom(window.substream)}"
+    return symbols.long_window.format(f"#{window.size}{pattern}")
 
 
 def print_window(window: Window, spelling: SpellingName = Spelling.UNICODE) -> str:

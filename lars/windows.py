@@ -6,7 +6,10 @@
   back to ``t_min``.
 * :class:`TupleWindow` ``⊞^{#n}``: the shortest suffix of the stream up to ``t`` that holds the
   latest ``n`` atoms, counted in arrival order; at its earliest time point only the latest atoms
-  that fit are kept.
+  that fit are kept. ``⊞^{#n, q(c,_)}`` is the same window on the substream of the atoms that
+  match the pattern ``q(c,_)`` (one partition of the partition-based window of Beck, Dao-Tran,
+  Eiter, Fink, AAAI 2015): only those atoms are counted and selected. RSP's ``[TRIPLES n]`` on
+  stream ``s`` is ``⊞^{#n, striple(_,_,_,s)}``: it counts the triples of its own stream.
 
 >>> [time_window_range(TimeWindow(3, 1, 3), t, Timeline(0, 9)) for t in (2, 5, 8)]
 [(0, 1), (0, 4), (3, 7)]
@@ -17,7 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
+from lars.atoms import Atom
 from lars.streams import Stream, Timeline
+from lars.terms import Variable
 
 
 @dataclass(frozen=True)
@@ -37,15 +42,42 @@ class TimeWindow:
             raise ValueError("a window step must be at least 1")
 
 
+ANY = Variable("_")
+"""The wildcard of a substream pattern."""
+
+
 @dataclass(frozen=True)
 class TupleWindow:
-    """``⊞^{#size}``: the latest ``size`` input atoms (``size >= 1``)."""
+    """``⊞^{#size}``: the latest ``size`` input atoms (``size >= 1``); with ``substream``, the
+    latest ``size`` input atoms that match it (``⊞^{#size, substream}``).
+
+    ``substream`` is a pattern atom whose arguments are constants or the wildcard ``_``; it
+    binds nothing (the window's own atom, after the modality, does).
+    """
 
     size: int
+    substream: Atom | None = None
 
     def __post_init__(self) -> None:
         if self.size < 1:
             raise ValueError("a tuple window holds at least one atom")
+        if self.substream is not None and any(
+                isinstance(arg, Variable) and arg != ANY for arg in self.substream.args):
+            raise ValueError("a substream pattern has constants and the wildcard _ only")
+
+    def counts(self, atom: Atom) -> bool:
+        """Whether ``atom`` is in the substream this window counts (every atom without one).
+
+        >>> from lars.parser import parse_atom
+        >>> window = TupleWindow(1, parse_atom("q(c,_)"))
+        >>> [window.counts(parse_atom(a)) for a in ("q(c,d)", "q(d,d)", "q(c)", "p(c,d)")]
+        [True, False, False, False]
+        """
+        pattern = self.substream
+        if pattern is None:
+            return True
+        return (atom.predicate == pattern.predicate and len(atom.args) == len(pattern.args)
+                and all(p == ANY or p == a for p, a in zip(pattern.args, atom.args)))
 
 
 Window = Union[TimeWindow, TupleWindow]
@@ -68,7 +100,8 @@ def tuple_window_selection(window: TupleWindow, stream: Stream, t: int) -> Strea
     """The substream ``⊞^{#n}`` selects from ``stream`` at ``t`` (arrival order breaks ties).
 
     Its timeline is ``[t'', t]`` with ``t''`` the time of the ``n``-th latest atom, or the start
-    of the timeline when the stream up to ``t`` holds fewer than ``n`` atoms.
+    of the timeline when the stream up to ``t`` holds fewer than ``n`` atoms. With a substream
+    pattern only the atoms that match it are counted and selected.
     """
     remaining = window.size
     selected: dict[int, tuple] = {}
@@ -76,7 +109,9 @@ def tuple_window_selection(window: TupleWindow, stream: Stream, t: int) -> Strea
     for point in reversed(stream.time_points()):
         if point > t:
             continue
-        atoms = stream.at(point)
+        atoms = tuple(atom for atom in stream.at(point) if window.counts(atom))
+        if not atoms:
+            continue
         if len(atoms) >= remaining:
             selected[point] = atoms[len(atoms) - remaining:]
             earliest = point

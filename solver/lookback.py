@@ -8,7 +8,7 @@ timeline; a tuple window ``⊞^{#n}`` the latest ``n`` input atoms.
 
 >>> from lars.parser import parse_program
 >>> history_needed(parse_program("x :- [3,0,5] <> p. y :- [#4] <> q."))
-Lookback(ticks=7, tuples=4, masks=frozenset())
+Lookback(ticks=7, tuples=4, masks=frozenset(), substreams=frozenset())
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ class Lookback:
         ticks: input from ``[t - ticks, t]``; ``None`` means from the start of the timeline.
         tuples: the largest tuple window ``n`` (0 without tuple windows): the latest ``n``
             input atoms before a range are shipped with it.
+        substreams: the tuple windows on a substream: for each, the latest ``n`` input atoms
+            of its substream before a range are shipped with it too.
         masks: derived predicates whose input atoms are shipped from the whole history, because
             a head can derive them at a time point before the shipped history (see the module
             docstring); empty for most programs.
@@ -39,6 +41,7 @@ class Lookback:
     ticks: int | None
     tuples: int = 0
     masks: frozenset[Signature] = frozenset()
+    substreams: frozenset[TupleWindow] = frozenset()
 
     @property
     def unbounded(self) -> bool:
@@ -84,10 +87,12 @@ def history_needed(program: Program) -> Lookback:
 
     Returns:
         The widest lookback in ticks over all body atoms (``None`` if one reads the whole
-        history), the largest tuple window, and the masked derived predicates.
+        history), the largest tuple window, the tuple windows on a substream, and the masked
+        derived predicates.
     """
     ticks: int | None = 0
     tuples = 0
+    substreams: set[TupleWindow] = set()
     for rule in program:
         for literal in rule.body:
             formula = literal.formula
@@ -95,9 +100,11 @@ def history_needed(program: Program) -> Lookback:
                 continue
             if isinstance(formula, WindowAtom) and isinstance(formula.window, TupleWindow):
                 tuples = max(tuples, formula.window.size)
+                if formula.window.substream is not None:
+                    substreams.add(formula.window)
                 continue
             reach = formula_ticks(formula)
             ticks = None if ticks is None or reach is None else max(ticks, reach)
     escapes = ticks is not None and any(head_escapes(rule) for rule in program)
     masks = derived_predicates(program) if escapes else frozenset()
-    return Lookback(ticks, tuples, masks)
+    return Lookback(ticks, tuples, masks, frozenset(substreams))

@@ -7,7 +7,8 @@ remembered between time points; streaming reading) the answer at ``t`` depends o
   body atoms: a plain atom reads ``[t, t]``; a time window ``⊞^{l,u,d}`` starts at
   ``floor(t/d)*d - l >= t - (d - 1) - l``; ``⊞^∞`` and ``@_s a`` outside windows read the whole
   timeline (then every range needs everything from ``t_min``: no shipping saving);
-* for tuple windows ``⊞^{#n}``, the latest ``n`` input atoms up to ``t``;
+* for tuple windows ``⊞^{#n}``, the latest ``n`` input atoms up to ``t``; on a substream
+  (``⊞^{#n, q(c,_)}``), the latest ``n`` input atoms of that substream;
 * the background, and the timeline itself (windows are clamped to it, heads ``@_T a`` checked).
 
 So the timeline is :func:`split` into ranges, each range gets the slices it needs
@@ -42,6 +43,7 @@ from lars.errors import InputError, LarsError
 from lars.externals import load, modules_of
 from lars.rules import Program
 from lars.streams import Stream, Timeline
+from lars.windows import TupleWindow
 from solver.encode import encode_program
 from solver.lookback import Lookback, history_needed
 from solver.reference import Limits, Problem
@@ -84,12 +86,15 @@ def cut_before(timeline: Timeline, cuts: Iterable[int]) -> list[Timeline]:
     return [Timeline(start, end - 1) for start, end in zip(starts, [*starts[1:], timeline.end + 1])]
 
 
-def tuple_suffix_start(slices: Sequence[Slice], before: int, size: int) -> int:
-    """Index of the first slice of the shortest suffix of ``slices[:before]`` with ``size`` atoms."""
+def tuple_suffix_start(slices: Sequence[Slice], before: int, size: int,
+                       window: TupleWindow | None = None) -> int:
+    """Index of the first slice of the shortest suffix of ``slices[:before]`` with ``size`` atoms
+    (with ``window``, ``size`` atoms that it counts: :meth:`lars.windows.TupleWindow.counts`)."""
     index, held = before, 0
     while index > 0 and held < size:
         index -= 1
-        held += len(slices[index][1])
+        atoms = slices[index][1]
+        held += len(atoms) if window is None else sum(1 for atom in atoms if window.counts(atom))
     return index
 
 
@@ -98,7 +103,8 @@ def range_input(slices: Sequence[Slice], span: Timeline, lookback: Lookback) -> 
 
     That is every slice in ``[span.start - ticks, span.end]`` (from the first slice if the
     lookback is unbounded), every slice of the shortest suffix before ``span.start`` that holds
-    ``lookback.tuples`` atoms, and, before those, the atoms of masked predicates.
+    ``lookback.tuples`` atoms (and for each window of ``lookback.substreams``, ``n`` atoms of its
+    substream), and, before those, the atoms of masked predicates.
 
     Args:
         slices: all input slices ``(t, atoms)``, strictly ascending in ``t``.
@@ -121,7 +127,8 @@ def _range_input(slices: Sequence[Slice], times: Sequence[int], span: Timeline,
         return list(slices[:end])
     first = bisect.bisect_left(times, span.start)
     start = min(bisect.bisect_left(times, span.start - lookback.ticks),
-                tuple_suffix_start(slices, first, lookback.tuples))
+                tuple_suffix_start(slices, first, lookback.tuples),
+                *(tuple_suffix_start(slices, first, w.size, w) for w in lookback.substreams))
     masked = [(t, kept) for t, atoms in itertools.islice(slices, start) if lookback.masks
               and (kept := tuple(a for a in atoms if a.signature in lookback.masks))]
     return masked + list(slices[start:end])

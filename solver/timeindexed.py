@@ -50,7 +50,7 @@ from lars.formulas import At, Box, Diamond, Modality, WindowAtom
 from lars.rules import Literal, Program, Rule
 from lars.streams import Stream, Timeline
 from lars.terms import Variable
-from lars.windows import TupleWindow, time_window_range
+from lars.windows import ANY, TupleWindow, time_window_range
 from solver.encode import Scope, atom_term, encode_body, scope_and_modality, term_text
 from solver.symbols import atom_of, atom_text, ground
 
@@ -168,35 +168,65 @@ def tuple_window_rules(encoding: TimeIndexed) -> list[str]:
     the input ``__tin`` and its arrival order ``__tix(A,T,I)`` (``I`` orders the atoms of one
     time point), so that they also hold for a guessed input.
 
-    For a window of ``n`` atoms: ``__tc(n,T,K)`` counts the atoms at ``T``, ``__ts(n,T,R,S)``
-    those in ``(T,R]``, ``__tlater(n,A,T,K)`` those after ``A`` at ``T``, each capped at ``n``;
-    ``A`` at ``T`` is in the window at ``R`` when ``K + S < n``. The window's interval starts at
-    its earliest atom once it holds ``n`` atoms, at the timeline's start before.
+    Each distinct window gets a number ``k``; ``__tcin(k,A,T)`` is the input it counts (all of
+    it, or its substream). For a window of ``n`` atoms: ``__tc(k,T,K)`` counts its atoms at
+    ``T``, ``__ts(k,T,R,S)`` those in ``(T,R]``, ``__tlater(k,A,T,K)`` those after ``A`` at
+    ``T``, each capped at ``n``; ``A`` at ``T`` is in the window at ``R`` when ``K + S < n``. The
+    window's interval starts at its earliest atom once it holds ``n`` atoms, at the timeline's
+    start before.
     """
+    windows = tuple_windows(encoding)
     rules: list[str] = []
-    for n in sorted({scope.window.size for scope in encoding.scopes if isinstance(scope.window, TupleWindow)}):
+    for window, k in windows.items():
+        n = window.size
         rules += [
-            f"__tc({n},T,K) :- {TIME}(T), K = #count{{A: {INPUT}(A,T)}}, K<{n}.",
-            f"__tc({n},T,{n}) :- {TIME}(T), #count{{A: {INPUT}(A,T)}} >= {n}.",
-            f"__ts({n},T,T,0) :- {TIME}(T).",
-            f"__ts({n},T,T,0) :- {TIMELINE}(Lo,_), T=Lo-1.",
-            f"__ts({n},T,R,S+K) :- __ts({n},T,R-1,S), __tc({n},R,K), S+K<{n}.",
-            f"__ts({n},T,R,{n}) :- __ts({n},T,R-1,S), __tc({n},R,K), S+K>={n}.",
-            f"__tlater({n},A,T,K) :- {INPUT}(A,T), __tix(A,T,I), "
-            f"K = #count{{B: {INPUT}(B,T), __tix(B,T,J), J>I}}, K<{n}.",
+            counted_input_rule(window, k),
+            f"__tc({k},T,K) :- {TIME}(T), K = #count{{A: __tcin({k},A,T)}}, K<{n}.",
+            f"__tc({k},T,{n}) :- {TIME}(T), #count{{A: __tcin({k},A,T)}} >= {n}.",
+            f"__ts({k},T,T,0) :- {TIME}(T).",
+            f"__ts({k},T,T,0) :- {TIMELINE}(Lo,_), T=Lo-1.",
+            f"__ts({k},T,R,S+K) :- __ts({k},T,R-1,S), __tc({k},R,K), S+K<{n}.",
+            f"__ts({k},T,R,{n}) :- __ts({k},T,R-1,S), __tc({k},R,K), S+K>={n}.",
+            f"__tlater({k},A,T,K) :- __tcin({k},A,T), __tix(A,T,I), "
+            f"K = #count{{B: __tcin({k},B,T), __tix(B,T,J), J>I}}, K<{n}.",
         ]
     for scope in encoding.scopes:
         if not isinstance(scope.window, TupleWindow):
             continue
-        tag, ident, n = encoding.tag, scope.ident, scope.window.size
+        tag, ident, n, k = encoding.tag, scope.ident, scope.window.size, windows[scope.window]
         rules += [
-            f"{TUPLES}({tag},{ident},A,T,R) :- __tlater({n},A,T,K), __ts({n},T,R,S), K+S<{n}.",
-            f"__tfull({tag},{ident},R) :- __ts({n},T,R,{n}), {TIMELINE}(Lo,_), T=Lo-1.",
+            f"{TUPLES}({tag},{ident},A,T,R) :- __tlater({k},A,T,K), __ts({k},T,R,S), K+S<{n}.",
+            f"__tfull({tag},{ident},R) :- __ts({k},T,R,{n}), {TIMELINE}(Lo,_), T=Lo-1.",
             f"{RANGE}({tag},{ident},R,L,R) :- __tfull({tag},{ident},R), "
             f"L = #min{{T: {TUPLES}({tag},{ident},A,T,R)}}.",
             f"{RANGE}({tag},{ident},R,Lo,R) :- {TIME}(R), {TIMELINE}(Lo,_), not __tfull({tag},{ident},R).",
         ]
     return rules
+
+
+def tuple_windows(encoding: TimeIndexed) -> dict[TupleWindow, int]:
+    """The distinct tuple windows of the encoding, numbered in the order they first occur."""
+    windows: dict[TupleWindow, int] = {}
+    for scope in encoding.scopes:
+        if isinstance(scope.window, TupleWindow):
+            windows.setdefault(scope.window, len(windows))
+    return windows
+
+
+def counted_input_rule(window: TupleWindow, k: int) -> str:
+    """``__tcin(k,A,T)``: the input atoms window ``k`` counts (the wildcards of its substream
+    pattern become distinct variables).
+
+    >>> from lars.parser import parse_atom
+    >>> counted_input_rule(TupleWindow(2, parse_atom("q(_,c,_)")), 1)
+    '__tcin(1,q(VW0,c,VW2),T) :- __tin(q(VW0,c,VW2),T).'
+    """
+    if window.substream is None:
+        return f"__tcin({k},A,T) :- {INPUT}(A,T)."
+    pattern = window.substream
+    atom = atom_term(Atom(pattern.predicate, tuple(
+        Variable(f"W{i}") if arg == ANY else arg for i, arg in enumerate(pattern.args))))
+    return f"__tcin({k},{atom},T) :- {INPUT}({atom},T)."
 
 
 def arrival_facts(stream: Stream) -> list[str]:

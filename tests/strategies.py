@@ -26,7 +26,7 @@ from lars.formulas import BOX, DIAMOND, At, AtAtom, WindowAtom
 from lars.rules import Literal, Program, Rule
 from lars.streams import Stream, Timeline
 from lars.terms import BinaryOp, Name, Number, Variable
-from lars.windows import TimeWindow, TupleWindow
+from lars.windows import ANY, TimeWindow, TupleWindow
 from tests.oracles.bruteforce import TooLarge, answer_streams
 
 INPUT_SIGNATURES = (("p", 1), ("q", 1), ("r", 0), ("s", 0))
@@ -122,8 +122,18 @@ def time_windows() -> st.SearchStrategy[TimeWindow]:
 
 @lru_cache(maxsize=None)
 def tuple_windows() -> st.SearchStrategy[TupleWindow]:
-    """``⊞^{#n}`` with n in 1..3."""
-    return st.builds(TupleWindow, st.integers(1, 3))
+    """``⊞^{#n}`` with n in 1..3, sometimes on a substream (``⊞^{#n, p(_)}``, ``⊞^{#n, p(a)}``, …)."""
+    return st.builds(TupleWindow, st.integers(1, 3), st.one_of(st.none(), st.none(), substreams()))
+
+
+@lru_cache(maxsize=None)
+def substreams() -> st.SearchStrategy[Atom]:
+    """A substream pattern: an input predicate with constants or ``_`` (:data:`lars.windows.ANY`)."""
+    return st.one_of(*[
+        st.tuples(*[st.one_of(st.just(ANY), constants())] * arity).map(
+            lambda arguments, n=name: Atom(n, arguments))
+        for name, arity in INPUT_SIGNATURES
+    ])
 
 
 @lru_cache(maxsize=None)

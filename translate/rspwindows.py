@@ -5,9 +5,13 @@
 | ``[RANGE L]`` | ``⊞^L`` | ``⊞^{L-1}`` | ``⊞^L @_T a``, ``T < now`` |
 | ``[RANGE L STEP D]``, ``[RANGE L SLIDE D]`` | ``⊞^{L,0,D}`` | ``⊞^{L-1,0,D}`` | ``⊞^{L,0,D} @_T a``, ``T < t'`` |
 | ``[RANGE L TUMBLING]`` | ``⊞^{L,0,L}`` | ``⊞^{L-1,0,L}`` | ``⊞^{L,0,L} @_T a``, ``T < t'`` |
-| ``[TRIPLES N]``, ``[ROWS N]`` | ``⊞^{#N}`` | same | same |
+| ``[TRIPLES N]``, ``[ROWS N]`` on stream ``s`` | ``⊞^{#N, striple(_,_,_,s)}`` | same | same |
 | ``[NOW]`` | ``⊞^0`` | same | same |
 | ``[ALL]``, ``[RANGE UNBOUNDED]`` | ``⊞^∞`` | same | same |
+
+A triple window counts the triples of its own stream only (RSP-QL, CSRBench): ``⊞^{#N}`` over
+the whole LARS stream would let a later triple of another stream push them out, so it counts
+the substream ``striple(_,_,_,s)`` (:class:`lars.windows.TupleWindow`).
 
 ``⊞^L`` covers the ``L+1`` points ``[t-L, t]``. The half-open readings cover ``L`` points.
 ``(t-L, t]`` is ``⊞^{L-1}``. ``[t-L, t)`` ends one tick before the window's pivot
@@ -20,6 +24,9 @@ binds: ``⊞^{L,0,D} ◇ a`` becomes ``⊞^{L,0,D} @_T a, ⊞^{0,0,D} @_N true, 
 (Literal(formula=WindowAtom(window=TimeWindow(length=30, ahead=0, step=1), modality=Diamond(), atom=Atom(predicate='p', args=())), negated=False),)
 >>> tau_window(RangeWindow(10, 5), "left-open")
 TimeWindow(length=9, ahead=0, step=5)
+>>> from lars.terms import Iri, Variable
+>>> window_literals(TriplesWindow(2), Atom("striple", (*map(Variable, "SPO"), Iri("s"))))[0].formula.window
+TupleWindow(size=2, substream=Atom(predicate='striple', args=(Variable(name='_'), Variable(name='_'), Variable(name='_'), Iri(value='s'))))
 """
 
 from __future__ import annotations
@@ -27,10 +34,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from lars.atoms import TRUE_PREDICATE, Atom, Comparison
-from lars.errors import InputError
+from lars.errors import InputError, UnsupportedError
 from lars.formulas import DIAMOND, At, WindowAtom
 from lars.rules import Literal
-from lars.windows import NOW, UNBOUNDED, TimeWindow, TupleWindow, Window
+from lars.terms import CONSTANT_TYPES
+from lars.windows import ANY, NOW, UNBOUNDED, TimeWindow, TupleWindow, Window
+from translate.rdf import STRIPLE
 from translate.names import internal_variable
 from translate.rsp import AllWindow, NowWindow, RangeWindow, RspWindow, TriplesWindow
 
@@ -46,11 +55,12 @@ def check_reading(reading: str) -> str:
     return reading
 
 
-def tau_window(window: RspWindow, reading: str = "closed") -> Window:
-    """The LARS window that reads ``window`` (for ``right-open``: the one before the cut-off)."""
+def tau_window(window: RspWindow, reading: str = "closed", atom: Atom | None = None) -> Window:
+    """The LARS window that reads ``window`` (for ``right-open``: the one before the cut-off);
+    a triple window needs the ``atom`` it reads (:func:`triples_window`)."""
     check_reading(reading)
     if isinstance(window, TriplesWindow):
-        return TupleWindow(window.count)
+        return triples_window(window, atom)
     if isinstance(window, NowWindow):
         return NOW
     if isinstance(window, AllWindow):
@@ -59,6 +69,20 @@ def tau_window(window: RspWindow, reading: str = "closed") -> Window:
         raise InputError(f"[RANGE 0] selects nothing under the {reading} boundary reading")
     length = window.length - 1 if reading == "left-open" else window.length
     return TimeWindow(length, 0, window.step)
+
+
+def triples_window(window: TriplesWindow, atom: Atom | None) -> TupleWindow:
+    """``⊞^{#N, striple(_,_,_,s)}``: the latest ``N`` triples of the stream ``s`` that ``atom``
+    (``striple(S,P,O,s)``) reads.
+
+    Raises:
+        UnsupportedError: ``atom`` is not a ``striple`` atom of a constant stream, so the
+            substream to count is unknown (counting every stream would be a wrong answer).
+    """
+    if atom is None or atom.predicate != STRIPLE or len(atom.args) != 4 \
+            or not isinstance(atom.args[3], CONSTANT_TYPES):
+        raise UnsupportedError("a triple window [TRIPLES n] over anything but one named stream")
+    return TupleWindow(window.count, Atom(STRIPLE, (ANY, ANY, ANY, atom.args[3])))
 
 
 def needs_cutoff(window: RspWindow, reading: str) -> bool:
@@ -80,9 +104,10 @@ def window_literals(window: RspWindow, atoms: Atom | Sequence[Atom],
     ``Tk < _N`` and one shared :func:`cutoff_literal`.
     """
     atoms = [atoms] if isinstance(atoms, Atom) else list(atoms)
-    lars_window = tau_window(window, reading)
     if not needs_cutoff(window, reading):
-        return tuple(Literal(WindowAtom(lars_window, DIAMOND, atom)) for atom in atoms)
+        return tuple(Literal(WindowAtom(tau_window(window, reading, atom), DIAMOND, atom))
+                     for atom in atoms)
+    lars_window = tau_window(window, reading)
     literals = [cutoff_literal(window)]
     for k, atom in enumerate(atoms, start=1):
         time = internal_variable("T", k)

@@ -138,12 +138,11 @@ def domain_until(atoms: Iterable[BodyAtom], timeline: Timeline) -> int | None:
 
 
 def make_state(atom: BodyAtom, timeline: Timeline, background: Iterable[Atom],
-               domain: DomainTracker | None, buffers: dict[int, TupleBuffer]):
+               domain: DomainTracker | None, buffers: dict[TupleWindow, TupleBuffer]):
     """The incremental state of a fed body atom (one of :mod:`solver.incremental.windowstate`)."""
     pattern = atom.pattern()
     if atom.scope == "tuple":
-        size = atom.window.size
-        buffer = buffers.setdefault(size, TupleBuffer(size, timeline.start))
+        buffer = buffers.setdefault(atom.window, TupleBuffer(atom.window, timeline.start))
         return TupleState(buffer, atom.modality, pattern, background, atom.at)
 
     def range_of(t: int) -> tuple[int, int]:

@@ -31,6 +31,7 @@ from lars.atoms import TRUE_PREDICATE, Atom
 from lars.formulas import AtAtom
 from lars.rules import Program
 from lars.streams import Timeline, distinct
+from lars.windows import TupleWindow
 from solver.incremental.bodyatoms import InputHistory, body_atoms, domain_tracker, make_state
 from solver.incremental.bottomup import Derived, PythonResidual
 from solver.encode import encode_program
@@ -164,11 +165,11 @@ class Engine:
                 self.state_of[atom.rule, atom.index] = shared[key]
         self.states = list(shared.values())
         self.by_signature: dict[Signature, list[TimeState]] = {}
-        self.tuple_counters: dict[int, list[TupleState]] = {}
+        self.tuple_counters: dict[TupleWindow, list[TupleState]] = {}
         for state in self.states:
             if isinstance(state, TupleState):
                 if state.modality == "diamond":
-                    self.tuple_counters.setdefault(state.buffer.size, []).append(state)
+                    self.tuple_counters.setdefault(state.buffer.window, []).append(state)
             else:
                 self.by_signature.setdefault(state.pattern.atom.signature, []).append(state)
 
@@ -196,10 +197,10 @@ class Engine:
         self.history.ingest(t, groups)
         if self.buffers:
             atoms = distinct(atoms)  # v(t) is a set: a repeated atom is no new tuple (SPEC section 2)
-        for size, buffer in self.buffers.items():
-            dropped = buffer.ingest(t, atoms)
-            for state in self.tuple_counters.get(size, ()):
-                state.entered(t, atoms, dropped)
+        for window, buffer in self.buffers.items():
+            taken, dropped = buffer.ingest(t, atoms)
+            for state in self.tuple_counters.get(window, ()):
+                state.entered(t, taken, dropped)
 
     def step(self, t: int, atoms: list[Atom]) -> TimePointAnswer:
         """The answer at ``t``, after taking in the slice at ``t``.

@@ -1,16 +1,19 @@
 """Incremental states of body atoms in tuple windows ``⊞^{#n}`` (SPEC section 3).
 
-A tuple window holds the latest ``n`` *input* atoms of every predicate, counted one by one in
-arrival order; derived atoms are never in it. So a body atom in a tuple window depends on the
-input alone, whatever its predicate. One :class:`TupleBuffer` per size is shared by the body
-atoms that use it.
+A tuple window holds the latest ``n`` *input* atoms of every predicate (of its substream, if it
+names one), counted one by one in arrival order; derived atoms are never in it. So a body atom
+in a tuple window depends on the input alone, whatever its predicate. One :class:`TupleBuffer`
+per window is shared by the body atoms that use it.
 
 >>> from lars.parser import parse_atom
->>> buffer = TupleBuffer(2, start=0)
->>> [buffer.ingest(t, [parse_atom(a)]) for t, a in ((0, "p"), (1, "q"), (2, "r"))][-1]
+>>> buffer = TupleBuffer(TupleWindow(2), start=0)
+>>> [buffer.ingest(t, [parse_atom(a)])[1] for t, a in ((0, "p"), (1, "q"), (2, "r"))][-1]
 [(0, Atom(predicate='p', args=()))]
 >>> buffer.earliest()
 1
+>>> buffer = TupleBuffer(TupleWindow(1, parse_atom("p(_)")), start=0)
+>>> buffer.ingest(0, [parse_atom("p(a)"), parse_atom("q(b)")])[0], buffer.earliest()
+([Atom(predicate='p', args=(Name(value='a'),))], 0)
 """
 
 from __future__ import annotations
@@ -19,28 +22,32 @@ from collections import deque
 from collections.abc import Iterable
 
 from lars.atoms import Atom
+from lars.windows import TupleWindow
 from solver.incremental.relations import NO_CHANGE, Computed, Counted, Delta, Pattern, Tuple
 
 
 class TupleBuffer:
-    """The latest ``size`` input atoms (every predicate), in arrival order (SPEC section 3)."""
+    """The latest ``size`` input atoms the window counts (every predicate, or those of its
+    substream), in arrival order (SPEC section 3)."""
 
-    def __init__(self, size: int, start: int):
-        self.size = size
+    def __init__(self, window: TupleWindow, start: int):
+        self.window = window
+        self.size = window.size
         self.start = start
         self.atoms: deque[tuple[int, Atom]] = deque()
         self.version = 0
 
-    def ingest(self, time: int, atoms: list[Atom]) -> list[tuple[int, Atom]]:
-        """Take in a slice; returns the atoms pushed out (oldest first)."""
+    def ingest(self, time: int, atoms: list[Atom]) -> tuple[list[Atom], list[tuple[int, Atom]]]:
+        """Take in a slice; returns the atoms taken in and those pushed out (oldest first)."""
+        taken = [atom for atom in atoms if self.window.counts(atom)]
         dropped = []
-        for atom in atoms:
+        for atom in taken:
             self.atoms.append((time, atom))
             if len(self.atoms) > self.size:
                 dropped.append(self.atoms.popleft())
-        if atoms:
+        if taken:
             self.version += 1
-        return dropped
+        return taken, dropped
 
     def earliest(self) -> int:
         """Start of the window's timeline: time of the ``size``-th latest atom, else the timeline's."""

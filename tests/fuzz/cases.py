@@ -123,9 +123,6 @@ def known_defect(case: Case) -> str | None:
     """The reason a case meets a defect already pinned as a strict xfail in
     :mod:`tests.fuzz.test_pinned` (so the fuzzer stays green until it is fixed), else ``None``.
     Remove a line here when its pinned test starts passing."""
-    if "tuple-window" in features(case.query) and len({i.stream for i in case.items}) > 1:
-        return "a tuple window on one stream counts the triples of every stream (⊞^{#n} over the " \
-               "whole LARS stream)"
     return None
 
 

@@ -55,7 +55,9 @@ time_windows = st.builds(
     st.one_of(st.just(0), st.integers(0, 20)),
     st.one_of(st.just(1), st.integers(1, 20)),
 )
-windows = st.one_of(time_windows, st.builds(TupleWindow, st.integers(1, 100)))
+substreams = st.builds(Atom, names, st.lists(st.one_of(constants, st.just(Variable("_"))), max_size=4).map(tuple))
+windows = st.one_of(time_windows, st.builds(TupleWindow, st.integers(1, 100),
+                                            st.one_of(st.none(), substreams)))
 modalities = st.one_of(st.just(Diamond()), st.just(Box()), st.builds(At, time_terms))
 
 comparisons = st.builds(Comparison, st.sampled_from(COMPARISON_OPERATORS), terms, terms)

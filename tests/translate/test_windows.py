@@ -5,17 +5,23 @@ from __future__ import annotations
 import pytest
 
 from lars.atoms import Atom
-from lars.errors import InputError
+from lars.errors import InputError, UnsupportedError
 from lars.parser import parse_program
 from lars.printer import print_literal
 from lars.rules import Program, Rule
-from lars.terms import Number, Variable
-from lars.windows import NOW, UNBOUNDED, TimeWindow, TupleWindow
+from lars.terms import Iri, Number, Variable
+from lars.windows import ANY, NOW, UNBOUNDED, TimeWindow, TupleWindow
 from tests.translate.solving import solve
 from translate.clauses import Cursor
 from translate.rsp import AllWindow, NowWindow, RangeWindow, TriplesWindow
 from translate.scanner import SourceText, tokenize
 from translate.rspwindows import tau_window, window_literals
+
+
+S1 = Iri("http://ex.org/s1")
+READ = Atom("striple", (Variable("S"), Variable("P"), Variable("O"), S1))
+"""What a STREAM block on :s1 reads; its triple window counts the triples of :s1 only."""
+OF_S1 = Atom("striple", (ANY, ANY, ANY, S1))
 
 
 def read_window(text: str, unit_ms: int = 1000):
@@ -28,9 +34,9 @@ def read_window(text: str, unit_ms: int = 1000):
     pytest.param("[RANGE 10s SLIDE 5s]", RangeWindow(10, 5), TimeWindow(10, 0, 5),
                  id="range-10s-slide-5s"),
     pytest.param("[RANGE 4s TUMBLING]", RangeWindow(4, 4), TimeWindow(4, 0, 4), id="range-4s-tumbling"),
-    pytest.param("[TRIPLES 10]", TriplesWindow(10), TupleWindow(10), id="triples-10"),
-    pytest.param("[RANGE TRIPLES 3]", TriplesWindow(3), TupleWindow(3), id="range-triples-3"),
-    pytest.param("[ROWS 3]", TriplesWindow(3), TupleWindow(3), id="rows-3"),
+    pytest.param("[TRIPLES 10]", TriplesWindow(10), TupleWindow(10, OF_S1), id="triples-10"),
+    pytest.param("[RANGE TRIPLES 3]", TriplesWindow(3), TupleWindow(3, OF_S1), id="range-triples-3"),
+    pytest.param("[ROWS 3]", TriplesWindow(3), TupleWindow(3, OF_S1), id="rows-3"),
     pytest.param("[NOW]", NowWindow(), NOW, id="now"),
     pytest.param("[ALL]", AllWindow(), UNBOUNDED, id="all"),
     pytest.param("[RANGE UNBOUNDED]", AllWindow(), UNBOUNDED, id="range-unbounded"),
@@ -39,7 +45,16 @@ def read_window(text: str, unit_ms: int = 1000):
 def test_window_table(text: str, rsp, lars) -> None:
     window = read_window(text)
     assert window == rsp
-    assert tau_window(window) == lars
+    assert tau_window(window, atom=READ) == lars
+
+
+@pytest.mark.parametrize("atom", [Atom("p"), Atom("striple", (Variable("S"), Variable("P"), Variable("O"), Variable("G")))],
+                         ids=["not-a-stream-triple", "variable-stream"])
+def test_a_triple_window_on_no_one_stream_is_refused(atom: Atom) -> None:
+    """Which triples ``[TRIPLES n]`` counts is its stream's (RSP-QL, CSRBench); without one
+    named stream the substream is unknown, and counting every stream would be wrong."""
+    with pytest.raises(UnsupportedError, match="one named stream"):
+        window_literals(TriplesWindow(2), atom)
 
 
 @pytest.mark.parametrize(("text", "unit_ms", "rsp"), [
@@ -74,7 +89,7 @@ def test_right_open_uses_at_and_cutoff() -> None:
                          ids=["triples", "now", "all"])
 @pytest.mark.parametrize("reading", ["left-open", "right-open"])
 def test_readings_leave_other_windows_alone(window, reading: str) -> None:
-    assert window_literals(window, Atom("p"), reading) == window_literals(window, Atom("p"))
+    assert window_literals(window, READ, reading) == window_literals(window, READ)
 
 
 @pytest.mark.parametrize("reading", ["left-open", "right-open"])
