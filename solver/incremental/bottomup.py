@@ -34,16 +34,19 @@ class PythonResidual:
         self.heads = {r: Head(engine.program.rules[r], plans[r].variables, engine.timeline) for r in rules}
         self.atom_at = {(a.rule, a.index): a for a in engine.atoms}
         graph: dict[Signature, dict[Signature, None]] = {}  # body → heads (ordered, unlike a set)
+        heads = {r: base_atom(engine.program.rules[r].head).signature for r in rules}
         for r in rules:
-            head = base_atom(engine.program.rules[r].head).signature
-            graph.setdefault(head, {})
-            for atom in engine.atoms:
-                if atom.rule == r and not atom.fed:
-                    graph.setdefault(atom.atom.signature, {})[head] = None
+            graph.setdefault(heads[r], {})
+        for atom in engine.atoms:
+            if atom.rule in heads and not atom.fed:
+                graph.setdefault(atom.atom.signature, {})[heads[atom.rule]] = None
+        by_head: dict[Signature, list[int]] = {}
+        for r in rules:
+            by_head.setdefault(heads[r], []).append(r)
         self.strata = []
         for component in components(graph):
             members = set(component)
-            stratum_rules = [r for r in rules if base_atom(engine.program.rules[r].head).signature in members]
+            stratum_rules = sorted(r for head in component for r in by_head.get(head, ()))
             recursive = any(b in graph[a] for a in members for b in members)
             if stratum_rules:
                 self.strata.append((stratum_rules, recursive))
