@@ -15,6 +15,7 @@ from lars.formulas import base_atom
 from lars.graphs import components
 from solver.incremental.bodyatoms import BodyAtom, derived_growth, derived_relation
 from solver.incremental.joins import OFF_TIMELINE, Head, Pair, RulePlan, Table
+from solver.limits import too_many_derived
 
 Derived = dict[Signature, dict[int, set[Atom]]]
 
@@ -53,6 +54,7 @@ class PythonResidual:
 
     def solve(self, t: int, derived: Derived, deltas) -> list[set[Pair]]:
         cache: dict = {}
+        self.room = self.engine.max_derived
         for rules, recursive in self.strata:
             if recursive:
                 if not self.fixpoint(rules, t, derived, cache):
@@ -60,7 +62,7 @@ class PythonResidual:
                 continue
             for r in rules:
                 new: list[Pair] = []
-                if not add_new(self.evaluate(r, t, derived, cache), derived, new):
+                if not self.add_new(t, self.evaluate(r, t, derived, cache), derived, new):
                     return []
                 for atom, _ in new:
                     cache.pop(atom.signature, None)
@@ -82,7 +84,7 @@ class PythonResidual:
             self.relation(r, j, t, derived, cache)
         new: list[Pair] = []
         for r in rules:
-            if not add_new(self.evaluate(r, t, derived, cache), derived, new):
+            if not self.add_new(t, self.evaluate(r, t, derived, cache), derived, new):
                 return False
         by_key = {self.atom_at[r, j].key(): self.atom_at[r, j] for r, j in growing}
         while new:
@@ -90,7 +92,8 @@ class PythonResidual:
             new = []
             for r, j in growing:
                 seeds = growth.get(self.atom_at[r, j].key())
-                if seeds and not add_new(self.evaluate(r, t, derived, cache, (j, seeds)), derived, new):
+                if seeds and not self.add_new(t, self.evaluate(r, t, derived, cache, (j, seeds)),
+                                              derived, new):
                     return False
         return True
 
@@ -117,6 +120,15 @@ class PythonResidual:
                 table.add_all(gained)
                 growth[key] = gained
         return growth
+
+    def add_new(self, t: int, pairs: list[Pair | None], derived: Derived, new: list[Pair]) -> bool:
+        """:func:`add_new`, refusing ``t`` once more than ``engine.max_derived`` atoms are new."""
+        before = len(new)
+        added = add_new(pairs, derived, new)
+        self.room -= len(new) - before
+        if self.room < 0:
+            raise too_many_derived(t, self.engine.max_derived)
+        return added
 
     def relation(self, r: int, j: int, t: int, derived: Derived, cache: dict) -> Table:
         """The relation of body atom ``j`` of rule ``r`` at ``t`` (cached until its predicate grows)."""

@@ -150,6 +150,35 @@ def test_500_optional_blocks_are_answered_within_60_s(files):
     assert f"<{EX}a>" in out and out == lars("run", single, "--stream", stream, "--format", "csv")[1]
 
 
+PATH = CSPARQL.replace("SELECT ?x", "SELECT ?y").format(body=":n0 :p+ ?y")
+
+
+def chain(edges: int) -> str:
+    return "".join(f"<{EX}n{i}> <{EX}p> <{EX}n{i + 1}> <{EX}s> 3\n" for i in range(edges))
+
+
+def test_atoms_derived_past_lars_max_derived_are_refused(files, monkeypatch):
+    """A property path's closure over a chain of n edges has n(n+1)/2 atoms (5,050 for 100; the
+    answers add 100 more)."""
+    query, stream = files(q_rq=PATH, s_nt=chain(100))
+    monkeypatch.setenv("LARS_MAX_DERIVED", "5000")
+    status, _, err = lars_within(60, "run", query, "--stream", stream)
+    message = assert_refused(status, err)
+    assert "time point 3 derives more than 5,000 atoms" in message and "LARS_MAX_DERIVED=N" in message
+    monkeypatch.setenv("LARS_MAX_DERIVED", "6000")
+    status, out, err = lars_within(60, "run", query, "--stream", stream, "--format", "csv")
+    assert status == 0, err
+    assert f"<{EX}n100>" in out and f"<{EX}n0>" not in out
+
+
+@pytest.mark.slow  # ~35 s of CPU
+def test_a_property_path_over_a_chain_of_100000_edges_is_refused_within_60_s(files):
+    """Its closure (5·10^9 atoms) passes the default bound of 10^6 derived atoms first."""
+    query, stream = files(q_rq=PATH, s_nt=chain(100_000))
+    status, _, err = lars_within(60, "run", query, "--stream", stream)
+    assert "derives more than 1,000,000 atoms" in assert_refused(status, err)
+
+
 # --- explosions without a bound --------------------------------------------------------------
 
 @pytest.mark.parametrize("strategy", ["stratified", "reference"])
