@@ -6,7 +6,8 @@ The ``lars`` command shows their defaults in its options (``--max-facts``); the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 
 from lars.errors import LimitError
 
@@ -14,6 +15,10 @@ DEFAULT_MAX_FACTS = 5_000_000
 DEFAULT_MAX_MODELS = 10_000
 """Answer streams (clingo's models) one time point may have: 30 independent even loops have 2^30,
 which clingo would enumerate for hours."""
+DEFAULT_MAX_DERIVED = 1_000_000
+"""Atoms the stratified strategy may derive at one time point (``LARS_MAX_DERIVED`` overrides it):
+the closure of a property path over a chain of 3,000 edges is 4.5 million atoms, which took
+over two minutes and 4 GB; two million took 73 s CPU and 2 GB (issue 28)."""
 MAX_PARTITIONS = 10_000
 """The most ranges ``--partitions`` cuts a timeline into: each range is a task (a Spark task or a
 worker process) and, for a stream file, a few seeks into it; 10^18 of them would never end."""
@@ -26,6 +31,23 @@ class Limits:
 
     max_facts: int = DEFAULT_MAX_FACTS
     max_models: int = DEFAULT_MAX_MODELS
+    max_derived: int = field(default_factory=lambda: max_derived_default())
+
+
+def max_derived_default() -> int:
+    """``LARS_MAX_DERIVED`` if set (a positive integer), else :data:`DEFAULT_MAX_DERIVED`."""
+    text = os.environ.get("LARS_MAX_DERIVED", "").strip()
+    if not text:
+        return DEFAULT_MAX_DERIVED
+    if not text.isdigit() or int(text) < 1:
+        raise LimitError(f"LARS_MAX_DERIVED must be a positive integer, not {text!r}")
+    return int(text)
+
+
+def too_many_derived(t: int, limit: int) -> LimitError:
+    """The refusal of time point ``t``, at which the rules derive more than ``limit`` atoms."""
+    return LimitError(f"time point {t} derives more than {limit:,} atoms",
+                      hint="raise it with LARS_MAX_DERIVED=N")
 
 
 def too_many_models(t: int, limit: int) -> LimitError:

@@ -132,7 +132,8 @@ def evaluate(program: Program, slices: Iterable[Slice], timeline: Timeline,
         if not is_stratified(program):
             raise UnsupportedError("the stratified strategy needs a stratified program "
                                    "(use incremental or auto)")
-        engine = Engine(program, timeline, background, residual="python", shown=shown, inputs=inputs)
+        engine = Engine(program, timeline, background, residual="python", shown=shown, inputs=inputs,
+                        max_derived=(limits or Limits()).max_derived)
     elif strategy == "incremental":
         engine = Engine(program, timeline, background, residual="clingo", shown=shown, inputs=inputs,
                         max_models=(limits or Limits()).max_models)

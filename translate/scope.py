@@ -15,7 +15,7 @@ which decides where τ must split joins into cases.
 
 from __future__ import annotations
 
-from functools import singledispatch
+from functools import singledispatch, wraps
 
 from translate.rsp import (
     BGP, Expr, Extend, Filter, Graph, Group, Join, Minus, Optional, Pattern, StreamPattern,
@@ -143,6 +143,31 @@ def _(pattern) -> frozenset[str]:
 def _(pattern) -> frozenset[str]:
     return frozenset(var.name for var, aggregate in pattern.aggregates
                      if aggregate.function == "count")
+
+
+def _kept_on_the_pattern(function):
+    """``function`` (a walk of the pattern tree) with its answer kept on the pattern node.
+
+    Patterns are frozen, so the answer never changes; without it a chain of n OPTIONALs asks
+    each subtree again at each of its ancestors (quadratic: 500 OPTIONALs spent ~6 s here,
+    issue 28). A dict keyed by patterns would not help: a dataclass's hash walks the tree."""
+    attribute = f"_{function.__name__}_answer"
+
+    @wraps(function)
+    def kept(pattern):
+        own = getattr(pattern, "__dict__", None)
+        if own is None:
+            return function(pattern)
+        found = own.get(attribute)
+        if found is None:
+            found = function(pattern)
+            object.__setattr__(pattern, attribute, found)
+        return found
+    return kept
+
+
+in_scope = _kept_on_the_pattern(in_scope)
+certain = _kept_on_the_pattern(certain)
 
 
 def children(pattern: Pattern) -> tuple[Pattern, ...]:

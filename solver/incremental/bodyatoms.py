@@ -241,6 +241,26 @@ def derived_relation(atom: BodyAtom, t: int, timeline: Timeline, derived: dict[S
     return found
 
 
+def derived_growth(atom: BodyAtom, t: int, timeline: Timeline, new: Iterable[tuple[Atom, int]]) -> set | None:
+    """The tuples that the derived atoms ``new`` (pairs ``(atom, time)``) add to the relation of
+    ``atom`` at ``t`` (:func:`derived_relation`), or ``None`` for a ``□``, which is not a union over
+    atoms (its caller recomputes it). Some tuples may already be in the relation."""
+    if atom.modality == BOX:
+        return None
+    lo, hi = atom.range(t, timeline)
+    match = atom.pattern().match_keys
+    signature = atom.atom.signature
+    mine = [(a, time) for a, time in new if a.signature == signature and lo <= time <= hi]
+    if atom.modality == DIAMOND:
+        found = {match(keys_of(a)) for a, _ in mine}
+    elif atom.modality == AT:
+        found = {match(keys_of(a)) for a, time in mine if time == atom.at}
+    else:
+        found = {match(keys_of(a), time) for a, time in mine}
+    found.discard(None)
+    return found
+
+
 def domain_tracker(program: Program, atoms: list[BodyAtom], timeline: Timeline,
                    background: Iterable[Atom]) -> DomainTracker | None:
     """The active-domain tracker when some ``□`` may see an empty window, else ``None``."""
@@ -254,4 +274,4 @@ def domain_tracker(program: Program, atoms: list[BodyAtom], timeline: Timeline,
 
 
 __all__ = ["AT", "AT_VARIABLE", "BOX", "DIAMOND", "BodyAtom", "InputHistory", "body_atoms",
-           "derived_relation", "domain_tracker", "domain_until", "make_state"]
+           "derived_growth", "derived_relation", "domain_tracker", "domain_until", "make_state"]

@@ -38,7 +38,7 @@ from solver.encode import encode_program
 from solver.answers import AnswerStream, TimePointAnswer, canonical
 from solver.incremental.residual import ClingoResidual, at_free
 from solver.incremental.joins import OFF_TIMELINE, Head, Pair, RulePlan, Table, Tuple
-from solver.limits import DEFAULT_MAX_MODELS
+from solver.limits import DEFAULT_MAX_DERIVED, DEFAULT_MAX_MODELS
 from solver.keys import KeyedSlice
 from solver.incremental.tuplestate import TupleState
 from solver.incremental.unfold import unfold_copies
@@ -108,6 +108,8 @@ class Engine:
             that read derived predicates are evaluated.
         max_models: the most answer streams a time point may have (clingo's residual stops
             enumerating past it and the time point is refused).
+        max_derived: the most atoms the Python residual may derive at a time point (past it the
+            time point is refused: a closure can grow quadratically with the input).
         shown: the predicates whose atoms the answers report (all if ``None``); a translated
             query shows only its answer predicate, not the thousands of ``triple`` atoms a
             C-SPARQL translation derives at each time point.
@@ -119,9 +121,10 @@ class Engine:
     def __init__(self, program: Program, timeline: Timeline, background: frozenset[Atom],
                  residual: str = "python", shown: frozenset[str] | None = None,
                  inputs: frozenset[Signature] | None = None,
-                 max_models: int = DEFAULT_MAX_MODELS):
+                 max_models: int = DEFAULT_MAX_MODELS, max_derived: int = DEFAULT_MAX_DERIVED):
         check_safety(program)
         self.max_models = max_models
+        self.max_derived = max_derived
         encode_program(program)  # refuses what the reference refuses, with the same errors
         self.inputs = inputs
         program = unfold_copies(program, shown, frozenset(a.signature for a in background), inputs)
