@@ -106,8 +106,8 @@ class _KeepLabels(dict):
 
 
 _TIMESTAMP = re.compile(r"-?[0-9]+")
-MAX_TIMESTAMP_DIGITS = 18
-"""A timestamp's digits at most (a 64-bit integer holds every 18-digit number): a longer one is
+MAX_TIMESTAMP_DIGITS = 19
+"""A timestamp's digits at most (a 64-bit integer holds up to 9.2·10^18): a longer one is
 refused at its line and column, never converted (Python refuses integers of over 4,300 digits
 with an internal error, and no timeline reaches that far)."""
 _BAD_IRI = re.compile(r'[\x00-\x20<>"{}|^`\\]')
@@ -202,7 +202,7 @@ FAST_LINE = re.compile(
     rf'|"(?P<lit>[^"\\]*+)"(?:@(?P<lang>[a-zA-Z]+(?:-[a-zA-Z0-9]+)*)|\^\^<(?P<dt>{_FAST_IRI})>)?+)'
     rf"[ \t]*+(?:<(?P<g>{_FAST_IRI})>[ \t]*+)?+"
     r"(?:\.[ \t]++)?+"
-    r"(?P<t>-?[0-9]{1,18}+)[ \t]*+(?:#.*)?",
+    r"(?P<t>-?[0-9]{1,19}+)[ \t]*+(?:#.*)?",
     re.DOTALL)
 
 

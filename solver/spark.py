@@ -177,7 +177,9 @@ def spark_session(master: str = "local[*]", conf: Mapping[str, str] | None = Non
         raise
     except Exception as error:
         stop_spark()
-        raise remote_error(error, job, master) from error
+        if type(error).__module__.split(".")[0] in ("pyspark", "py4j"):  # failed inside Spark
+            raise remote_error(error, job, master) from error
+        raise  # a bug of ours on the driver stays an internal error
     except BaseException:
         stop_spark()
         raise

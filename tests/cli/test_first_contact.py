@@ -93,5 +93,5 @@ def test_a_timestamp_of_thousands_of_digits_is_refused_at_its_line(tmp_path, cap
                      "{ ?a :p ?o } }\n", encoding="utf-8")
     assert main(["run", str(query), "--stream", str(stream)]) == 2
     err = capsys.readouterr().err
-    assert "s.nt:2:" in err and "at most 18 digits (this one has 5000)" in err
+    assert "s.nt:2:" in err and "at most 19 digits (this one has 5000)" in err
     assert "internal error" not in err
