@@ -11,10 +11,8 @@ Two kinds of input:
 * line files (``whole_files=False``): each line is parsed by a *line parser*
   ``(line, source, line_number) -> (t, elements) | None`` such as
   :func:`lars.parser.parse_stream_line`; each file's timestamps are checked (or sorted) on their
-  own, and several files are merged by time. In process, a file holding several streams, each
-  in time order, is merged by time (:class:`ingest.timeorder.StreamMerge`); the Spark job checks
-  one order over all the file's streams and refuses such a file at its first line behind
-  another stream's (``order="sort"`` reads it on both);
+  own, and several files are merged by time. A file holding several streams, each in time
+  order, is merged by time (:class:`ingest.timeorder.StreamMerge`), on Spark as in process;
 * whole files (``whole_files=True``): each file is parsed by a *document parser*
   ``(text, source) -> (t, elements)`` (a Turtle folder's files, listed by the caller).
 
@@ -23,7 +21,8 @@ the executors' disks: kept on the heap, 10^7 parsed lines overran local mode's d
 driver heap; on disk the JVM peaked at 1.3 GB for 10^6 and 10^7 alike, at the same speed), and
 its time order checked per partition, each partition starting from the state its predecessors
 left (:func:`ingest.policy.combine_orders`; one small job collects the partitions' end
-states). The executors then group each partition into runs of one time point; the driver
+states and streams). A file of several interleaved streams is checked on the driver instead,
+over each line's time and stream, as the local reader merges it (:func:`_checked_lines`). The executors then group each partition into runs of one time point; the driver
 merges the runs in partition order, which is arrival order, so no shuffle is needed. Elements
 travel pickled once (:func:`_pack`). pyspark is imported here only, when the first Spark session
 starts, so :func:`slice_in_process` needs no pyspark.
@@ -32,8 +31,9 @@ starts, so :func:`slice_in_process` needs no pyspark.
 :func:`iter_slice_stream` gives the same slices lazily: it fetches the runs a partition at a time
 (``toLocalIterator``) and yields each slice once the next time point begins, so the driver holds
 about one partition and one slice. That needs runs that arrive in ascending time, which holds for
-one line file under ``order="strict"`` (lines going back in time are bad records, never runs) and
-for whole files listed in time order; for anything else it falls back to :func:`slice_stream`.
+one line file of one stream under ``order="strict"`` (lines going back in time are bad records,
+never runs) and for whole files listed in time order; for anything else it falls back to
+:func:`slice_stream`.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from ingest.policy import (
     MAX_MESSAGES, LineParser, ReadPolicy, ReadReport,
     group_by_time, handle, parse_lines, read_lines, read_text, refuse_special_file, require_report,
 )
-from ingest.timeorder import Entry, TimeOrder, combine_orders
+from ingest.timeorder import Entry, StreamMerge, TimeOrder, combine_orders, stream_of
 from lars.errors import InputError, LarsError, ParseError, Position
 from solver.spark import is_current, spark_session
 
@@ -164,34 +164,38 @@ def _parse_partition(parser: LineParser, source: str, rows: Iterable[tuple[str, 
 
 
 def _parse_rows(parser: LineParser, source: str, rows: Iterable[tuple[str, int]]) -> Iterator[tuple]:
+    """Rows → records ``(number, time, packed elements, error, stream)``."""
     for line, index in rows:
         number = index + 1
         try:
             parsed = parser(line, source, number)
         except ParseError as error:
-            yield number, None, None, _payload(error)
+            yield number, None, None, _payload(error), None
             continue
         if parsed is None:
-            yield number, None, None, None
+            yield number, None, None, None, None
         else:
-            yield number, parsed[0], _pack(parsed[1]), None
+            yield number, parsed[0], _pack(parsed[1]), None, stream_of(parsed[1])
 
 
 def _order_state(partition: int, records: Iterable[tuple]) -> Iterator[tuple]:
-    """A partition's line count and its :class:`TimeOrder` end state, started from nothing."""
-    order, count = TimeOrder(""), 0
-    for number, time, _, _ in records:
+    """A partition's line count, its :class:`TimeOrder` end state (started from nothing) and
+    the streams its lines arrive on."""
+    order, count, streams = TimeOrder(""), 0, set()
+    for number, time, _, _, stream in records:
         count += 1
         if time is not None:
             order.check(time, number)
-    yield partition, count, order.state
+            streams.add(stream)
+    yield partition, count, order.state, streams
 
 
 def _check_partition(file_index: int, source: str, starts: list, strict: bool,
                      partition: int, records: Iterable[tuple]) -> Iterator[tuple]:
-    """Records → ``(kind, key, time, elements, error)`` with kind ``ok``, ``late`` or ``bad``."""
+    """Records → ``(kind, key, time, elements, error)`` with kind ``ok``, ``late`` or ``bad``:
+    the file's lines all in one time order (one stream, or ``order="sort"``)."""
     order = TimeOrder(source, starts[partition])
-    for number, time, elements, error in records:
+    for number, time, elements, error, _ in records:
         key = (file_index, number)
         if error is not None:
             yield "bad", key, None, None, error
@@ -204,22 +208,71 @@ def _check_partition(file_index: int, source: str, starts: list, strict: bool,
                     "late", key, time, elements, _payload(backwards))
 
 
-def _checked_lines(context, file_index: int, path: str, parser: LineParser, strict: bool,
+def _merge_errors(source: str, lines: Iterable[tuple[int, int, Any]], stop: bool) -> dict[int, tuple]:
+    """The lines that :class:`StreamMerge` refuses, ``{line number: error payload}``, for
+    ``lines`` ``(number, time, stream)`` in file order: the local reader's per-stream order
+    check, run on the driver over the lines' times and streams only. With ``stop`` the first
+    refused line is enough."""
+    merge, refused = StreamMerge(source), {}
+    for number, time, stream in lines:
+        error = merge.check(time, number, stream)
+        if error is not None:
+            refused[number] = _payload(error)
+            if stop:
+                break
+        else:
+            for _ in merge.push(Entry(time, (), Position(source, number))):
+                pass  # only the time points handed on matter here
+    return refused
+
+
+def _check_merged(file_index: int, refused: dict[int, tuple], records: Iterable[tuple]
+                  ) -> Iterator[tuple]:
+    """Records → ``(kind, key, time, elements, error)``, the refused lines bad: a file whose
+    streams interleave, each in its own time order (``order="strict"``)."""
+    for number, time, elements, error, _ in records:
+        key = (file_index, number)
+        if error is not None:
+            yield "bad", key, None, None, error
+        elif number in refused:
+            yield "bad", key, None, None, refused[number]
+        elif time is not None:
+            yield "ok", key, time, elements, None
+
+
+def _checked_lines(context, file_index: int, path: str, parser: LineParser, policy: ReadPolicy,
                    partitions: int | None):
-    """One line file as checked records, its number of lines, and the cached parsed lines."""
+    """One line file as checked records, its number of lines, the cached parsed lines, and
+    whether the records kept ascend in time (not so when several streams interleave).
+
+    One stream (the common case) is checked partition by partition, each starting from the
+    state its predecessors left. Several streams under ``order="strict"`` are merged as the
+    local reader merges them (:class:`StreamMerge`): each stream's lines must ascend, and a
+    stream may not start before what was already handed on. That check needs the lines in file
+    order, so it runs on the driver over each line's time and stream (fetched a partition at a
+    time); the records then keep their file order and are sorted by time when collected.
+    """
     from pyspark import StorageLevel
 
     rows = context.textFile(shipped_path(path), partitions).zipWithIndex()
     parsed = rows.mapPartitions(lambda part: _parse_partition(parser, path, part)).persist(
         StorageLevel.DISK_ONLY)
     summaries = sorted(parsed.mapPartitionsWithIndex(_order_state).collect())
+    count = sum(summary[1] for summary in summaries)
+    strict = policy.order == "strict"
+    if strict and len(set().union(*(summary[3] for summary in summaries))) > 1:
+        times = parsed.filter(lambda record: record[1] is not None).map(
+            lambda record: (record[0], record[1], record[4])).toLocalIterator()
+        refused = _merge_errors(path, times, stop=policy.on_error == "stop")
+        checked = parsed.mapPartitions(lambda part: _check_merged(file_index, refused, part))
+        return checked, count, parsed, False
     starts, state = [], None
-    for _, _, end_state in summaries:
+    for summary in summaries:
         starts.append(state)
-        state = combine_orders(state, end_state)
+        state = combine_orders(state, summary[2])
     checked = parsed.mapPartitionsWithIndex(
         lambda partition, part: _check_partition(file_index, path, starts, strict, partition, part))
-    return checked, sum(count for _, count, _ in summaries), parsed
+    return checked, count, parsed, True
 
 
 def _document_record(parser: DocumentParser, item: tuple[int, str, str]) -> tuple:
@@ -286,14 +339,15 @@ def _note_problems(summaries: list[tuple], policy: ReadPolicy, report: ReadRepor
 def _spark_records(paths: list[str], parser: LineParser | DocumentParser, whole_files: bool,
                    master: str, policy: ReadPolicy, report: ReadReport, partitions: int | None,
                    conf: Mapping[str, str] | None) -> Iterator[Any]:
-    """The job's records ``(kind, key, time, packed, error)`` in arrival order, as an RDD.
+    """The job's records ``(kind, key, time, packed, error)`` in arrival order, as an RDD, and
+    whether the records kept of each line file ascend in time.
 
     Runs inside the Spark session and counts the records read in ``report``. The parsed line
     files stay cached while the block runs and are unpersisted however it is left: by the
     collecting job at its end, by the lazy one also when its consumer closes it early.
     """
     with spark_session(master, conf, job="slicing the stream") as session:
-        context, cached = session.sparkContext, []
+        context, cached, ascending = session.sparkContext, [], True
         try:
             if whole_files:
                 items = [(index, path, shipped_path(path)) for index, path in enumerate(paths)]
@@ -301,12 +355,13 @@ def _spark_records(paths: list[str], parser: LineParser | DocumentParser, whole_
                     lambda item: _document_record(parser, item))
                 report.records += len(paths)
             else:
-                parts = [_checked_lines(context, index, path, parser, policy.order == "strict",
-                                        partitions) for index, path in enumerate(paths)]
-                cached.extend(parsed for _, _, parsed in parts)
-                records = context.union([checked for checked, _, _ in parts])
-                report.records += sum(count for _, count, _ in parts)
-            yield records
+                parts = [_checked_lines(context, index, path, parser, policy, partitions)
+                         for index, path in enumerate(paths)]
+                cached.extend(part[2] for part in parts)
+                records = context.union([part[0] for part in parts])
+                report.records += sum(part[1] for part in parts)
+                ascending = all(part[3] for part in parts)
+            yield records, ascending
         finally:
             if is_current(session):  # a stopped session took its cache along
                 for rdd in cached:
@@ -392,7 +447,12 @@ def _streamed_slices(paths: list[str], parser: LineParser | DocumentParser, whol
     are noted in ``report``, and the cache goes.
     """
     with _spark_records(paths, parser, whole_files, master, policy, report, partitions,
-                        conf) as records:
+                        conf) as (records, ascending):
+        if not ascending:  # interleaved streams: no slice is complete before the job is
+            slices = _collect_slices(records, policy, report)
+            report.elements += sum(len(elements) for _, elements in slices)
+            yield from slices
+            return
         runs = _run_rdd(records, policy).toLocalIterator(prefetchPartitions=True)
         summaries: list[tuple] = []
         try:
@@ -438,7 +498,7 @@ def slice_stream(paths: str | Sequence[str], parser: LineParser | DocumentParser
     if not paths:
         return []
     with _spark_records(paths, parser, whole_files, master, policy, report, partitions,
-                        conf) as records:
+                        conf) as (records, _):
         slices = _collect_slices(records, policy, report)
     report.elements += sum(len(elements) for _, elements in slices)
     return slices
@@ -454,8 +514,9 @@ def iter_slice_stream(paths: str | Sequence[str], parser: LineParser | DocumentP
     The driver fetches one partition at a time, so its memory stays flat however long the
     stream is. This needs the runs to arrive in ascending time, which holds for
 
-    * one line file under ``order="strict"``: a line going back in time is a bad record
-      (raised, or skipped under ``on_error="skip"``), so the lines kept ascend;
+    * one line file of one stream under ``order="strict"``: a line going back in time is a bad
+      record (raised, or skipped under ``on_error="skip"``), so the lines kept ascend (a file
+      of several interleaved streams is collected whole once the job has checked it);
     * whole files listed in ascending time order (:func:`ingest.rdffiles.turtle_files`
       lists a folder so); the times are checked as they come.
 

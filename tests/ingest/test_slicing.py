@@ -30,14 +30,16 @@ EX = "http://ex.org/"
 NTRIPLES = functools.partial(parse_ntriples_line, default_stream=URIRef(EX + "streams/default"))
 
 
-def generated_stream(seed: int, lines: int = 300, late: float = 0.0, bad: float = 0.0) -> str:
-    """A timestamped N-Triples stream: three streams, several triples per time point, and
-    (with ``late``/``bad``) lines that go back in time or do not parse."""
+def generated_stream(seed: int, lines: int = 300, late: float = 0.0, bad: float = 0.0,
+                     streams: int = 3) -> str:
+    """A timestamped N-Triples stream: ``streams`` streams (at most three, interleaved), several
+    triples per time point, and (with ``late``/``bad``) lines that go back in time or do not
+    parse."""
     rng, time, out = random.Random(seed), 0, []
     for number in range(lines):
         time += rng.choice([0, 0, 0, 1, 2])
         stamp = max(0, time - rng.randint(1, 5)) if rng.random() < late else time
-        stream = rng.choice(["", f" <{EX}s1>", f" <{EX}s2>"])
+        stream = rng.choice(["", f" <{EX}s1>", f" <{EX}s2>"][:streams])
         triple = f"<{EX}o{number}> <{EX}p{rng.randint(0, 3)}> \"{rng.randint(0, 99)}\"{stream}"
         if rng.random() < bad:
             out.append(rng.choice([f"{triple} t{stamp}", triple, f"\"x\" {triple} {stamp}"]))
@@ -122,16 +124,9 @@ def test_spark_sorts_out_of_order_lines_like_the_local_reader(spark_master, tmp_
     assert local[1].reordered > 0
 
 
-PER_STREAM_ORDER = pytest.mark.xfail(strict=True, reason=(
-    "known defect, left for the next round: the local reader checks time order per stream "
-    "(issue 26 item 5: interleaved streams are merged), the Spark reader still across the "
-    "whole file, so on a generated multi-stream file with lines going back they skip or "
-    "stop at different lines"))
-"""The Spark reader must merge streams per stream as the local reader does."""
 
 
 @pytest.mark.spark
-@PER_STREAM_ORDER
 def test_spark_skips_bad_and_backwards_lines_like_the_local_reader(spark_master, tmp_path):
     path = write(tmp_path, generated_stream(6, late=0.1, bad=0.1))
     spark, local = both(path, NTRIPLES, spark_master, ReadPolicy(on_error="skip"), partitions=6)
@@ -280,7 +275,6 @@ def test_lazy_generated_ntriples_over_many_partitions(spark_master, tmp_path, se
 
 
 @pytest.mark.spark
-@PER_STREAM_ORDER
 @pytest.mark.parametrize("seed", [6, 10])
 def test_lazy_skip_counts_like_the_others(spark_master, tmp_path, seed):
     path = write(tmp_path, generated_stream(seed, lines=600, late=0.1, bad=0.1))
@@ -292,12 +286,12 @@ def test_lazy_skip_counts_like_the_others(spark_master, tmp_path, seed):
 
 @pytest.mark.spark
 @pytest.mark.parametrize("bad_stamp, error", [
-    ("1.5", ParseError), pytest.param("0", InputError, marks=PER_STREAM_ORDER)],
+    ("1.5", ParseError), ("0", InputError)],
     ids=["parse-error", "backwards"])
 def test_lazy_stops_before_yielding_anything_after_the_bad_line(spark_master, tmp_path, bad_stamp,
                                                                  error):
     """The bad line is mid-partition: the partition's later lines must not come out first."""
-    lines = generated_stream(11, lines=600).splitlines()
+    lines = generated_stream(11, lines=600, streams=1).splitlines()
     bad = 331
     lines[bad] = lines[bad].rsplit(" ", 1)[0] + " " + bad_stamp
     path = write(tmp_path, "\n".join(lines) + "\n")
@@ -308,6 +302,21 @@ def test_lazy_stops_before_yielding_anything_after_the_bad_line(spark_master, tm
     before = group_by_time(parse_lines(lines[:bad], path, NTRIPLES, ReadPolicy(), ReadReport()))
     assert len(before) > 10
     assert yielded == before[:-1]  # all that was complete before the bad line, and no more
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("bad_stamp, error", [("1.5", ParseError), ("0", InputError)],
+                         ids=["parse-error", "backwards"])
+def test_interleaved_streams_are_checked_before_anything_is_yielded(spark_master, tmp_path,
+                                                                     bad_stamp, error):
+    """Several interleaved streams are merged on the driver after the job: the lazy reader
+    yields nothing before it raises (a documented fallback), and raises what the local one does."""
+    lines = generated_stream(11, lines=600).splitlines()
+    lines[331] = lines[331].rsplit(" ", 1)[0] + " " + bad_stamp
+    path = write(tmp_path, "\n".join(lines) + "\n")
+    lazy_result, yielded = lazy(path, NTRIPLES, spark_master, partitions=6)
+    assert lazy_result == both(path, NTRIPLES, spark_master, partitions=6)[1]
+    assert lazy_result[0] is error and ":332:" in lazy_result[1] and yielded == []
 
 
 @pytest.mark.spark
