@@ -39,7 +39,7 @@ from lars.printer import print_rule
 from lars.rules import Literal, Program, Rule
 from lars.terms import Function, Iri, Name, Number, String, Term, Variable
 from lars.windows import TupleWindow, Window
-from solver.symbols import constant_text
+from solver.symbols import ARITHMETIC, constant_text
 
 PREAMBLE = ("__h(A,T) :- __d(A,T).", "__bg(true).")
 SHOW = "#show __d/2."
@@ -76,15 +76,20 @@ class Encoding:
 
 
 def term_text(term: Term) -> str:
-    """ASP text of a term; LARS variable ``X`` becomes ``VX`` so generated names never clash."""
+    """ASP text of a term; LARS variable ``X`` becomes ``VX`` so generated names never clash.
+
+    Arithmetic ``X+1`` becomes ``@lars_arith("+",VX,1)``: clingo's own arithmetic wraps around at
+    32 bits without a word (``2147483647+1`` is ``-2147483648``), so it is computed by
+    :func:`lars.terms.evaluate`, which refuses an overflow with one line (issue 28), as the
+    Python strategies do.
+    """
     if isinstance(term, Variable):
         return "V" + term.name
     if isinstance(term, (Number, Name, String, Iri)):
         return constant_text(term)
     if isinstance(term, Function):
         return f"@{term.name}({','.join(term_text(arg) for arg in term.args)})"
-    op = "\\" if term.op == "%" else term.op
-    return f"({term_text(term.left)}{op}{term_text(term.right)})"
+    return f'@{ARITHMETIC}("{term.op}",{term_text(term.left)},{term_text(term.right)})'
 
 
 def atom_term(atom: Atom) -> str:

@@ -21,10 +21,23 @@ import clingo
 
 from lars.atoms import Atom
 from lars.errors import LarsError, UnsupportedError
-from lars.externals import call, lookup
-from lars.terms import Constant, Iri, Name, Number, String
+from lars.externals import call, external, lookup
+from lars.terms import BinaryOp, Constant, Iri, Name, Number, String, evaluate
 
 IRI_FUNCTION = "iri"
+
+ARITHMETIC = "lars_arith"
+"""The external function through which clingo computes a rule's arithmetic (the encoding of
+:mod:`solver.encode`): clingo's own arithmetic wraps around at 32 bits without a word
+(``2147483647+1`` is ``-2147483648``). Registered here, beside :class:`Context`, so that every
+process that grounds has it."""
+
+
+@external(ARITHMETIC)
+def _arithmetic(op: String, left: Constant, right: Constant) -> Constant | None:
+    """``left op right`` as :func:`lars.terms.evaluate` computes it for the Python strategies:
+    undefined (no value) on a non-number or a division by zero, refused past 32 bits (issue 28)."""
+    return evaluate(BinaryOp(op.value, left, right), {})
 
 
 def constant_of(symbol: clingo.Symbol) -> Constant:
