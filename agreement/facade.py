@@ -51,7 +51,7 @@ from agreement.notebook.checkview import AgreementView
 from agreement.notebook.views import ProgramView
 from agreement.options import EvaluationOptions, Options, QueryOptions, with_options
 from agreement.runplan import RunPlan
-from agreement.optiondefaults import PAPER_PAIR
+from agreement.optiondefaults import DEFAULT_MAX_GROUND, PAPER_PAIR
 from agreement.sources import (
     TEXT_SOURCE, Source, is_query, period_ticks, atom_stream_reader, read_source,
 )
@@ -64,7 +64,7 @@ from lars.analysis import is_stratified
 from lars.errors import InputError, LarsError, LimitError, Position, placed
 from lars.parser import parse_facts, parse_program
 from solver.formats import RunInfo
-from solver.limits import MAX_PARTITIONS, Limits
+from solver.limits import MAX_PARTITIONS, Limits, max_derived_default
 from translate.api import parse_query, query_background, translate
 from translate.durations import parse_unit
 from translate.profilefile import resolve_profile
@@ -174,7 +174,8 @@ def prepare_run(program_or_query: Source, options: Options | None = None, **chan
     data, compute = chosen.data, chosen.compute
     text, source = read_source(program_or_query)
     reading, report = read_options(data), ReadReport()
-    limits = Limits(max_facts=compute.max_facts, max_models=compute.max_models)
+    limits = Limits(max_facts=compute.max_facts, max_models=compute.max_models,
+                    max_derived=compute.max_ground or max_derived_default())
     if compute.partitions < 0:
         raise InputError(f"--partitions must be 1 or more (0: no cutting), not {compute.partitions}")
     if compute.partitions > MAX_PARTITIONS:
@@ -532,7 +533,8 @@ def search_witness(query: Source, options: Options | None = None, on_progress: P
     horizon = space.horizon
     span = ticks if horizon is None else (
         int(horizon) if str(horizon).strip().isdigit() else period_ticks(horizon, unit))
-    bounds = Bounds(space.max_triples, span, space.constants, compute.max_ground, space.own_streams,
+    max_ground = DEFAULT_MAX_GROUND if compute.max_ground is None else compute.max_ground
+    bounds = Bounds(space.max_triples, span, space.constants, max_ground, space.own_streams,
                     space.earliest, compute.time_limit)
     return find_witness(parsed, graphs, ticks, bounds, other, chosen.query.variant,
                         chosen.query.window_bounds, chosen.evaluation.profile_names() or PAPER_PAIR,

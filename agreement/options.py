@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from agreement.optiondefaults import DEFAULT_MAX_EXPLANATIONS, DEFAULT_MAX_GROUND, DEFAULT_MAX_T0
+from agreement.optiondefaults import DEFAULT_MAX_EXPLANATIONS, DEFAULT_MAX_T0
 from solver.limits import DEFAULT_MAX_FACTS, DEFAULT_MAX_MODELS
 
 Source = str | os.PathLike
@@ -165,7 +165,10 @@ class ComputeOptions:
         max_facts: refuse a time point that would ground more input facts.
         max_models: refuse a time point with more answer streams (``lars run``).
         max_explanations: explain at most this many disagreeing intervals (``None``: all).
-        max_ground: refuse a witness search whose ground program is estimated larger.
+        max_ground: ``lars run``: refuse a time point whose rules derive (clingo: ground) more
+            atoms (``None``: :data:`solver.limits.DEFAULT_MAX_DERIVED` or ``LARS_MAX_DERIVED``);
+            ``lars witness``: refuse a search whose ground program is estimated larger
+            (``None``: :data:`~agreement.optiondefaults.DEFAULT_MAX_GROUND`).
         time_limit: stop a witness search after this many seconds, with the best so far.
     """
 
@@ -175,7 +178,7 @@ class ComputeOptions:
     max_facts: int = DEFAULT_MAX_FACTS
     max_models: int = DEFAULT_MAX_MODELS
     max_explanations: int | None = DEFAULT_MAX_EXPLANATIONS
-    max_ground: int = DEFAULT_MAX_GROUND
+    max_ground: int | None = None
     time_limit: float | None = None
 
 

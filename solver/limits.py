@@ -16,7 +16,9 @@ DEFAULT_MAX_MODELS = 10_000
 """Answer streams (clingo's models) one time point may have: 30 independent even loops have 2^30,
 which clingo would enumerate for hours."""
 DEFAULT_MAX_DERIVED = 1_000_000
-"""Atoms the stratified strategy may derive at one time point (``LARS_MAX_DERIVED`` overrides it):
+"""Atoms the rules may derive at one time point, in every strategy (``--max-ground`` or
+``LARS_MAX_DERIVED`` overrides it; clingo's strategies count the atoms it grounds beyond the
+facts given):
 the closure of a property path over a chain of 3,000 edges is 4.5 million atoms, which took
 over two minutes and 4 GB; two million took 73 s CPU and 2 GB (issue 28)."""
 MAX_PARTITIONS = 10_000
@@ -47,7 +49,14 @@ def max_derived_default() -> int:
 def too_many_derived(t: int, limit: int) -> LimitError:
     """The refusal of time point ``t``, at which the rules derive more than ``limit`` atoms."""
     return LimitError(f"time point {t} derives more than {limit:,} atoms",
-                      hint="raise it with LARS_MAX_DERIVED=N")
+                      hint="raise it with --max-ground N (or LARS_MAX_DERIVED=N)")
+
+
+def ground_beyond_facts(control: object, facts: str) -> int:
+    """The atoms clingo grounded for a text beyond its ``facts`` (one fact a line): what its
+    rules may derive, counted before solving, so a grounding past the limit is refused before
+    clingo searches it."""
+    return len(control.symbolic_atoms) - facts.count("\n") - 1
 
 
 def too_many_models(t: int, limit: int) -> LimitError:

@@ -25,7 +25,7 @@ from lars.terms import Constant, Number
 from lars.windows import TupleWindow, time_window_range, tuple_window_selection
 from solver.encode import Encoding, Scope, encode_program
 from solver.answers import AnswerStream, TimePointAnswer, canonical
-from solver.limits import Limits, too_many_facts, too_many_models
+from solver.limits import Limits, ground_beyond_facts, too_many_derived, too_many_facts, too_many_models
 from solver.symbols import atom_of, atom_text, constant_text, ground
 
 @dataclass
@@ -40,7 +40,7 @@ class Problem:
     def __post_init__(self) -> None:
         check_safety(self.program)
         self.encoding: Encoding = encode_program(self.program)
-        self.background_text = "".join(f"__bg({atom_text(a)})." for a in sorted(
+        self.background_text = "\n".join(f"__bg({atom_text(a)})." for a in sorted(
             self.background, key=atom_text))
 
     def scope_range(self, scope: Scope, t: int) -> tuple[int, int]:
@@ -92,10 +92,13 @@ class Problem:
         messages: list[str] = []
         control = clingo.Control([str(self.limits.max_models + 1)], logger=lambda code, msg: messages.append(msg), message_limit=20)
         try:
-            control.add("base", [], self.encoding.text + "\n" + self.facts(t))
+            facts = self.facts(t)
+            control.add("base", [], self.encoding.text + "\n" + facts)
             ground(control)
         except RuntimeError as error:
             raise SolverError(f"clingo rejected the encoding at t={t}: {' '.join(messages) or error}")
+        if ground_beyond_facts(control, facts) > self.limits.max_derived:
+            raise too_many_derived(t, self.limits.max_derived)
         found: list[AnswerStream] = []
         control.solve(on_model=lambda model: found.append(self.additions(model, t)))
         if len(found) > self.limits.max_models:

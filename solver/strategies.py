@@ -136,7 +136,8 @@ def evaluate(program: Program, slices: Iterable[Slice], timeline: Timeline,
                         max_derived=(limits or Limits()).max_derived)
     elif strategy == "incremental":
         engine = Engine(program, timeline, background, residual="clingo", shown=shown, inputs=inputs,
-                        max_models=(limits or Limits()).max_models)
+                        max_models=(limits or Limits()).max_models,
+                        max_derived=(limits or Limits()).max_derived)
     else:
         raise UnsupportedError(f"unknown strategy {strategy!r} (one of {', '.join(STRATEGIES)})")
     bounded = within_fact_limit(checked_slices(slices, timeline), history_needed(program).ticks,

@@ -35,7 +35,7 @@ from lars.deep import TOO_DEEP
 from lars.errors import LarsError
 from lars.filekinds import WRITE_FAILURES
 from ingest.policy import ON_ERROR, ORDER
-from solver.limits import MAX_PARTITIONS, Limits
+from solver.limits import DEFAULT_MAX_DERIVED, MAX_PARTITIONS, Limits
 from translate.profiles import PROFILES
 
 
@@ -202,6 +202,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="refuse a time point that would ground more input facts")
     run.add_argument("--max-models", type=options.whole(1), default=Limits().max_models,
                      help="refuse a time point with more answer streams (clingo's models)")
+    run.add_argument("--max-ground", type=options.whole(1), default=None, metavar="N",
+                     help="refuse a time point whose rules derive (clingo: ground) more than N "
+                          f"atoms (default {DEFAULT_MAX_DERIVED:,}, or LARS_MAX_DERIVED)")
     run.set_defaults(handler="agreement.cli.commands:command_run")
 
     agree = commands.add_parser(

@@ -34,18 +34,25 @@ BUDGET_MB = 256
 """How much the child's peak memory may grow before it is replaced."""
 
 
-def solve_text(text: str, modules: tuple[str, ...] = (), models: int = 0) -> tuple[str, object]:
-    """Ground and solve ``text`` in this process; the shown ``__d(A,T)`` of each answer set.
-    ``modules`` register the external functions the text calls (:func:`lars.externals.load`);
-    at most ``models`` answer sets are enumerated (0: all).
+class GroundTooLarge(Exception):
+    """clingo grounded more atoms than the limit it was given (the caller names the time point)."""
+
+
+def solve_text(text: str, facts: str = "", modules: tuple[str, ...] = (), models: int = 0,
+               max_derived: int | None = None) -> tuple[str, object]:
+    """Ground and solve ``text`` with ``facts`` (one a line) in this process; the shown
+    ``__d(A,T)`` of each answer set. ``modules`` register the external functions the text calls
+    (:func:`lars.externals.load`); at most ``models`` answer sets are enumerated (0: all); a
+    grounding of more than ``max_derived`` atoms beyond the facts is not solved.
 
     Returns:
-        ``("ok", [{(atom, T), ...}, ...])``, or ``("rejected", messages)`` if clingo refused
-        the text.
+        ``("ok", [{(atom, T), ...}, ...])``, ``("rejected", messages)`` if clingo refused
+        the text, or ``("too-large", atoms)`` past ``max_derived``.
     """
     import clingo
 
     from lars.externals import load
+    from solver.limits import ground_beyond_facts
     from solver.symbols import atom_of, ground
 
     load(modules)
@@ -53,10 +60,12 @@ def solve_text(text: str, modules: tuple[str, ...] = (), models: int = 0) -> tup
     control = clingo.Control([str(models)], logger=lambda code, message: messages.append(message),
                              message_limit=20)
     try:
-        control.add("base", [], text)
+        control.add("base", [], text + "\n" + facts)
         ground(control)
     except RuntimeError as error:
         return "rejected", " ".join(messages) or str(error)
+    if max_derived is not None and ground_beyond_facts(control, facts) > max_derived:
+        return "too-large", max_derived
     found: list[set[Pair]] = []
     control.solve(on_model=lambda model: found.append(
         {(atom_of(s.arguments[0]), s.arguments[1].number) for s in model.symbols(shown=True)}))
@@ -68,11 +77,11 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
     until the input ends."""
     while True:
         try:
-            text, modules, models = pickle.load(requests)
+            request = pickle.load(requests)
         except EOFError:
             return
         try:
-            status, result = solve_text(text, modules, models)
+            status, result = solve_text(*request)
         except Exception as error:  # noqa: BLE001 - reported to the parent, which raises it
             status, result = "failed", f"{type(error).__name__}: {error}"
         usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -94,19 +103,21 @@ class ClingoProcess:
         """CPU time the children have spent so far (this process's ``process_time`` leaves it out)."""
         self._child_cpu = 0.0
 
-    def solve(self, text: str, where: str = "", modules: tuple[str, ...] = (),
-              models: int = 0) -> list[set[Pair]]:
-        """The shown ``__d`` pairs of every answer set of ``text`` (none if inconsistent), at
-        most ``models`` of them (0: all); ``where`` (e.g. `` at t=5``) goes into the error
-        message; ``modules`` register the external functions the text calls.
+    def solve(self, text: str, facts: str = "", where: str = "", modules: tuple[str, ...] = (),
+              models: int = 0, max_derived: int | None = None) -> list[set[Pair]]:
+        """The shown ``__d`` pairs of every answer set of ``text`` with ``facts`` (one a line;
+        none if inconsistent), at most ``models`` of them (0: all); ``where`` (e.g. `` at t=5``)
+        goes into the error message; ``modules`` register the external functions the text calls.
 
         Raises:
             SolverError: clingo rejected the text (its messages), the child failed (a text
                 showing other than ``__d/2``), or it died.
+            GroundTooLarge: clingo grounded more than ``max_derived`` atoms beyond the facts.
         """
         child = self.child or self._start()
         try:
-            pickle.dump((text, modules, models), child.stdin, pickle.HIGHEST_PROTOCOL)
+            pickle.dump((text, facts, modules, models, max_derived), child.stdin,
+                        pickle.HIGHEST_PROTOCOL)
             child.stdin.flush()
             status, result, peak_kib, child_cpu = pickle.load(child.stdout)
         except (EOFError, BrokenPipeError, pickle.UnpicklingError) as error:
@@ -124,6 +135,8 @@ class ClingoProcess:
             self.close()
         if status == "rejected":
             raise SolverError(f"clingo rejected the encoding{where}: {result}")
+        if status == "too-large":
+            raise GroundTooLarge(result)
         if status != "ok":
             raise SolverError(f"clingo's process failed{where}: {result}")
         return result

@@ -32,9 +32,9 @@ from lars.externals import modules_of
 from lars.formulas import At, AtAtom, WindowAtom
 from lars.terms import Constant
 from lars.windows import TimeWindow
-from solver.incremental.clingoprocess import shared_process
+from solver.incremental.clingoprocess import GroundTooLarge, shared_process
 from solver.encode import encode_head, encode_literal, term_text
-from solver.limits import too_many_models
+from solver.limits import too_many_derived, too_many_models
 from solver.symbols import atom_text
 from solver.keys import key_constant
 
@@ -98,7 +98,7 @@ class ClingoResidual:
             lines.extend(encode_head(rule, ", ".join(body)))
         lines.append("#show __d/2.")
         self.text = "\n".join(lines)
-        self.background_text = "".join(f"__bg({atom_text(a)})." for a in sorted(
+        self.background_text = "\n".join(f"__bg({atom_text(a)})." for a in sorted(
             engine.background, key=atom_text))
         self.relative = shift_invariant(engine.program)
         self.modules = modules_of(program_functions(engine.program))
@@ -132,8 +132,12 @@ class ClingoResidual:
 
     def _solve(self, t: int, offset: int, ranges, pairs) -> list[set[Pair]]:
         limit = self.engine.max_models
-        found = shared_process().solve(self.text + "\n" + self.facts(t, offset, ranges, pairs),
-                                       f" at t={t}", self.modules, limit + 1)
+        try:
+            found = shared_process().solve(self.text, self.facts(t, offset, ranges, pairs),
+                                           f" at t={t}", self.modules, limit + 1,
+                                           self.engine.max_derived)
+        except GroundTooLarge:
+            raise too_many_derived(t, self.engine.max_derived) from None
         if len(found) > limit:
             raise too_many_models(t, limit)
         self.solved += 1

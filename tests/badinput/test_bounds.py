@@ -171,6 +171,23 @@ def test_atoms_derived_past_lars_max_derived_are_refused(files, monkeypatch):
     assert f"<{EX}n100>" in out and f"<{EX}n0>" not in out
 
 
+@pytest.mark.parametrize("strategy", ["stratified", "incremental", "reference"])
+def test_max_ground_bounds_what_every_strategy_derives(files, strategy):
+    """``--max-ground`` (issue 28): a transitive closure over a chain of 60 edges derives 1,830
+    atoms at time point 0; clingo's strategies count what clingo grounds beyond the facts given
+    (the closure, plus the rules' auxiliary atoms), so the bound sits between the two runs."""
+    program, stream = files(p_lars="tc(X,Y) :- e(X,Y).\ntc(X,Z) :- tc(X,Y), e(Y,Z).\n",
+                            s_txt="0: " + ", ".join(f"e({i},{i + 1})" for i in range(60)) + "\n")
+    status, _, err = lars("run", program, "--stream", stream, "--strategy", strategy,
+                          "--max-ground", "1000")
+    message = assert_refused(status, err)
+    assert "time point 0 derives more than 1,000 atoms" in message and "--max-ground" in message
+    status, out, err = lars("run", program, "--stream", stream, "--strategy", strategy,
+                            "--max-ground", "20000")
+    assert status == 0, err
+    assert "tc(0,60)" in out and out.count("tc(") == 1830
+
+
 @pytest.mark.slow  # ~35 s of CPU
 def test_a_property_path_over_a_chain_of_100000_edges_is_refused_within_60_s(files):
     """Its closure (5·10^9 atoms) passes the default bound of 10^6 derived atoms first."""
