@@ -62,9 +62,9 @@ def add_parser(commands) -> argparse.ArgumentParser:
     parser.add_argument("--own-streams", action="store_true",
                         help="guess only triples of STREAM patterns, on their own streams "
                              "(assume the paper's condition (ii), look for timing differences)")
-    parser.add_argument("--max-ground", type=options.whole(1), default=DEFAULT_MAX_GROUND,
-                        help="refuse a search whose ground program is estimated larger "
-                             "(default %(default)s)")
+    parser.add_argument("--max-ground", type=options.whole(1), default=None, metavar="N",
+                        help="refuse a search whose ground program is estimated larger than N "
+                             f"(default {DEFAULT_MAX_GROUND:,})")
     parser.add_argument("--time-limit", type=options.seconds, metavar="SECONDS",
                         help="stop solving after SECONDS with the best witness so far (not proven "
                              "minimal); without one found, exit 2 (default: no limit)")
