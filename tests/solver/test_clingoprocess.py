@@ -5,7 +5,7 @@ import pytest
 from lars.atoms import Atom
 from lars.errors import SolverError
 from lars.terms import Iri, Number
-from solver.incremental.clingoprocess import ClingoProcess, solve_text
+from solver.incremental.clingoprocess import ClingoProcess, GroundTooLarge, solve_text
 
 CHOICE = "__d(p(1),0) :- not __d(q(1),0). __d(q(1),0) :- not __d(p(1),0). #show __d/2."
 
@@ -57,7 +57,7 @@ def test_the_cpu_time_of_the_children_is_counted_across_replacements(process):
 
 def test_a_rejected_text_names_the_time_point_and_clingo_says_why(process):
     with pytest.raises(SolverError, match=r"clingo rejected the encoding at t=3: .*syntax error"):
-        process.solve("a :- b(.", " at t=3")
+        process.solve("a :- b(.", where=" at t=3")
     assert process.solve(CHOICE)  # the child goes on
 
 
@@ -87,3 +87,12 @@ def test_an_interrupted_solve_ends_the_child_so_no_late_reply_is_read(process, m
     monkeypatch.undo()
     assert process.child is None
     assert process.solve(CHOICE) == solve_text(CHOICE)[1] and process.started == 2
+
+
+def test_a_grounding_past_max_derived_is_not_solved(process):
+    """The atoms clingo grounds beyond the facts given (one a line) are counted before solving."""
+    rules = "p(X,Y) :- q(X), q(Y). #show __d/2."
+    facts = "\n".join(f"q({i})." for i in range(30))
+    with pytest.raises(GroundTooLarge):
+        process.solve(rules, facts, max_derived=899)
+    assert process.solve(rules, facts, max_derived=900) == [set()]
