@@ -161,6 +161,9 @@ def command_analyze(args: argparse.Namespace, out: TextIO) -> int:
 
 def command_agree(args: argparse.Namespace, out: TextIO) -> int:
     """``lars agree``: do C-SPARQL and CQELS agree? 0 if they do, 1 if not."""
+    if args.follow:
+        from agreement.cli.live import command_follow
+        return command_follow(args, out)
     events = is_event_source(args.cqels or args.query)
     if args.format == "jsonl" and (events or args.analyze):
         raise InputError("--format jsonl writes the interval check as it runs; "
