@@ -236,11 +236,19 @@ class LiveOptions:
             late (default 0).
         idle: seconds without a new line after which a followed file or Kafka topic has ended
             (default: never; Ctrl-C ends the check with its summary).
+        replayed: the files ``lars replay`` publishes.
+        rate: how many times real time they are replayed at.
+        to: where: ``-``, ``ws://HOST:PORT`` or ``kafka://HOST:PORT/TOPIC``.
+        clients: a WebSocket replay starts once this many clients listen to each file.
     """
 
     follow: bool = False
     max_delay: str | int | None = None
     idle: float | None = None
+    replayed: tuple[str, ...] = ()
+    rate: float = 1.0
+    to: str = "-"
+    clients: int = 1
 
 
 GROUPS = {"query": QueryOptions, "data": InputOptions, "timeline": TimelineOptions,

@@ -127,18 +127,28 @@ def websocket_lines(address: str, idle: float | None) -> Iterator[str]:
             return
 
 
-def kafka_consumer(config: dict) -> object:
-    """A confluent-kafka consumer (replaced by an in-memory fake in the tests).
+def confluent_kafka():
+    """The confluent-kafka module.
 
     Raises:
-        InputError: confluent-kafka is not installed.
+        InputError: it is not installed.
     """
     try:
-        from confluent_kafka import Consumer
+        import confluent_kafka as module
     except ImportError:
-        raise InputError("reading kafka:// needs confluent-kafka",
+        raise InputError("kafka:// addresses need confluent-kafka",
                          hint="pip install 'lars-rsp[kafka]'") from None
-    return Consumer(config)
+    return module
+
+
+def kafka_consumer(config: dict) -> object:
+    """A confluent-kafka consumer (the tests put an in-memory fake here)."""
+    return confluent_kafka().Consumer(config)
+
+
+def kafka_producer(config: dict) -> object:
+    """A confluent-kafka producer (the tests put an in-memory fake here)."""
+    return confluent_kafka().Producer(config)
 
 
 def kafka_lines(address: str, idle: float | None) -> Iterator[str]:

@@ -28,6 +28,7 @@ from agreement.cli.check import add_check_parser
 from agreement.cli.model import NOTES
 from agreement.cli.events import add_event_options
 from agreement.cli.witness import add_parser as add_witness_parser
+from agreement.cli.replay import add_parser as add_replay_parser
 from ingest.limits import DEFAULT_MAX_TIME_POINTS, MAX_TIME_POINTS_VARIABLE
 from agreement.optiondefaults import DEFAULT_MAX_EXPLANATIONS
 from ingest.sparkchoice import SPARK_CHOICES, SPARK_THRESHOLD_BYTES, THRESHOLD_VARIABLE
@@ -252,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     agree.set_defaults(handler="agreement.cli.commands:command_agree")
     add_witness_parser(commands)
     add_check_parser(commands)
+    add_replay_parser(commands, HelpFormatter)
     return parser
 
 
