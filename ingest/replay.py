@@ -9,6 +9,9 @@ of several files on, merged in time order, each when its time has come at ``rate
 time (the first line at once); :func:`publish` sends them to standard output, a Kafka topic,
 or the clients of a WebSocket server.
 
+>>> files = {"a": iter([(0, "a0"), (2000, "a2")]), "b": iter([(1000, "b1")])}
+>>> list(paced(files, rate=1000))
+[('a', 'a0'), ('b', 'b1'), ('a', 'a2')]
 >>> list(timed_lines_of(['<http://e/a> <http://e/p> "o" 3', '{"timestamp": 2500}'], "f", 1000))
 [(3000, '<http://e/a> <http://e/p> "o" 3'), (2500, '{"timestamp": 2500}')]
 """
@@ -79,7 +82,10 @@ def paced(files: dict[str, Iterator[TimedLine]], rate: float,
           sleep: Callable[[float], None] = time.sleep) -> Iterator[tuple[str, str]]:
     """``(file, line)`` of all ``files`` merged in time order (each file in its own order),
     each handed on ``(time - first time) / rate`` ms after the first."""
-    merged = heapq.merge(*(((ms, index, name, line) for ms, line in lines)
+    def keyed(index: int, name: str, lines: Iterator[TimedLine]) -> Iterator[tuple[int, int, str, str]]:
+        return ((ms, index, name, line) for ms, line in lines)
+
+    merged = heapq.merge(*(keyed(index, name, lines)
                            for index, (name, lines) in enumerate(files.items())))
     start = first = None
     for ms, _, name, line in merged:
@@ -96,7 +102,8 @@ def publish(lines: Iterator[tuple[str, str]], names: list[str], address: str,
     """Send ``(file, line)`` to ``address``; the number of lines sent.
 
     * ``-``: standard output, flushed after each line;
-    * ``kafka://host:port/topic``: one message per line (one file only);
+    * ``kafka://host:port/topic``: one message per line (one file), or ``kafka://host:port``:
+      each file to the topic of its name;
     * ``ws://host:port``: a server on ``host:port`` publishing each file at ``/NAME`` (its file
       name); the replay starts once ``clients`` clients are connected to each file's path, and
       the connections are closed when it ends.
@@ -121,15 +128,17 @@ def write_lines(lines: Iterator[tuple[str, str]]) -> int:
 
 
 def kafka_publish(lines: Iterator[tuple[str, str]], names: list[str], address: str) -> int:
-    """Each line one message of the topic of ``address`` (one file)."""
+    """Each line one message: of the topic of ``kafka://host:port/topic`` (one file), or of
+    the topic named after its file (``kafka://host:port``, several files)."""
     parts = urlsplit(address)
     topic = parts.path.strip("/")
-    if len(names) != 1 or not topic:
-        raise InputError("kafka://host:port/topic takes one file", Position(address))
+    if len(names) > 1 and topic:
+        raise InputError("kafka://host:port/topic takes one file; with several, give "
+                         "kafka://host:port and each goes to the topic of its name", Position(address))
     producer = live.kafka_producer({"bootstrap.servers": parts.netloc})
     sent = 0
-    for _, line in lines:
-        producer.produce(topic, value=line.encode("utf-8"))
+    for name, line in lines:
+        producer.produce(topic or name, value=line.encode("utf-8"))
         producer.poll(0)
         sent += 1
     producer.flush()

@@ -17,6 +17,9 @@ is *late*: it is reported with that interval (how many, from which side, at whic
 points, and whether they would change its verdict, known while the interval is among the
 last :data:`KEPT_VERDICTS` judged), counted in the summary, and never dropped silently.
 
+Answers in no interval (before the first, or a C-SPARQL relation at a time point that is no
+pull) are counted as not compared, as :func:`agreement.compare.uncompared` notes them.
+
 Memory holds the answers of the intervals not yet judged (those within ``D`` of the newest
 time point) and the last :data:`KEPT_VERDICTS` verdicts, however long the check runs.
 """
@@ -85,9 +88,11 @@ class LiveCheck:
     judged: OrderedDict = field(default_factory=OrderedDict)
     late: int = 0
     late_changing: int = 0
+    uncompared: int = 0
 
     def __post_init__(self) -> None:
-        self.next_end = max(self.period, -(-(self.start + 1) // self.period) * self.period)
+        self.first_end = self.next_end = max(self.period,
+                                             -(-(self.start + 1) // self.period) * self.period)
 
     def line(self, source: str, name: str, number: int, text: str
              ) -> Iterator[IntervalVerdict | LateAnswers]:
@@ -100,7 +105,9 @@ class LiveCheck:
             return
         for time, rows in self.relations(source, name, number, text):
             end = self.interval_end(source, time)
-            if end < self.next_end:
+            if end < self.first_end or (source == "csparql" and time % self.period):
+                self.uncompared += 1  # before the first interval, or a pull at no pull time
+            elif end < self.next_end:
                 yield self.late_answers(source, end, time, rows)
             else:
                 answers = self.pulled if source == "csparql" else self.pushed
@@ -113,13 +120,18 @@ class LiveCheck:
         order)``, the time point ``floor((timestamp - label) / unit)``."""
         if not text.strip():
             return
+        try:
+            document = parse_json(text, name)
+            if isinstance(document, dict) and "time" in document:
+                relations = sparql_json_lines(text, name, self.unit_ms)
+            else:
+                relations = [document]
+            checked = relations_of({"relations": relations}, name)
+        except InputError as error:  # the readers' positions are those of a one-line file
+            where = error.position or Position(name)
+            raise type(error)(error.message.removeprefix("relations[0]."),
+                              Position(name, number, where.column), error.hint) from None
         where = f"{name}:{number}"
-        document = parse_json(text, where)
-        if isinstance(document, dict) and "time" in document:
-            relations = sparql_json_lines(text, name, self.unit_ms)
-        else:
-            relations = [document]
-        checked = relations_of({"relations": relations}, where)
         if not checked.relations:
             return
         index = self.column_order(checked.variables, where)

@@ -15,7 +15,7 @@ from typing import TextIO
 
 from agreement.agree.live import LateAnswers, LiveCheck, late_json, late_text
 from agreement.agree.modes import half_open
-from agreement.agree.report import interval_json, interval_name, interval_summary, summary_line
+from agreement.agree.report import interval_json, interval_name, summary_line
 from agreement.answers import values_text
 from agreement.compare import IntervalVerdict
 from agreement.facade import profile_pair
@@ -39,8 +39,10 @@ class LiveWriter:
             return
         self.total += 1
         self.disagreeing += not event.agree
-        text = (f"interval {interval_name(event)}: agree, {len(event.both)} in common"
-                if event.agree else interval_summary(event, []))
+        counts = [f"{len(event.only_cqels)} only in CQELS"] if event.only_cqels else []
+        counts += [f"{len(event.only_csparql)} only in C-SPARQL"] if event.only_csparql else []
+        text = (f"interval {interval_name(event)}: {'agree' if event.agree else 'DISAGREE'}, "
+                + ", ".join([*counts, f"{len(event.both)} in common"]))
         self.emit({"kind": "interval", **interval_json(event, [], variables, values_text)}, text)
 
     def emit(self, document: dict, text: str) -> None:
@@ -52,11 +54,14 @@ class LiveWriter:
                                self.total)
         late = (f"{check.late} late answers, {check.late_changing} of them would or might change "
                 "a verdict" if check.late else "no late answers")
+        if check.uncompared:
+            late += f"; {check.uncompared} relations in no pulling interval, not compared"
         ending = "interrupted" if interrupted else "every input ended"
         if self.form == "jsonl":
             self.emit({"kind": "summary", "agree": not self.disagreeing, "summary": summary,
                        "disagreeing": self.disagreeing, "intervals": self.total,
                        "late": check.late, "late_changing": check.late_changing,
+                       "uncompared": check.uncompared,
                        "interrupted": interrupted}, "")
         else:
             self.emit({}, f"{summary}; {late}; {ending}")
