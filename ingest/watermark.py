@@ -8,7 +8,9 @@ others are held until the watermark passes them and then handed on in time order
 one time point in their arrival order); a time point at the watermark waits, since more lines
 of it may still come. Each stream keeps its own order (the RSP-QL model): the largest time
 point is that of the line's own stream, and the watermark of the whole is the least of the
-streams' watermarks, so that a stream that lags behind another is not made late by it.
+streams' watermarks, so that a stream that lags behind another is not made late by it (a
+stream first seen after the watermark passed its first lines cannot be waited for: those
+lines are late).
 
 >>> order = Reorder(2)
 >>> [(item.time, item.late) for t in (3, 1, 2, 6, 1, 9) for item in order.push(t, f"x{t}")]
