@@ -188,35 +188,57 @@ END = object()
 def interleave(sources: dict[str, Iterator[str]]) -> Iterator[tuple[str, int, str]]:
     """``(name, line number, line)`` of several sources, in the order their lines arrive: each
     source is read by a thread of its own (daemon threads: Ctrl-C in the caller ends them with
-    the program); the first error of any source is raised here.
+    the program); the first error of any source is raised here, and the other sources stop
+    at their next line (a source waiting for one stays blocked until it comes or the program
+    ends).
 
     >>> sorted(interleave({"a": iter(["x", "y"]), "b": iter(["z"])}))
     [('a', 1, 'x'), ('a', 2, 'y'), ('b', 1, 'z')]
     """
     arrived: queue.Queue = queue.Queue(maxsize=QUEUE_LINES)
+    stop = threading.Event()
 
     def pump(name: str, lines: Iterator[str]) -> None:
         try:
+            if stop.is_set():  # another source failed before this one began
+                return
             for number, line in enumerate(lines, 1):
-                arrived.put((name, number, line))
-            arrived.put((name, 0, END))
+                if stop.is_set():
+                    break
+                put((name, number, line))
+            put((name, 0, END))
         except BaseException as error:  # noqa: BLE001 - handed to the reading thread
-            arrived.put((name, -1, error))
+            put((name, -1, error))
+        finally:
+            close = getattr(lines, "close", None)
+            if close is not None:
+                close()  # a connection or a consumer is let go
+
+    def put(item: tuple) -> None:
+        while not stop.is_set():
+            try:
+                arrived.put(item, timeout=0.2)
+                return
+            except queue.Full:
+                continue
 
     for name, lines in sources.items():
         threading.Thread(target=pump, args=(name, lines), daemon=True, name=f"lars-{name}").start()
     running = len(sources)
-    while running:
-        try:
-            name, number, line = arrived.get(timeout=0.2)  # a short wait lets Ctrl-C through
-        except queue.Empty:
-            continue
-        if number == -1:
-            raise line
-        if line is END:
-            running -= 1
-            continue
-        yield name, number, line
+    try:
+        while running:
+            try:
+                name, number, line = arrived.get(timeout=0.2)  # a short wait lets Ctrl-C through
+            except queue.Empty:
+                continue
+            if number == -1:
+                raise line
+            if line is END:
+                running -= 1
+                continue
+            yield name, number, line
+    finally:  # an error, Ctrl-C or the caller's end: the other sources stop at their next line
+        stop.set()
 
 
 QUEUE_LINES = 10_000
