@@ -12,13 +12,13 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from ingest.replay import paced, publish, timed_lines
 from lars.errors import InputError
-from translate.durations import parse_unit
 
 
 def command_replay(args: argparse.Namespace, out: TextIO) -> int:
     """``lars replay FILE... --rate R --to ADDRESS``: 0 when every line was sent."""
+    from ingest.replay import paced, publish, timed_lines  # not at start-up (issue 17)
+    from translate.durations import parse_unit
     names = [Path(path).name for path in args.replayed]
     if len(set(names)) != len(names):
         raise InputError("the files to replay must have different names (each is published "
