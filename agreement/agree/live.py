@@ -34,7 +34,7 @@ from agreement.compare import IntervalVerdict, Row, interval_verdict
 from agreement.recorded import sparql_json_lines
 from ingest.recordedjson import parse_json, relations_of
 from ingest.rdffiles import parse_ntriples_line
-from lars.errors import InputError, Position
+from lars.errors import InputError, ParseError, Position
 
 KEPT_VERDICTS = 64
 """Judged intervals whose verdicts are kept to tell whether late answers would change them."""
@@ -127,7 +127,7 @@ class LiveCheck:
             else:
                 relations = [document]
             checked = relations_of({"relations": relations}, name)
-        except InputError as error:  # the readers' positions are those of a one-line file
+        except (InputError, ParseError) as error:  # the readers' positions: a one-line file
             where = error.position or Position(name)
             raise type(error)(error.message.removeprefix("relations[0]."),
                               Position(name, number, where.column), error.hint) from None

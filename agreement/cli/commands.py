@@ -161,9 +161,6 @@ def command_analyze(args: argparse.Namespace, out: TextIO) -> int:
 
 def command_agree(args: argparse.Namespace, out: TextIO) -> int:
     """``lars agree``: do C-SPARQL and CQELS agree? 0 if they do, 1 if not."""
-    if args.follow:
-        from agreement.cli.live import command_follow
-        return command_follow(args, out)
     events = is_event_source(args.cqels or args.query)
     if args.format == "jsonl" and (events or args.analyze):
         raise InputError("--format jsonl writes the interval check as it runs; "
@@ -172,6 +169,13 @@ def command_agree(args: argparse.Namespace, out: TextIO) -> int:
     if events:
         return command_agree_events(args, out)
     refuse_event_options(args)
+    if not args.follow and (args.max_delay is not None or args.idle is not None):
+        raise InputError("--max-delay and --idle apply to --follow only")
+    if args.follow:
+        if args.analyze:
+            raise InputError("--analyze reads no answers: it does not take --follow")
+        from agreement.cli.live import command_follow
+        return command_follow(args, out)
     if args.analyze:
         return command_analyze(args, out)
     if args.cqels and args.query:  # QUERY is then the C-SPARQL side (issue 27: it was dropped)
