@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from agreement.compare import IntervalVerdict, Row, interval_verdict
 from agreement.recorded import sparql_json_lines
@@ -89,6 +90,8 @@ class LiveCheck:
     late: int = 0
     late_changing: int = 0
     uncompared: int = 0
+    source: ClassVar[str] = "recorded"
+    """What the summary says the answers are (:func:`agreement.agree.report.summary_line`)."""
 
     def __post_init__(self) -> None:
         self.first_end = self.next_end = max(self.period,
@@ -218,8 +221,11 @@ def late_json(late: LateAnswers) -> dict:
 
 def late_text(late: LateAnswers) -> str:
     """A late report as one line."""
+    if late.side == "stream":
+        return (f"interval ({late.start},{late.end}]: its verdict leaves out a late triple at "
+                f"{', '.join(map(str, late.times))}, which the solver had passed; whether it "
+                "would change the verdict is not known")
     effect = {True: "they would change its verdict", False: "they would not change its verdict",
               None: "whether they would change its verdict is no longer known"}[late.changes]
     return (f"interval ({late.start},{late.end}]: judged without a late {SIDE_NAMES[late.side]} "
             f"answer at {', '.join(map(str, late.times))} ({late.rows} rows); {effect}")
-

@@ -14,6 +14,7 @@ import json
 from typing import TextIO
 
 from agreement.agree.live import LateAnswers, LiveCheck, late_json, late_text
+from agreement.agree.livestream import StreamTally
 from agreement.agree.modes import half_open
 from agreement.agree.report import interval_json, interval_name, summary_line
 from agreement.answers import values_text
@@ -49,20 +50,22 @@ class LiveWriter:
         self.out.write((json.dumps(document, ensure_ascii=False) if self.form == "jsonl" else text) + "\n")
         self.out.flush()
 
-    def finish(self, check: LiveCheck, unit: str, interrupted: bool) -> None:
-        summary = summary_line("recorded", check.period, unit, check.timeline(), self.disagreeing,
-                               self.total)
-        late = (f"{check.late} late answers, {check.late_changing} of them would or might change "
-                "a verdict" if check.late else "no late answers")
-        if check.uncompared:
-            late += f"; {check.uncompared} relations in no pulling interval, not compared"
+    def finish(self, tally: LiveCheck | StreamTally, unit: str, interrupted: bool) -> None:
+        """The summary: the verdict on the intervals judged, and what was late or left out."""
+        summary = summary_line(tally.source, tally.period, unit, tally.timeline(),
+                               self.disagreeing, self.total)
+        what = "answers" if isinstance(tally, LiveCheck) else "triples"
+        late = (f"{tally.late} late {what}, {tally.late_changing} of them would or might change "
+                "a verdict" if tally.late else f"no late {what}")
+        if tally.uncompared:
+            late += f"; {tally.uncompared} {'relations' if what == 'answers' else what} in no " \
+                    "pulling interval, not compared"
         ending = "interrupted" if interrupted else "every input ended"
         if self.form == "jsonl":
             self.emit({"kind": "summary", "agree": not self.disagreeing, "summary": summary,
                        "disagreeing": self.disagreeing, "intervals": self.total,
-                       "late": check.late, "late_changing": check.late_changing,
-                       "uncompared": check.uncompared,
-                       "interrupted": interrupted}, "")
+                       "late": tally.late, "late_changing": tally.late_changing,
+                       "uncompared": tally.uncompared, "interrupted": interrupted}, "")
         else:
             self.emit({}, f"{summary}; {late}; {ending}")
 
@@ -70,12 +73,14 @@ class LiveWriter:
 def command_follow(args: argparse.Namespace, out: TextIO) -> int:
     """``lars agree --follow``: 0 if the intervals judged agree, 1 if not; Ctrl-C writes the
     summary and ends with 130."""
-    if args.recorded_csparql is None or args.recorded_cqels is None:
-        raise InputError("--follow judges two running engines: give --recorded-csparql and "
-                         "--recorded-cqels (a source each: a file, a pipe, '-', ws://, kafka://)",
-                         hint="a query computed over a followed stream is not supported yet")
     if args.format == "json":
         raise InputError("--follow writes as the intervals close: --format text or jsonl")
+    if args.recorded_csparql is None and args.recorded_cqels is None:
+        return follow_query(args, out)
+    if args.recorded_csparql is None or args.recorded_cqels is None:
+        raise InputError("--follow judges two running engines: give --recorded-csparql and "
+                         "--recorded-cqels (a source each: a file, a pipe, '-', ws://, kafka://), "
+                         "or a query and its --stream")
     if args.recorded_csparql == "-" == args.recorded_cqels:
         raise InputError("only one input can be the standard input ('-')")
     ticks = period_ticks(args.period, args.unit)
@@ -111,3 +116,83 @@ def delay_ticks(text: str | int | None, unit: str) -> int:
     if isinstance(text, int) or text.strip().isdigit():
         return int(text)
     return period_ticks(text, unit)
+
+
+def follow_query(args: argparse.Namespace, out: TextIO) -> int:
+    """``lars agree QUERY --stream SOURCE --follow``: both sides computed over a live stream
+    (:mod:`agreement.agree.livestream`)."""
+    from agreement.agree.livestream import LiveSlices
+    from agreement.agree.streaming import ComputedCheck
+    from agreement.defaults import default_period
+    from agreement.facade import query_pair
+    from agreement.options import QueryOptions
+    from agreement.sources import read_source
+    from ingest.eager import static_graphs
+    from ingest.limits import max_time_points
+    from ingest.watermark import Reorder
+    from lars.streams import Timeline
+
+    query = args.cqels or args.query
+    if query is None or args.stream is None:
+        raise InputError("--follow needs a query and its --stream, or two engines' recorded answers")
+    if args.profiles is not None or args.variant == "all":
+        raise InputError("--follow with a query checks the paper's pair, one CQELS variant",
+                         hint="leave out --profiles; give --variant brave, cautious or an id")
+    if args.cqels and args.query:
+        args.csparql = args.query
+    text, source = read_source(query)
+    given, other = query_pair(text, source, QueryOptions(
+        args.engine, args.variant, args.unit, args.window_bounds, args.csparql))
+    if given.engine == "csparql":
+        raise InputError("a C-SPARQL query's CQELS side is derived from the whole stream, which "
+                         "a live stream does not have yet", hint="give the CQELS query (--cqels)")
+    ticks = period_ticks(args.period, args.unit) or default_period(other or given)
+    if ticks is None:
+        raise InputError("give the pulling period with --period (e.g. --period 10s)")
+    start = args.start or 0
+    line = Timeline(start, args.end if args.end is not None
+                    else start + max_time_points(args.max_time_points) - 1)
+    check = ComputedCheck(given, static_graphs(list(args.static), other or given), ticks,
+                          args.variant, args.window_bounds, line, other, args.max_explanations)
+    streams = {spec.stream for spec in given.streams}
+    default = URIRef(args.stream_iri) if args.stream_iri else (
+        next(iter(streams)) if len(streams) == 1 else None)
+    tally = StreamTally(ticks, start)
+    writer = LiveWriter(out, args.format)
+
+    def late(item) -> None:
+        end = -(-item.time // ticks) * ticks
+        if item.time < start:
+            tally.uncompared += 1
+            return
+        tally.late += 1
+        writer.write(LateAnswers(end - ticks, end, "stream", (item.time,), 1, None), check.variables)
+
+    lines = ((number, text) for _, number, text in interleave({"stream": live_lines(args.stream, args.idle)}))
+    feed = LiveSlices(lines, args.stream, default, Reorder(delay_ticks(args.max_delay, args.unit)), late)
+
+    def inside():
+        for t, triples in feed:
+            if t >= start:
+                yield t, triples
+            else:  # before the timeline: not compared, as lars agree counts them for a file
+                tally.uncompared += len(triples)
+
+    try:
+        for result in check.intervals(inside()):
+            if feed.ended and result.verdict.end > last_end(feed.last, ticks, start):
+                break
+            writer.write(result.verdict, check.variables)
+            tally.end = result.verdict.end
+    except KeyboardInterrupt:
+        writer.finish(tally, unit_text(parse_unit(args.unit)), interrupted=True)
+        raise
+    writer.finish(tally, unit_text(parse_unit(args.unit)), interrupted=False)
+    return 0 if not writer.disagreeing else 1
+
+
+def last_end(last: int | None, period: int, start: int) -> int:
+    """The end of the pulling interval holding the stream's last time point (the first
+    interval's if the stream had none)."""
+    first = max(period, -(-(start + 1) // period) * period)
+    return first if last is None else max(first, -(-last // period) * period)
