@@ -228,9 +228,9 @@ class LiveOptions:
     """Inputs read as they are written (issue 31, ``lars agree --follow``, docs/live.md).
 
     Attributes:
-        follow: read the stream and the recorded answers as they arrive (a file being appended
-            to, a pipe, ``-``, ``ws://``, ``kafka://``) and write each interval's verdict as it
-            closes.
+        follow: read the inputs as they arrive (a file being appended to, a pipe, ``-``,
+            ``ws://``, ``kafka://``): two engines' recorded answers, or a query's stream; write
+            each interval's verdict as it closes.
         max_delay: ``D``, ticks or a duration: an interval is judged once the largest time
             point seen, less ``D``, has passed its end; a line later than that is reported as
             late (default 0).

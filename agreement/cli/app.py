@@ -241,12 +241,13 @@ def build_parser() -> argparse.ArgumentParser:
                        metavar="N", help="explain at most N disagreeing intervals; the others are "
                        "listed without reasons (default %(default)s)")
     agree.add_argument("--follow", action="store_true",
-                       help="read --recorded-csparql, --recorded-cqels (and --stream) as they are "
-                            "written: a file being appended to, a pipe, '-', ws://... or "
-                            "kafka://host:port/topic; one line per interval as it closes")
+                       help="read the inputs as they are written (a file being appended to, a "
+                            "pipe, '-', ws://... or kafka://host:port/topic): --recorded-csparql "
+                            "and --recorded-cqels (and --stream for the time), or QUERY's --stream; "
+                            "one line per interval as it closes (docs/live.md)")
     agree.add_argument("--max-delay", type=options.ticks_or_duration, metavar="D",
                        help="with --follow: judge an interval once the largest time seen less D "
-                            "has passed its end; later answers are reported as late (default 0)")
+                            "has passed its end; later lines are reported as late (default 0)")
     agree.add_argument("--idle", type=float, metavar="SECONDS",
                        help="with --follow: a file or Kafka topic has ended after SECONDS "
                             "without a new line (default: never; Ctrl-C ends with the summary)")
