@@ -28,6 +28,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ingest import live
+from ingest.jsonldstream import jsonld_element
 from ingest.rdffiles import parse_ntriples_line
 from lars.errors import InputError, Position
 from translate.documents import read_document
@@ -66,15 +67,18 @@ def timed_lines_of(lines: Iterable[str], source: str, unit_ms: int) -> Iterator[
 
 
 def json_time(text: str, source: str, number: int, unit_ms: int) -> int:
-    """The time of one JSON line in milliseconds: its ``timestamp`` (ms) or ``time`` (ticks)."""
+    """The time of one JSON line in milliseconds: its ``timestamp`` (ms), ``time`` (ticks), or
+    a JSON-LD stream element's ``prov:generatedAtTime`` (:mod:`ingest.jsonldstream`)."""
     try:
         document = json.loads(text)
         if "timestamp" in document:
             return int(document["timestamp"])
-        return int(document["time"]) * unit_ms
-    except (ValueError, TypeError, KeyError):
-        raise InputError("expected a JSON object with \"timestamp\" (ms) or \"time\" (ticks)",
-                         Position(source, number)) from None
+        if "time" in document:
+            return int(document["time"]) * unit_ms
+    except (ValueError, TypeError):
+        raise InputError("expected a JSON object with \"timestamp\" (ms) or \"time\" (ticks), "
+                         "or a JSON-LD stream element", Position(source, number)) from None
+    return jsonld_element(text, source, number, 1, None)[0]
 
 
 def paced(files: dict[str, Iterator[TimedLine]], rate: float,

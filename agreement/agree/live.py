@@ -34,7 +34,7 @@ from typing import ClassVar
 from agreement.compare import IntervalVerdict, Row, interval_verdict
 from agreement.recorded import sparql_json_lines
 from ingest.recordedjson import parse_json, relations_of
-from ingest.rdffiles import parse_ntriples_line
+from ingest.jsonldstream import stream_line
 from lars.errors import InputError, ParseError, Position
 
 KEPT_VERDICTS = 64
@@ -102,7 +102,7 @@ class LiveCheck:
         """Take one line of input ``source`` (``stream``, ``csparql`` or ``cqels``; ``name`` is
         its address, for errors); the intervals this closes and the late answers it holds."""
         if source == "stream":
-            parsed = parse_ntriples_line(text, name, number, default_stream=self.stream_iri)
+            parsed = stream_line(text, name, number, self.unit_ms, self.stream_iri)
             if parsed is not None:
                 yield from self.advance(parsed[0])
             return

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ingest.lazy import RdfSlice
-from ingest.rdffiles import StreamTriple, parse_ntriples_line
+from ingest.jsonldstream import stream_line
+from ingest.rdffiles import StreamTriple
 from ingest.watermark import Reorder, Timed
 
 
@@ -33,9 +34,11 @@ class LiveSlices:
     """The slices of a live stream's lines, ``(t, triples)`` ascending, read as they come.
 
     Args:
-        lines: ``(line number, text)`` of the stream as they arrive.
+        lines: ``(line number, text)`` of the stream as they arrive: timestamped N-Triples, or
+            JSON-LD elements as TripleWave sends them (:mod:`ingest.jsonldstream`).
         source: the stream's address, for errors.
         default_stream: the stream of a line that names none.
+        unit_ms: one tick in milliseconds (a JSON-LD element's time is a dateTime).
         reorder: the watermark.
         late: called with each late triple (see the module docstring).
     """
@@ -43,6 +46,7 @@ class LiveSlices:
     lines: Iterator[tuple[int, str]]
     source: str
     default_stream: object
+    unit_ms: int
     reorder: Reorder
     late: Callable[[Timed], None]
     last: int | None = field(default=None, init=False)
@@ -51,11 +55,12 @@ class LiveSlices:
 
     def __iter__(self) -> Iterator[RdfSlice]:
         for number, text in self.lines:
-            parsed = parse_ntriples_line(text, self.source, number, default_stream=self.default_stream)
+            parsed = stream_line(text, self.source, number, self.unit_ms, self.default_stream)
             if parsed is None:
                 continue
-            time, [element] = parsed
-            yield from self.slices(self.reorder.push(time, element, stream=element.stream))
+            time, elements = parsed
+            for element in elements:
+                yield from self.slices(self.reorder.push(time, element, stream=element.stream))
         yield from self.slices(self.reorder.flush())
         self.ended = True
 

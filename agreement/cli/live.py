@@ -169,7 +169,8 @@ def follow_query(args: argparse.Namespace, out: TextIO) -> int:
         writer.write(LateAnswers(end - ticks, end, "stream", (item.time,), 1, None), check.variables)
 
     lines = ((number, text) for _, number, text in interleave({"stream": live_lines(args.stream, args.idle)}))
-    feed = LiveSlices(lines, args.stream, default, Reorder(delay_ticks(args.max_delay, args.unit)), late)
+    feed = LiveSlices(lines, args.stream, default, parse_unit(args.unit),
+                      Reorder(delay_ticks(args.max_delay, args.unit)), late)
 
     def inside():
         for t, triples in feed:
