@@ -46,6 +46,7 @@ def elements() -> list[str]:
 
 def test_triplewave_elements_over_a_websocket_give_the_file_verdicts(monkeypatch, tmp_path,
                                                                     stream_file):
+    pytest.importorskip("websockets")
     path = tmp_path / "stream.jsonld"
     path.write_text("\n".join(elements()) + "\n", encoding="utf-8")
     query = str(CSRBENCH / "queries" / "q1-cqels.rq")
