@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from typing import TextIO
 
 from agreement.agree.live import LateAnswers, LiveCheck, late_json, late_text
 from agreement.agree.livestream import StreamTally
 from agreement.agree.modes import half_open
-from agreement.agree.report import interval_json, interval_name, summary_line
+from agreement.agree.explain import Explanation
+from agreement.agree.report import cause_text, interval_json, interval_name, summary_line
 from agreement.answers import values_text
 from agreement.compare import IntervalVerdict
 from agreement.facade import profile_pair
@@ -34,7 +36,9 @@ class LiveWriter:
         self.out, self.form = out, form
         self.total = self.disagreeing = 0
 
-    def write(self, event: IntervalVerdict | LateAnswers, variables: tuple[str, ...]) -> None:
+    def write(self, event: IntervalVerdict | LateAnswers, variables: tuple[str, ...],
+              reasons: Sequence[Explanation] = ()) -> None:
+        """One event; an interval with the reasons found for it (a computed check's)."""
         if isinstance(event, LateAnswers):
             self.emit(late_json(event), late_text(event))
             return
@@ -44,7 +48,9 @@ class LiveWriter:
         counts += [f"{len(event.only_csparql)} only in C-SPARQL"] if event.only_csparql else []
         text = (f"interval {interval_name(event)}: {'agree' if event.agree else 'DISAGREE'}, "
                 + ", ".join([*counts, f"{len(event.both)} in common"]))
-        self.emit({"kind": "interval", **interval_json(event, [], variables, values_text)}, text)
+        if reasons:
+            text += f"; cause: {cause_text(event, reasons)}"
+        self.emit({"kind": "interval", **interval_json(event, reasons, variables, values_text)}, text)
 
     def emit(self, document: dict, text: str) -> None:
         self.out.write((json.dumps(document, ensure_ascii=False) if self.form == "jsonl" else text) + "\n")
@@ -183,7 +189,7 @@ def follow_query(args: argparse.Namespace, out: TextIO) -> int:
         for result in check.intervals(inside()):
             if feed.ended and result.verdict.end > last_end(feed.last, ticks, start):
                 break
-            writer.write(result.verdict, check.variables)
+            writer.write(result.verdict, check.variables, result.explanations or ())
             tally.end = result.verdict.end
     except KeyboardInterrupt:
         writer.finish(tally, unit_text(parse_unit(args.unit)), interrupted=True)
