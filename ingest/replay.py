@@ -123,6 +123,7 @@ def publish(lines: Iterator[tuple[str, str]], names: list[str], address: str,
 
 
 def write_lines(lines: Iterator[tuple[str, str]]) -> int:
+    """Each line to the standard output, flushed at once (a pipe's reader sees it then)."""
     sent = 0
     for _, line in lines:
         sys.stdout.write(line + "\n")
