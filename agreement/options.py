@@ -1,6 +1,6 @@
 """The options of every command as a few frozen values: one options model for the façade and ``lars``.
 
-The façade (:mod:`agreement.facade`) takes an :class:`Options`, seven groups of documented
+The façade (:mod:`agreement.facade`) takes an :class:`Options`, eight groups of documented
 fields with their defaults, instead of a long list of keyword arguments repeated from one
 function to the next (issue 25):
 
@@ -12,7 +12,8 @@ function to the next (issue 25):
   an event query's evaluation times;
 * :class:`ComputeOptions` — how to compute and how much: solving strategy, partitions, limits;
 * :class:`WitnessOptions` — the search space of ``lars witness``;
-* :class:`JudgeOptions` — how ``lars check`` compares a recording.
+* :class:`JudgeOptions` — how ``lars check`` compares a recording;
+* :class:`LiveOptions` — following inputs that are still being written (``--follow``).
 
 Every field name is unique across the groups, so a notebook may name fields flat and each
 lands in its group: ``Options.of(stream="s.nt", unit="1m", end=50)``, ``options.replace(
@@ -225,9 +226,37 @@ class JudgeOptions:
     max_t0: int = DEFAULT_MAX_T0
 
 
+@dataclass(frozen=True)
+class LiveOptions:
+    """Inputs read as they are written (issue 31, ``lars agree --follow``, docs/live.md).
+
+    Attributes:
+        follow: read the inputs as they arrive (a file being appended to, a pipe, ``-``,
+            ``ws://``, ``kafka://``): two engines' recorded answers, or a query's stream; write
+            each interval's verdict as it closes.
+        max_delay: ``D``, ticks or a duration: an interval is judged once the largest time
+            point seen, less ``D``, has passed its end; a line later than that is reported as
+            late (default 0).
+        idle: seconds without a new line after which a followed file or Kafka topic has ended
+            (default: never; Ctrl-C ends the check with its summary).
+        replayed: the files ``lars replay`` publishes.
+        rate: how many times real time they are replayed at.
+        to: where: ``-``, ``ws://HOST:PORT`` or ``kafka://HOST:PORT/TOPIC``.
+        clients: a WebSocket replay starts once this many clients listen to each file.
+    """
+
+    follow: bool = False
+    max_delay: str | int | None = None
+    idle: float | None = None
+    replayed: tuple[str, ...] = ()
+    rate: float = 1.0
+    to: str = "-"
+    clients: int = 1
+
+
 GROUPS = {"query": QueryOptions, "data": InputOptions, "timeline": TimelineOptions,
           "evaluation": EvaluationOptions, "compute": ComputeOptions, "witness": WitnessOptions,
-          "judge": JudgeOptions}
+          "judge": JudgeOptions, "live": LiveOptions}
 """Each field of :class:`Options` → its group's class."""
 
 
@@ -242,6 +271,7 @@ class Options:
     compute: ComputeOptions = field(default_factory=ComputeOptions)
     witness: WitnessOptions = field(default_factory=WitnessOptions)
     judge: JudgeOptions = field(default_factory=JudgeOptions)
+    live: LiveOptions = field(default_factory=LiveOptions)
 
     @classmethod
     def of(cls, **values: Any) -> Options:

@@ -12,7 +12,7 @@ stamp=.venv/.installed-$(cat pyproject.toml | cksum | cut -d' ' -f1)
 if [ ! -f "$stamp" ]; then
   echo "setup: installing the project and its dependencies (first run takes a few minutes)" >&2
   log=.venv/install.log
-  if ! { .venv/bin/python -m pip install --upgrade pip && .venv/bin/python -m pip install -e '.[test,spark,notebook]'; } >"$log" 2>&1; then
+  if ! { .venv/bin/python -m pip install --upgrade pip && .venv/bin/python -m pip install -e '.[test,spark,notebook,kafka]'; } >"$log" 2>&1; then
     tail -n 40 "$log" >&2
     echo "setup: installation failed; the full log is $log" >&2
     exit 1

@@ -28,6 +28,7 @@ from agreement.cli.check import add_check_parser
 from agreement.cli.model import NOTES
 from agreement.cli.events import add_event_options
 from agreement.cli.witness import add_parser as add_witness_parser
+from agreement.cli.replay import add_parser as add_replay_parser
 from ingest.limits import DEFAULT_MAX_TIME_POINTS, MAX_TIME_POINTS_VARIABLE
 from agreement.optiondefaults import DEFAULT_MAX_EXPLANATIONS
 from ingest.sparkchoice import SPARK_CHOICES, SPARK_THRESHOLD_BYTES, THRESHOLD_VARIABLE
@@ -242,9 +243,21 @@ def build_parser() -> argparse.ArgumentParser:
     agree.add_argument("--max-explanations", type=int, default=DEFAULT_MAX_EXPLANATIONS,
                        metavar="N", help="explain at most N disagreeing intervals; the others are "
                        "listed without reasons (default %(default)s)")
+    agree.add_argument("--follow", action="store_true",
+                       help="read the inputs as they are written (a file being appended to, a "
+                            "pipe, '-', ws://... or kafka://host:port/topic): --recorded-csparql "
+                            "and --recorded-cqels (and --stream for the time), or QUERY's --stream; "
+                            "one line per interval as it closes (docs/live.md)")
+    agree.add_argument("--max-delay", type=options.ticks_or_duration, metavar="D",
+                       help="with --follow: judge an interval once the largest time seen less D "
+                            "has passed its end; later lines are reported as late (default 0)")
+    agree.add_argument("--idle", type=float, metavar="SECONDS",
+                       help="with --follow: a file or Kafka topic has ended after SECONDS "
+                            "without a new line (default: never; Ctrl-C ends with the summary)")
     agree.set_defaults(handler="agreement.cli.commands:command_agree")
     add_witness_parser(commands)
     add_check_parser(commands)
+    add_replay_parser(commands, HelpFormatter)
     return parser
 
 

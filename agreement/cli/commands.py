@@ -169,6 +169,13 @@ def command_agree(args: argparse.Namespace, out: TextIO) -> int:
     if events:
         return command_agree_events(args, out)
     refuse_event_options(args)
+    if not args.follow and (args.max_delay is not None or args.idle is not None):
+        raise InputError("--max-delay and --idle apply to --follow only")
+    if args.follow:
+        if args.analyze:
+            raise InputError("--analyze reads no answers: it does not take --follow")
+        from agreement.cli.live import command_follow
+        return command_follow(args, out)
     if args.analyze:
         return command_analyze(args, out)
     if args.cqels and args.query:  # QUERY is then the C-SPARQL side (issue 27: it was dropped)

@@ -16,7 +16,7 @@ from agreement.cli.app import build_parser
 from agreement.cli.events import NOT_FOR_EVENTS
 from agreement.options import option_names
 
-COMMANDS = ("translate", "run", "agree", "check", "witness")
+COMMANDS = ("translate", "run", "agree", "check", "witness", "replay")
 EVENT_COMMANDS = ("translate", "run", "agree")
 
 

@@ -48,9 +48,11 @@ def test_the_command_line_defaults_are_the_facade_s(command):
     """An option left out on the command line means what the field's default means."""
     parser = build_parser()
     argv = {"translate": ["q.rq"], "run": ["q.rq"], "agree": ["q.rq"], "witness": ["q.rq"],
-            "check": ["q.rq", "--stream", "s", "--answers", "a.json", "--profile", "csparql"]}[command]
+            "check": ["q.rq", "--stream", "s", "--answers", "a.json", "--profile", "csparql"],
+            "replay": ["s.nt"]}[command]
     built = options_of(parser.parse_args([command, *argv]))
-    given = {"stream": "s", "answers": "a.json", "profile": "csparql"} if command == "check" else {}
+    given = {"check": {"stream": "s", "answers": "a.json", "profile": "csparql"},
+             "replay": {"replayed": ("s.nt",)}}.get(command, {})
     differ = {f"{group}.{name}" for group in GROUPS for name, value in vars(getattr(built, group)).items()
               if value != getattr(getattr(Options.of(**given), group), name)}
     allowed = {"witness": {"evaluation.profiles"}}.get(command, set())  # the paper's pair, spelt out

@@ -1,0 +1,104 @@
+"""A query checked over a stream that is still being written (issue 31, ``lars agree QUERY
+--stream ws://… --follow``): both sides computed by our translations, as ``lars agree`` does
+over a file (:class:`agreement.agree.streaming.ComputedCheck`), from timestamped N-Triples lines
+as they arrive.
+
+The lines pass through a watermark (:class:`ingest.watermark.Reorder`, ``--max-delay D``, per
+stream): lines at most ``D`` out of order are put back in order, and each time point is handed
+to the solver as one slice once the watermark has passed it (every line of it has then come:
+a later one would be late). A line that comes after the watermark passed its time point is
+*late*: the solver has gone past it, so it is left out of the computation, reported at once
+with the pulling interval it belongs to, and counted. An interval's verdict is written when
+the solver has reached the end of the next one (the check explains one interval late,
+:mod:`agreement.agree.streaming`), that is once the watermark has passed it.
+
+The timeline's end is not known while the stream runs: the check runs on a timeline as long as
+``--max-time-points`` allows and stops, when the stream ends, after the pulling interval
+holding its last time point, as the timeline of ``lars agree`` on the finished file would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from ingest.lazy import RdfSlice
+from ingest.jsonldstream import stream_line
+from ingest.rdffiles import StreamTriple
+from ingest.watermark import Reorder, Timed
+
+
+@dataclass
+class LiveSlices:
+    """The slices of a live stream's lines, ``(t, triples)`` ascending, read as they come.
+
+    Args:
+        lines: ``(line number, text)`` of the stream as they arrive: timestamped N-Triples, or
+            JSON-LD elements as TripleWave sends them (:mod:`ingest.jsonldstream`).
+        source: the stream's address, for errors.
+        default_stream: the stream of a line that names none.
+        unit_ms: one tick in milliseconds (a JSON-LD element's time is a dateTime).
+        reorder: the watermark.
+        late: called with each late triple (see the module docstring).
+    """
+
+    lines: Iterator[tuple[int, str]]
+    source: str
+    default_stream: object
+    unit_ms: int
+    reorder: Reorder
+    late: Callable[[Timed], None]
+    last: int | None = field(default=None, init=False)
+    """The largest time point handed on."""
+    ended: bool = field(default=False, init=False)
+
+    def __iter__(self) -> Iterator[RdfSlice]:
+        for number, text in self.lines:
+            parsed = stream_line(text, self.source, number, self.unit_ms, self.default_stream)
+            if parsed is None:
+                continue
+            time, elements = parsed
+            for element in elements:
+                yield from self.slices(self.reorder.push(time, element, stream=element.stream))
+        yield from self.slices(self.reorder.flush())
+        self.ended = True
+
+    def slices(self, released: Iterator[Timed]) -> Iterator[RdfSlice]:
+        """The released lines grouped by time point: every time point released is complete."""
+        group: list[StreamTriple] = []
+        for item in released:
+            if item.late:
+                self.late(item)
+                continue
+            if group and item.time != group[0].time:
+                yield self.handed(group)
+                group = []
+            group.append(item.item)
+        if group:
+            yield self.handed(group)
+
+    def handed(self, group: list[StreamTriple]) -> RdfSlice:
+        self.last = group[0].time
+        return group[0].time, tuple(group)
+
+
+@dataclass
+class StreamTally:
+    """What the summary of a live computed check counts (as :class:`agreement.agree.live.LiveCheck`
+    does for recorded answers): late triples (each might change a verdict) and triples before
+    the timeline."""
+
+    period: int
+    start: int
+    end: int | None = None
+    late: int = 0
+    uncompared: int = 0
+    source: ClassVar[str] = "computed"
+
+    @property
+    def late_changing(self) -> int:
+        return self.late
+
+    def timeline(self) -> tuple[int, int]:
+        return self.start, max(self.start, self.end if self.end is not None else self.start)

@@ -1,0 +1,245 @@
+"""Lines of a source that is still being written: a file being appended to, a pipe, standard
+input, a WebSocket, a Kafka topic (issue 31, ``lars agree --follow``).
+
+:func:`live_lines` gives the lines of one source as they arrive, one text line at a time
+(line ends removed), and ends when the source does: a pipe or standard input at end of file,
+a WebSocket when the server closes it, a followed file or a Kafka topic after ``idle``
+seconds without a new line (``None``: never; Ctrl-C stops the caller). Nothing is kept but
+an incomplete last line of a followed file, held until its line end is written.
+
+Addresses:
+
+* ``-``: standard input; a path to a FIFO: read to its end; any other path: a regular file,
+  read from its start and then followed as it grows (``tail -f``);
+* ``ws://host:port/path`` or ``wss://…``: one message is one line or several (split at line
+  ends), through the ``websockets`` package;
+* ``kafka://host:port/topic``: each message's value is one line or several, through
+  ``confluent-kafka`` (the optional extra ``lars-rsp[kafka]``), read from the topic's start
+  by a consumer of its own group.
+
+>>> import tempfile, os
+>>> with tempfile.NamedTemporaryFile("w", suffix=".nt", delete=False) as f:
+...     _ = f.write("a 1\\nb 2\\nhalf")
+>>> list(live_lines(f.name, idle=0.05))
+['a 1', 'b 2']
+>>> os.unlink(f.name)
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import stat
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from urllib.parse import urlsplit
+
+from lars.errors import InputError, Position
+
+POLL_SECONDS = 0.02
+"""How long a followed file or a Kafka consumer waits before looking for new lines again."""
+
+
+def live_lines(address: str, idle: float | None = None) -> Iterator[str]:
+    """The lines of ``address`` as they arrive (see the module docstring).
+
+    Raises:
+        InputError: an unknown scheme, a source that cannot be opened, a Kafka address without
+            a topic or without confluent-kafka installed.
+    """
+    scheme = urlsplit(address).scheme.lower() if "://" in address else ""
+    reader = READERS.get(scheme)
+    if reader is None:
+        raise InputError(f"cannot follow a {scheme}:// address", Position(address),
+                         hint="give a file, a pipe, '-', ws://, wss:// or kafka://")
+    return reader(address, idle)
+
+
+def split_lines(chunks: Iterator[str | bytes]) -> Iterator[str]:
+    """The lines of messages that each hold one line or several (a trailing line end, a
+    carriage return before it and blank lines dropped)."""
+    for chunk in chunks:
+        text = chunk.decode("utf-8") if isinstance(chunk, bytes) else chunk
+        for line in text.split("\n"):
+            line = line.removesuffix("\r")
+            if line.strip():
+                yield line
+
+
+def file_lines(address: str, idle: float | None) -> Iterator[str]:
+    """Standard input or a pipe to its end; a regular file followed as it grows."""
+    if address == "-":
+        yield from (line.rstrip("\r\n") for line in sys.stdin)
+        return
+    try:
+        mode = os.stat(address).st_mode
+        handle = open(address, encoding="utf-8", newline="")  # noqa: SIM115 (closed below)
+    except OSError as error:
+        raise InputError(f"cannot read the file: {error.strerror or error}", Position(address)) from None
+    with handle:
+        if not stat.S_ISREG(mode):  # a FIFO or a device: it ends when its writer closes it
+            yield from (line.rstrip("\r\n") for line in handle)
+            return
+        yield from follow(handle.readline, idle)
+
+
+def follow(readline: Callable[[], str], idle: float | None) -> Iterator[str]:
+    """Complete lines from ``readline`` (a file's, at its end it returns what is there so far),
+    waiting for more at the end; ends after ``idle`` seconds without a new complete line."""
+    partial, quiet_since = "", time.monotonic()
+    while True:
+        text = readline()
+        if text:
+            partial += text
+            if partial.endswith("\n"):
+                yield partial.rstrip("\r\n")
+                partial, quiet_since = "", time.monotonic()
+            continue
+        if idle is not None and time.monotonic() - quiet_since >= idle:
+            return
+        time.sleep(POLL_SECONDS)
+
+
+def websocket_lines(address: str, idle: float | None) -> Iterator[str]:
+    """The messages of a WebSocket until the server closes it (``idle``: at most that long
+    between two messages)."""
+    from websockets.exceptions import ConnectionClosedError, InvalidURI, WebSocketException
+    from websockets.sync.client import connect
+
+    try:
+        connection = connect(address, open_timeout=10, max_size=None)
+    except (OSError, InvalidURI, WebSocketException) as error:
+        raise InputError(f"cannot connect: {error}", Position(address)) from None
+    with connection:
+        try:
+            while True:
+                try:
+                    message = connection.recv(timeout=idle)
+                except TimeoutError:
+                    return
+                yield from split_lines(iter((message,)))
+        except ConnectionClosedError as error:
+            raise InputError(f"the connection broke: {error}", Position(address)) from None
+        except WebSocketException:  # closed normally by the server: the stream has ended
+            return
+
+
+def confluent_kafka():
+    """The confluent-kafka module.
+
+    Raises:
+        InputError: it is not installed.
+    """
+    try:
+        import confluent_kafka as module
+    except ImportError:
+        raise InputError("kafka:// addresses need confluent-kafka",
+                         hint="pip install 'lars-rsp[kafka]'") from None
+    return module
+
+
+def kafka_consumer(config: dict) -> object:
+    """A confluent-kafka consumer (the tests put an in-memory fake here)."""
+    return confluent_kafka().Consumer(config)
+
+
+def kafka_producer(config: dict) -> object:
+    """A confluent-kafka producer (the tests put an in-memory fake here)."""
+    return confluent_kafka().Producer(config)
+
+
+def kafka_lines(address: str, idle: float | None) -> Iterator[str]:
+    """The messages of a Kafka topic from its start, read by a consumer group of their own."""
+    parts = urlsplit(address)
+    topic = parts.path.strip("/")
+    if not parts.netloc or not topic or "/" in topic:
+        raise InputError("a Kafka address is kafka://host:port/topic", Position(address))
+    consumer = kafka_consumer({"bootstrap.servers": parts.netloc,
+                               "group.id": f"lars-{uuid.uuid4().hex}",
+                               "auto.offset.reset": "earliest", "enable.auto.commit": False})
+    consumer.subscribe([topic])
+    quiet_since = time.monotonic()
+    try:
+        while idle is None or time.monotonic() - quiet_since < idle:
+            message = consumer.poll(POLL_SECONDS)
+            if message is None:
+                time.sleep(POLL_SECONDS)
+                continue
+            if message.error():
+                raise InputError(f"Kafka: {message.error()}", Position(address))
+            quiet_since = time.monotonic()
+            yield from split_lines(iter((message.value() or b"",)))
+    finally:
+        consumer.close()
+
+
+READERS: dict[str, Callable[[str, float | None], Iterator[str]]] = {
+    "": file_lines, "ws": websocket_lines, "wss": websocket_lines, "kafka": kafka_lines,
+}
+
+
+END = object()
+"""What a source's thread puts in the queue when its lines have ended."""
+
+
+def interleave(sources: dict[str, Iterator[str]]) -> Iterator[tuple[str, int, str]]:
+    """``(name, line number, line)`` of several sources, in the order their lines arrive: each
+    source is read by a thread of its own (daemon threads: Ctrl-C in the caller ends them with
+    the program); the first error of any source is raised here, and the other sources stop
+    at their next line (a source waiting for one stays blocked until it comes or the program
+    ends).
+
+    >>> sorted(interleave({"a": iter(["x", "y"]), "b": iter(["z"])}))
+    [('a', 1, 'x'), ('a', 2, 'y'), ('b', 1, 'z')]
+    """
+    arrived: queue.Queue = queue.Queue(maxsize=QUEUE_LINES)
+    stop = threading.Event()
+
+    def pump(name: str, lines: Iterator[str]) -> None:
+        try:
+            if stop.is_set():  # another source failed before this one began
+                return
+            for number, line in enumerate(lines, 1):
+                if stop.is_set():
+                    break
+                put((name, number, line))
+            put((name, 0, END))
+        except BaseException as error:  # noqa: BLE001 - handed to the reading thread
+            put((name, -1, error))
+        finally:
+            close = getattr(lines, "close", None)
+            if close is not None:
+                close()  # a connection or a consumer is let go
+
+    def put(item: tuple) -> None:
+        while not stop.is_set():
+            try:
+                arrived.put(item, timeout=0.2)
+                return
+            except queue.Full:
+                continue
+
+    for name, lines in sources.items():
+        threading.Thread(target=pump, args=(name, lines), daemon=True, name=f"lars-{name}").start()
+    running = len(sources)
+    try:
+        while running:
+            try:
+                name, number, line = arrived.get(timeout=0.2)  # a short wait lets Ctrl-C through
+            except queue.Empty:
+                continue
+            if number == -1:
+                raise line
+            if line is END:
+                running -= 1
+                continue
+            yield name, number, line
+    finally:  # an error, Ctrl-C or the caller's end: the other sources stop at their next line
+        stop.set()
+
+
+QUEUE_LINES = 10_000
+"""Lines read ahead of the check at most (a source faster than the check waits)."""
