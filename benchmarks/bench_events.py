@@ -1,0 +1,101 @@
+"""Event queries under the EP-SPARQL profiles: CPU time and peak memory against the number of
+evaluation times (issue 29, "event policies in linear time").
+
+The workload of the issue: ``examples/events/figure1.rq`` (``E1 SEQ E2``, ``E1`` over a landmark
+window, ``E2`` over ``W^τ(5, 1)``) on a random stream of 2 triples per time point (one ``:p``
+triple ``:a_i :p :b_j`` and one ``:q`` triple ``:b_k :q :c_l``, ``i, j, k, l`` drawn from 5
+values with a fixed seed), evaluated whenever input arrives (push, the profiles' own mode): ``N``
+time points give ``N`` evaluation times. Each run is a fresh ``lars run`` process (``python -c``
+with the checkout on ``PYTHONPATH``); its CPU time is user + system seconds and its peak the
+resident maximum, both from ``os.wait4``. The start-up of the interpreter and its imports is in
+every figure (about a second, the same for every size), so the ratio of two sizes understates
+the growth of the evaluation itself a little; it is printed as measured.
+
+    python benchmarks/bench_events.py                        # 100, 200, 1000 evaluation times
+    python benchmarks/bench_events.py --sizes 50 --root ../main --timeout 120
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[1]
+MAIN = "from agreement.cli import main; import sys; sys.exit(main())"
+PROFILES = ("epsparql-chronological", "epsparql-recent", "epsparql-unrestricted")
+
+
+def write_stream(path: Path, points: int, seed: int = 29) -> None:
+    """``points`` time points (1 … points) of one ``:p`` and one ``:q`` triple each."""
+    rng = random.Random(seed)
+    ex = "http://ex.org/"
+    lines = []
+    for t in range(1, points + 1):
+        lines.append(f"<{ex}a{rng.randrange(5)}> <{ex}p> <{ex}b{rng.randrange(5)}> <{ex}S> {t}")
+        lines.append(f"<{ex}b{rng.randrange(5)}> <{ex}q> <{ex}c{rng.randrange(5)}> <{ex}S> {t}")
+    path.write_text("\n".join(lines) + "\n")
+
+
+def measure(root: Path, arguments: list[str], scratch: str,
+            timeout: float) -> tuple[float, float, int] | None:
+    """CPU seconds, peak MiB and the number of output lines of one ``lars`` run; ``None`` past
+    ``timeout`` seconds (its process group is then ended)."""
+    environment = {**os.environ, "PYTHONPATH": str(root)}
+    with tempfile.TemporaryFile("w+") as out:
+        process = subprocess.Popen([sys.executable, "-c", MAIN, *arguments], cwd=scratch,
+                                   env=environment, stdout=out, stderr=subprocess.DEVNULL,
+                                   start_new_session=True)
+        timer = threading.Timer(timeout, os.killpg, (process.pid, signal.SIGKILL))
+        timer.start()
+        _, status, usage = os.wait4(process.pid, 0)
+        timer.cancel()
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode == -signal.SIGKILL:
+            return None
+        if process.returncode != 0:
+            raise SystemExit(f"lars {' '.join(arguments)} exited {process.returncode}")
+        out.seek(0)
+        lines = sum(1 for _ in out)
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[100, 200, 1000],
+                        help="numbers of time points (= evaluation times)")
+    parser.add_argument("--profiles", nargs="*", default=list(PROFILES))
+    parser.add_argument("--root", type=Path, default=HERE, help="the checkout to run")
+    parser.add_argument("--timeout", type=float, default=120, help="seconds per run")
+    options = parser.parse_args()
+    query = options.root / "examples" / "events" / "figure1.rq"
+    print(f"{'profile':24} {'evaluations':>11} {'cpu s':>8} {'MiB':>7} {'lines':>6}")
+    with tempfile.TemporaryDirectory() as scratch:
+        for profile in options.profiles:
+            cpu: dict[int, float] = {}
+            for size in options.sizes:
+                stream = Path(scratch) / f"stream-{size}.nt"
+                if not stream.exists():
+                    write_stream(stream, size)
+                figure = measure(options.root, ["run", str(query), "--stream", str(stream),
+                                                "--profile", profile], scratch, options.timeout)
+                if figure is None:
+                    print(f"{profile:24} {size:11} {'>' + str(int(options.timeout)):>8}", flush=True)
+                    continue
+                cpu[size] = figure[0]
+                print(f"{profile:24} {size:11} {figure[0]:8.2f} {figure[1]:7.1f} {figure[2]:6}",
+                      flush=True)
+            if 100 in cpu and 1000 in cpu:
+                print(f"{profile:24} ratio 1000/100 evaluations: {cpu[1000] / cpu[100]:.2f} "
+                      f"(linear growth: at most 10)", flush=True)
+    print("CPU = user + system seconds of a fresh `lars run` process (start-up included)")
+
+
+if __name__ == "__main__":
+    main()
