@@ -1,11 +1,12 @@
 """Event queries under the EP-SPARQL profiles: CPU time and peak memory against the number of
 evaluation times (issue 29, "event policies in linear time").
 
-The workload of the issue: ``examples/events/figure1.rq`` (``E1 SEQ E2``, ``E1`` over a landmark
+The workload of the issue (``figure1``): ``examples/events/figure1.rq`` (``E1 SEQ E2``, ``E1`` over a landmark
 window, ``E2`` over ``W^τ(5, 1)``) on a random stream of 2 triples per time point (one ``:p``
 triple ``:a_i :p :b_j`` and one ``:q`` triple ``:b_k :q :c_l``, ``i, j, k, l`` drawn from 5
 values with a fixed seed), evaluated whenever input arrives (push, the profiles' own mode): ``N``
-time points give ``N`` evaluation times. Each run is a fresh ``lars run`` process (``python -c``
+time points give ``N`` evaluation times. ``landmark`` is the same query with ``E2`` over
+``[LND 1]`` too: ``:q`` triples no ``:p`` precedes stay in the window for good. Each run is a fresh ``lars run`` process (``python -c``
 with the checkout on ``PYTHONPATH``); its CPU time is user + system seconds and its peak the
 resident maximum, both from ``os.wait4``. The start-up of the interpreter and its imports is in
 every process figure (about a second, the same for every size); the child also prints the CPU
@@ -13,7 +14,7 @@ seconds of the command alone (after the imports: reading, translating, evaluatin
 and the ratio of sizes ten times apart is printed for both.
 
     python benchmarks/bench_events.py                        # 100, 200, 1000, 10000 evaluation times
-    python benchmarks/bench_events.py --sizes 50 --root ../main --timeout 120
+    python benchmarks/bench_events.py --sizes 50 --root ../main --queries figure1   # before
 """
 
 from __future__ import annotations
@@ -76,39 +77,58 @@ def measure(root: Path, arguments: list[str], scratch: str,
     return usage.ru_utime + usage.ru_stime, command, usage.ru_maxrss / 1024, lines
 
 
+def queries(root: Path) -> dict[str, str]:
+    """``figure1``: the issue's workload; ``landmark``: the same with ``E2`` over ``[LND 1]`` too,
+    where every ``:q`` triple stays in its window unless consumed."""
+    text = (root / "examples" / "events" / "figure1.rq").read_text()
+    return {"figure1": text, "landmark": text.replace("[RANGE 5]", "[LND 1]")}
+
+
+def measure_sizes(root: Path, query: Path, name: str, profile: str, sizes: list[int],
+                  scratch: str, timeout: float) -> None:
+    """One line per size, then the ratios of sizes ten times apart."""
+    figures: dict[int, tuple] = {}
+    for size in sizes:
+        stream = Path(scratch) / f"stream-{size}.nt"
+        if not stream.exists():
+            write_stream(stream, size)
+        figure = measure(root, ["run", str(query), "--stream", str(stream), "--profile", profile],
+                         scratch, timeout)
+        if figure is None:
+            print(f"{name:9} {profile:24} {size:11} {'>' + str(int(timeout)):>8}", flush=True)
+            continue
+        figures[size] = figure
+        cpu, command, peak, lines = figure
+        print(f"{name:9} {profile:24} {size:11} {cpu:8.2f} {command:9.2f} {peak:7.1f} {lines - 2:7}",
+              flush=True)
+    for small in sizes:
+        if small in figures and 10 * small in figures:
+            (cpu1, command1, *_), (cpu2, command2, *_) = figures[small], figures[10 * small]
+            print(f"{name:9} {profile:24} {10 * small}/{small} evaluations: cpu ratio "
+                  f"{cpu2 / cpu1:.2f}, command ratio {command2 / command1:.2f} "
+                  "(linear growth: at most 10)", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="*", default=[100, 200, 1000, 10000],
                         help="numbers of time points (= evaluation times)")
     parser.add_argument("--profiles", nargs="*", default=list(PROFILES))
+    parser.add_argument("--queries", nargs="*", default=["figure1", "landmark"])
     parser.add_argument("--root", type=Path, default=HERE, help="the checkout to run")
     parser.add_argument("--timeout", type=float, default=120, help="seconds per run")
     options = parser.parse_args()
-    query = options.root / "examples" / "events" / "figure1.rq"
-    print(f"{'profile':24} {'evaluations':>11} {'cpu s':>8} {'command s':>9} {'MiB':>7} {'events':>7}")
+    print(f"{'query':9} {'profile':24} {'evaluations':>11} {'cpu s':>8} {'command s':>9} "
+          f"{'MiB':>7} {'events':>7}")
     with tempfile.TemporaryDirectory() as scratch:
-        for profile in options.profiles:
-            figures: dict[int, tuple] = {}
-            for size in options.sizes:
-                stream = Path(scratch) / f"stream-{size}.nt"
-                if not stream.exists():
-                    write_stream(stream, size)
-                figure = measure(options.root, ["run", str(query), "--stream", str(stream),
-                                                "--profile", profile], scratch, options.timeout)
-                if figure is None:
-                    print(f"{profile:24} {size:11} {'>' + str(int(options.timeout)):>8}", flush=True)
-                    continue
-                figures[size] = figure
-                cpu, command, peak, lines = figure
-                print(f"{profile:24} {size:11} {cpu:8.2f} {command:9.2f} {peak:7.1f} {lines - 2:7}",
-                      flush=True)
-            for small in options.sizes:
-                large = 10 * small
-                if small in figures and large in figures:
-                    (cpu1, command1, *_), (cpu2, command2, *_) = figures[small], figures[large]
-                    print(f"{profile:24} {large}/{small} evaluations: cpu ratio {cpu2 / cpu1:.2f}, "
-                          f"command ratio {command2 / command1:.2f} (linear growth: at most 10)",
-                          flush=True)
+        for name, text in queries(options.root).items():
+            if name not in options.queries:
+                continue
+            query = Path(scratch) / f"{name}.rq"
+            query.write_text(text)
+            for profile in options.profiles:
+                measure_sizes(options.root, query, name, profile, options.sizes, scratch,
+                              options.timeout)
     print("cpu = user + system seconds of a fresh `lars run` process (start-up included); "
           "command = CPU seconds of the command after the imports; events = answer lines")
 

@@ -92,6 +92,7 @@ class _Window:
                               key=lambda pair: pair[0])
         self.next = 0
         self.live: dict[int, set[tuple]] = {}
+        self.upper = -INFINITY  # no item at or before it is still to enter
 
     def advance(self, t: int) -> tuple[list[int], list[int]]:
         """Move to evaluation time ``t``: the time points that entered and those that left."""
@@ -102,6 +103,7 @@ class _Window:
             lower = upper - window.length  # (upper − α, upper], paper 001 Definition 3
         elif isinstance(window, LandmarkWindow):
             lower = window.start - 1
+        self.upper = upper
         left = []
         while self.live:
             oldest = next(iter(self.live))
@@ -123,11 +125,12 @@ class _Window:
 class _Basic:
     """The events of one basic node (equation 4) in its window, per context value, in time order."""
 
-    def __init__(self, node: Node):
+    def __init__(self, node: Node, grouping: tuple[str, ...] | None = None):
+        """``grouping``: the variables to partition by, default the node's context."""
         self.node = node
         self.window = node.basic.window
         self.triples = node.basic.pattern.triples
-        self.context = node.context or ()
+        self.context = node.context or () if grouping is None else grouping
         self.by_key: dict[tuple, dict[int, dict[tuple, frozenset]]] = {}
         self.keys_at: dict[int, set[tuple]] = {}
 
@@ -155,14 +158,18 @@ class _Basic:
         """Remove the events made of ``item`` (their time point lost a triple)."""
         time = item[2]
         for key in list(self.keys_at.get(time, ())):
-            events = self.by_key[key][time]
-            for values in [v for v, items in events.items() if item in items]:
-                del events[values]
-            if not events:
-                del self.by_key[key][time]
-                self.keys_at[time].discard(key)
-                if not self.by_key[key]:
-                    del self.by_key[key]
+            for values in [v for v, items in self.by_key[key][time].items() if item in items]:
+                self.drop(key, time, values)
+
+    def drop(self, key: tuple, time: int, values: tuple) -> None:
+        """Forget one event (consumed, or one that can no longer take part in any answer)."""
+        events = self.by_key[key][time]
+        del events[values]
+        if not events:
+            del self.by_key[key][time]
+            self.keys_at[time].discard(key)
+            if not self.by_key[key]:
+                del self.by_key[key]
 
     def events(self, hi: float, sigma: dict, pick: str = "all") -> dict[Event, frozenset]:
         """The events up to ``hi`` agreeing with ``sigma``: all, or those of the first or last
@@ -210,12 +217,14 @@ class _Evaluator:
     memo: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        stack = [self.root]
-        while stack:
-            node = stack.pop()
-            stack.extend(node.children)
+        grouping = {}
+        for node in _nodes(self.root):
+            if _selects_points(node):
+                left, right = node.children
+                grouping[right.index] = _shared(node)
+        for node in _nodes(self.root):
             if node.kind == "basic":
-                self.basics[node.index] = _Basic(node)
+                self.basics[node.index] = _Basic(node, grouping.get(node.index))
 
     def advance(self, t: int) -> None:
         for name, window in self.windows.items():
@@ -293,21 +302,76 @@ class _Evaluator:
     def eval_seq(self, node: Node, hi: float, sigma: dict) -> dict[Event, frozenset]:
         """``SEQ`` (7) and, choosing per partition, ``SEQ^c`` (10) and ``SEQ^r`` (11)."""
         left, right = node.children
-        rights = self.eval(right, hi, sigma)
-        pairs = []
-        for e2 in rights:
-            mapping2 = dict(zip(right.variables, e2[0]))
-            lefts = self.eval(left, e2[1] - 1, sigma | mapping2)
-            if lefts:
-                pairs.append((e2, mapping2, lefts))
-        if node.choose != "all":
-            pairs = _chosen(pairs, sorted(set(left.variables) & set(right.variables)), node.choose)
+        if _selects_points(node):
+            rights, pairs = self.points_chosen(node)
+        else:
+            rights = self.eval(right, hi, sigma)
+            pairs = []
+            for e2 in rights:
+                mapping2 = dict(zip(right.variables, e2[0]))
+                lefts = self.eval(left, e2[1] - 1, sigma | mapping2)
+                if lefts:
+                    pairs.append((e2, mapping2, lefts))
+            if node.choose != "all":
+                pairs = _chosen(pairs, _shared(node), node.choose)
         found: dict[Event, frozenset] = {}
         for e2, mapping2, lefts in pairs:
             for e1, items1 in lefts.items():
                 _join(found, node, dict(zip(left.variables, e1[0])) | mapping2, e1[1], e2[2],
                       items1 | rights[e2])
         return found
+
+
+    def points_chosen(self, node: Node) -> tuple[dict, list]:
+        """``SEQ^c``/``SEQ^r`` over a basic ``E2`` without substitution or bound: its events are
+        points, filed per shared values (one partition per group of the ∄ condition), so the
+        first (last) candidates of a group are those of its earliest (latest) time point that
+        has a match of ``μ2(E1)`` before it. The partition is walked from that end and stops
+        there. An event passed over on the way with no match before it and at or before every
+        window's upper end is dropped for good: input that has not entered a window comes after
+        that end, and consumption and sliding only remove input, so no match can appear (the
+        left operand has no ``SEQ^n``, whose ``LAST`` operands could gain events by losing some).
+        """
+        left, right = node.children
+        basic = self.basics[right.index]
+        settled = min(window.upper for window in self.windows.values())
+        rights, pairs = {}, []
+        for key, partition in list(basic.by_key.items()):
+            times = list(reversed(partition) if node.choose == "last" else partition)
+            for time in times:
+                found = False
+                for values, items in list(partition[time].items()):
+                    mapping2 = dict(zip(right.variables, values))
+                    lefts = self.eval(left, time - 1, mapping2)
+                    if lefts:
+                        rights[(values, time, time)] = items
+                        pairs.append(((values, time, time), mapping2, lefts))
+                        found = True
+                    elif time - 1 <= settled:
+                        basic.drop(key, time, values)
+                if found:
+                    break
+        return rights, pairs
+
+
+def _nodes(root: Node) -> Iterable[Node]:
+    yield root
+    for child in root.children:
+        yield from _nodes(child)
+
+
+def _shared(node: Node) -> list[str]:
+    """``var(E1) ∩ var(E2)`` of a SEQ node: the partition of the ∄ condition of (10), (11)."""
+    left, right = node.children
+    return sorted(set(left.variables) & set(right.variables))
+
+
+def _selects_points(node: Node) -> bool:
+    """A ``SEQ^c``/``SEQ^r`` node that :meth:`_Evaluator.points_chosen` evaluates: no
+    substitution or bound from above, a basic right operand, no ``SEQ^n`` in the left one."""
+    return (node.kind == "seq" and node.choose != "all" and node.context is None
+            and node.children[1].kind == "basic"
+            and all(n.kind != "before" for n in _nodes(node.children[0])))
 
 
 def _chosen(pairs: list, shared: list[str], choose: str) -> list:
