@@ -17,24 +17,28 @@ from ingest.rdffiles import StreamTriple
 from tests.oracles.events import answers
 from tests.translate.eventdata import FIGURE_1, iri, short
 from tests.translate.test_events_oracle import (
-    BGPS, END, FIGURE_LIKE, NODES, STREAMS, W1, W2, X, Y, Z, elements, evaluations, queries,
-    times_of,
+    BGPS, END, FIGURE_LIKE, NODES, STREAMS, W1, W2, X, Y, Z, basics, elements, evaluations,
+    queries, times_of, windows,
 )
 from translate.eventprofiles import EventProfile
 from translate.eventreader import read_event_query
 from translate.eventrules import Evaluation, translate_events
-from translate.events import SELECTIONS, Basic, EventQuery, NamedWindow, Seq
-from translate.rsp import AllWindow, RangeWindow
+from translate.events import SELECTIONS, Basic, EventQuery, NamedWindow, Seq, pattern_variables
+from translate.rsp import AllWindow, RangeWindow, Var
 
 FIGURE_QUERY = read_event_query(
     (Path(__file__).parents[2] / "examples" / "events" / "figure1.rq").read_text())
 
 policies = st.sampled_from((None,) + SELECTIONS)
-LONG_END = 24
+LONG_END = 16
 long_elements = st.lists(st.tuples(
     st.tuples(st.sampled_from(NODES), st.sampled_from((iri("p"), iri("q"), iri("r"))),
               st.sampled_from(NODES)),
-    st.integers(0, LONG_END), st.sampled_from(STREAMS)), min_size=5, max_size=30)
+    st.integers(0, LONG_END), st.sampled_from(STREAMS)), min_size=5, max_size=40)
+long_evaluations = st.one_of(
+    st.sampled_from((Evaluation("push"), Evaluation("pull", period=1), Evaluation("pull", period=3))),
+    st.sets(st.integers(0, LONG_END), min_size=1, max_size=4).map(
+        lambda s: Evaluation("at", tuple(sorted(s)))))
 
 
 def stream_triples(stream) -> list[StreamTriple]:
@@ -62,13 +66,55 @@ def test_incremental_evaluation_agrees_with_the_oracle(query, stream, evaluation
 
 
 @settings(max_examples=40, derandomize=True, deadline=None)
-@given(queries(), long_elements, st.sampled_from((Evaluation("push"), Evaluation("pull", period=1),
-                                                   Evaluation("pull", period=3))),
-       st.sampled_from(("chronological", "recent")), st.booleans())
+@given(queries(), long_elements, long_evaluations, st.sampled_from(("chronological", "recent")),
+       st.booleans())
 def test_long_streams_under_consumption_agree_with_the_oracle(query, stream, evaluation,
                                                               selection, consume):
     """Many evaluation times: state carried across them (windows sliding, items consumed)."""
     check(query, stream, evaluation, selection, consume, "all", LONG_END)
+
+
+THREE = [iri(n) for n in "abc"]
+dense_elements = st.lists(st.tuples(
+    st.tuples(st.sampled_from(THREE), st.sampled_from((iri("p"), iri("q"))), st.sampled_from(THREE)),
+    st.integers(0, 10), st.just(STREAMS[0])), min_size=4, max_size=30)
+top_selections = st.builds(
+    Seq, st.one_of(basics, st.builds(Seq, basics, basics, st.sampled_from(SELECTIONS))), basics,
+    st.sampled_from(("chronological", "recent")))
+
+
+@settings(max_examples=60, derandomize=True, deadline=None)
+@given(top_selections, st.tuples(windows, windows), dense_elements,
+       st.sets(st.integers(0, 10), min_size=1, max_size=4), st.booleans())
+def test_top_level_selection_over_a_basic_pattern_agrees_with_the_oracle(
+        pattern, spans, stream, times, consume):
+    """The shape :meth:`_Evaluator.points_chosen` takes (``SEQ^c``/``SEQ^r`` at the top over a
+    basic ``E2``), on dense streams over three values, so that several groups of shared values
+    compete at the same time points."""
+    query = EventQuery(tuple(Var(n) for n in sorted(pattern_variables(pattern))),
+                       (NamedWindow(W1, STREAMS[0], spans[0]), NamedWindow(W2, STREAMS[0], spans[1])),
+                       pattern)
+    check(query, stream, Evaluation("at", tuple(sorted(times))), None, consume, "all", 10)
+
+
+def test_each_group_of_shared_values_is_chosen_on_its_own():
+    """``SEQ^c`` at 5 on ``a q c@0, x p a@1, a q c@3, b q c@3, x p b@4, b q c@5``: the group
+    ``?y = a`` (met first, at 0) chooses its candidate at 3; the group ``?y = b`` has an event
+    at 3 with no ``p`` before it and its first candidate at 5 (a walk of the groups that stopped
+    at the other group's time would miss it)."""
+    x, a, b, c = (iri(n) for n in "xabc")
+    p, q = iri("p"), iri("q")
+    stream = [((a, q, c), 0, STREAMS[0]), ((x, p, a), 1, STREAMS[0]), ((a, q, c), 3, STREAMS[0]), ((b, q, c), 3, STREAMS[0]),
+              ((x, p, b), 4, STREAMS[0]), ((b, q, c), 5, STREAMS[0])]
+    query = EventQuery((X, Y, Z), (NamedWindow(W1, STREAMS[0], AllWindow()),
+                                   NamedWindow(W2, STREAMS[0], AllWindow())),
+                       Seq(Basic(W1, BGPS[0]), Basic(W2, BGPS[1]), "chronological"))
+    for consume in (False, True):
+        check(query, stream, Evaluation("at", (5,)), None, consume, "all", 5)
+    translation = translate_events(query, "rsep", Evaluation("at", (5,)))
+    run = evaluate_incrementally(translation, stream_triples(stream), (0, 5))
+    assert {t: short(rows) for t, rows in run.rows.items()} == {
+        5: {(("x", "a", "c"), 1, 3), (("x", "b", "c"), 4, 5)}}
 
 
 def test_the_figure_like_stream_under_recent_selection():
