@@ -130,7 +130,7 @@ class _Basic:
         self.node = node
         self.window = node.basic.window
         self.triples = node.basic.pattern.triples
-        self.context = node.context or () if grouping is None else grouping
+        self.context = (node.context or ()) if grouping is None else grouping
         self.by_key: dict[tuple, dict[int, dict[tuple, frozenset]]] = {}
         self.keys_at: dict[int, set[tuple]] = {}
 
@@ -168,6 +168,8 @@ class _Basic:
         if not events:
             del self.by_key[key][time]
             self.keys_at[time].discard(key)
+            if not self.keys_at[time]:
+                del self.keys_at[time]
             if not self.by_key[key]:
                 del self.by_key[key]
 
@@ -220,8 +222,7 @@ class _Evaluator:
         grouping = {}
         for node in _nodes(self.root):
             if _selects_points(node):
-                left, right = node.children
-                grouping[right.index] = _shared(node)
+                grouping[node.children[1].index] = tuple(_shared(node))
         for node in _nodes(self.root):
             if node.kind == "basic":
                 self.basics[node.index] = _Basic(node, grouping.get(node.index))
