@@ -19,7 +19,10 @@ the events found is removed from later evaluations. Same answers (the paper orac
 * **selection per partition** (``SEQ^c``, ``SEQ^r``, equations (10), (11)): the candidates of
   ``E2`` are grouped by their values on the shared variables ``var(E1) ∩ var(E2)`` and each group
   keeps its first (last) ones in one pass — a candidate beaten by another of its group is one
-  that ends before (starts after) it — instead of comparing candidates pairwise.
+  that ends before (starts after) it — instead of comparing candidates pairwise. At the top of
+  the pattern over a basic ``E2`` (:meth:`_Evaluator.points_chosen`), ``E2``'s events are kept
+  per group, each group is walked from its first (last) time point to its first candidate, and
+  an event that can never have a match before it is dropped for good.
 
 An evaluation of the pattern at ``t`` follows the node tree of :mod:`translate.eventtree` (the
 policies rewritten into ``seq``, ``before``, ``first``, ``last``, ``basic``) with the substitution
