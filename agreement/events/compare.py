@@ -6,7 +6,7 @@ an event only one side reports, the other side's reasons are looked up in this o
 
 1. it does not evaluate at that time (its evaluation times differ);
 2. it consumed input the event is made of at an earlier evaluation (``P^c``/``P^r``): the
-   ``consumed`` atoms of its program, matched against the event's triples;
+   items its incremental evaluation removed ("consumed"), matched against the event's triples;
 3. it reports only events completed after its previous evaluation, and it reported this one
    then (or the event ended before);
 4. its selection policy chose other events: the events it reported at that time.
@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from agreement.events.incremental import evaluation_times
 from agreement.events.pipeline import (
     EventAnswers, MatchedEvent, Source, answers_of, event_translation, read_events_stream,
     solve_events,
@@ -104,37 +105,23 @@ def compare_two_profiles(query: Source, options: Options) -> EventComparison:
     unit = options.query.unit
     sides = []
     for name, (translation, source) in zip(profiles, translations):
-        found, encoder = solve_events(translation, elements, timeline,
-                                      extra=frozenset({"consumed"}))
-        sides.append((translation, found, encoder,
-                      answers_of(translation, found, encoder, timeline, unit, name)))
+        run = solve_events(translation, elements, timeline)
+        sides.append((translation, run, answers_of(translation, run, timeline, unit, name)))
     title = Path(source).name if source != "<string>" else "query"
     differences = []
     for k in (0, 1):
         mine, other = sides[k], sides[1 - k]
-        for event in mine[3].intervals():
-            if (event.values, event.start, event.end) not in other[3].at(event.time):
+        for event in mine[2].intervals():
+            if (event.values, event.start, event.end) not in other[2].at(event.time):
                 differences.append(Difference(event.time, profiles[k], event, tuple(
                     reasons(event, other, elements, evaluation_times(other[0], elements, timeline)))))
     differences.sort(key=lambda d: (d.time, d.side != profiles[0], d.event.start, d.event.end))
-    return EventComparison(tuple(profiles), (sides[0][3], sides[1][3]), tuple(differences), title)
-
-
-def evaluation_times(translation: EventTranslation, elements, timeline: tuple[int, int]) -> list[int]:
-    """``ET`` of a translation on the timeline."""
-    evaluation = translation.evaluation
-    if evaluation.kind == "at":
-        return [t for t in evaluation.times if timeline[0] <= t <= timeline[1]]
-    if evaluation.kind == "pull":
-        first = -(-timeline[0] // evaluation.period) * evaluation.period
-        return list(range(first, timeline[1] + 1, evaluation.period))
-    streams = {w.stream for w in translation.query.windows}
-    return sorted({e.time for e in elements if e.stream in streams})
+    return EventComparison(tuple(profiles), (sides[0][2], sides[1][2]), tuple(differences), title)
 
 
 def reasons(event: MatchedEvent, other, elements, times: list[int]) -> list[str]:
-    """Why the ``other`` side (translation, answers by time, encoder, view) lacks ``event``."""
-    translation, found, encoder, view = other
+    """Why the ``other`` side (translation, run, view) lacks ``event``."""
+    translation, run, view = other
     name = translation.profile.name
     names = Names(translation.query.prefixes)
     if event.time not in times:
@@ -143,15 +130,11 @@ def reasons(event: MatchedEvent, other, elements, times: list[int]) -> list[str]
     found_reasons = []
     mapping = dict(zip(view.variables, event.values))
     for window, triple, tick in items(translation, mapping, event, elements):
-        for atom in found.get(event.time, ()):
-            if atom.predicate != "consumed":
-                continue
-            w, s, p, o, t, at = atom.args
-            if (encoder.decode(w), tuple(encoder.decode(x) for x in (s, p, o)), t.value) == (
-                    window, triple, tick) and at.value < event.time:
+        for w, consumed, t, at in run.consumed:
+            if (w, consumed, t) == (window, triple, tick) and at < event.time:
                 text = " ".join(term_text(x, names) for x in triple)
                 found_reasons.append(f"{name} consumed {text} (at {tick}, window "
-                                     f"{term_text(window, names)}) when it evaluated at {at.value}")
+                                     f"{term_text(window, names)}) when it evaluated at {at}")
     previous = [t for t in times if t < event.time]
     if translation.profile.report == "new" and previous and event.end <= previous[-1]:
         earlier = [t for t in previous if (event.values, event.start, event.end) in view.at(t)]
