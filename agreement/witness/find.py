@@ -24,7 +24,7 @@ from agreement.optiondefaults import PAPER_PAIR
 from ingest.eager import query_data
 from ingest.rdffiles import StreamTriple
 from agreement.witness.search import (
-    Bounds, Found, Progress, Side, check_sides, search_program, solve,
+    Bounds, Found, Progress, Side, check_sides, deepen, last_pull, search_program,
 )
 from lars.errors import InputError, Position
 from lars.streams import Timeline
@@ -117,7 +117,8 @@ def find_witness(query: RspQuery, graphs: dict, period: int, bounds: Bounds,
     candidates = [stream_atom(triple, stream, data.encoder) for triple, stream in vocabulary.candidates]
     program = search_program(sides, candidates, data.background, period, bounds)
     index = {atom: i for i, atom in enumerate(candidates)}
-    found = solve(program, on_progress, order=index.__getitem__, time_limit=bounds.time_limit)
+    found = deepen(program, bounds, last_pull(period, bounds), on_progress, order=index.__getitem__,
+                   time_limit=bounds.time_limit)
     result = SearchResult(found, bounds, vocabulary, len(candidates), notes)
     if found is None:
         return result, None

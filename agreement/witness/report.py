@@ -60,7 +60,7 @@ def quality(witness: Witness) -> str:
 def render_text(result: SearchResult, witness: Witness | None, command: str,
                 output: str | None = None) -> str:
     """The report for a person; the stream itself unless it was written to ``output``."""
-    timing = f" in {witness.found.seconds:.1f} s ({witness.found.models} model(s))" if witness else ""
+    timing = f" in {witness.found.seconds:.1f} s ({witness.found.steps} deepening step(s))" if witness else ""
     searched = (f"searched {result.candidates:,} candidate triples at time points "
                 f"{result.bounds.earliest}..{result.bounds.horizon}{timing}")
     notes = [f"note: {note}" for note in result.notes]
