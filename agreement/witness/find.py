@@ -100,6 +100,14 @@ class Witness:
     def last(self) -> int:
         return max((e.time for e in self.elements), default=0)
 
+    def rests_on_start(self, bounds: Bounds) -> bool:
+        """Whether every triple arrives at 0, the timeline's start, with later time points
+        searchable: CQELS's answers at 0 fall in no pulling interval ``(i·U, (i+1)·U]``, so such a
+        witness exists for almost every query whose C-SPARQL window reaches back to 0, and the
+        next one (``--earliest 1``) is usually the one worth reading (docs/witness.md)."""
+        return (bool(self.elements) and self.last == 0 and bounds.earliest == 0
+                and bounds.horizon > 0)
+
 
 def find_witness(query: RspQuery, graphs: dict, period: int, bounds: Bounds,
                  csparql: RspQuery | None = None, variant: str = "brave",
