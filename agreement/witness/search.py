@@ -9,8 +9,9 @@ One clingo program guesses a stream and evaluates both sides on it over the whol
    derives its answer rows at every reference time;
 3. a constraint requires an interval ``[E-U, E]`` on which the sides differ: a *pull* side's rows
    are those at ``E``, a *push* side's the union over ``(E-U, E]`` (SPEC section 9);
-4. ``#minimize`` the number of triples, then the last timestamp; clingo's core-guided
-   optimization (``usc``) proves the optimum, where branch and bound stalls on the lower bound.
+4. the deepening (:func:`deepen`) solves the ground program step by step under assumptions:
+   the fewest triples by clingo's core-guided lower bound (``usc``), stopped once it passes
+   ``--max-triples``, then the earliest last timestamp ``L = E, E+1, …`` (``__wupto(L)``).
 
 A side is only a LARS program with an answer predicate and a role (:class:`Side`), so engine
 profiles plug in by supplying their programs (:mod:`agreement.witness.find`).
