@@ -3,8 +3,8 @@
 One clingo program guesses a stream and evaluates both sides on it over the whole timeline:
 
 1. a choice rule guesses ``__tin(striple(s,p,o,stream), T)`` for the candidate triples of the
-   vocabulary (:mod:`agreement.witness.vocabulary`) at time points ``T`` in ``[E, T_end]``, at most ``K``
-   of them (``T_end`` is the last pulling instant within the horizon: later input is never compared);
+   vocabulary (:mod:`agreement.witness.vocabulary`) at time points ``T`` in ``[E, T_end]`` (``T_end`` is
+   the last pulling instant within the horizon: later input is never compared);
 2. each side's LARS program, time-indexed under its own tag (:mod:`solver.timeindexed`),
    derives its answer rows at every reference time;
 3. a constraint requires an interval ``[E-U, E]`` on which the sides differ: a *pull* side's rows
