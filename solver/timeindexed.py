@@ -149,40 +149,7 @@ def encode_rule(tag: str, rule_index: int, rule: Rule) -> tuple[list[str], list[
     """The ASP rules for one LARS rule and the scopes of its body atoms."""
     body, lines, scopes = encode_body(
         rule, lambda index, literal: encode_literal(tag, rule_index, index, literal))
-    body, checks = hoisted_calls(tag, rule_index, rule, body)
-    return lines + checks + encode_head(tag, rule, body), scopes
-
-
-def hoisted_calls(tag: str, rule_index: int, rule: Rule, body: list[str]) -> tuple[list[str], list[str]]:
-    """A rule's comparisons, when one calls an external function (``@``), checked once per
-    binding of their variables rather than once per reference time ``R``: clingo calls Python
-    for every ground instance, and the same bindings recur at every ``R`` (the running example's
-    FILTER was called 180,000 times for 6,000 bindings, 15 of the 19 s a witness search took).
-
-    ``__tq<tag><r>(X)`` collects the bindings of the comparisons' variables that the positive
-    literals give at any ``R``; ``__tc<tag><r>(Y)`` holds for those passing every comparison
-    (``Y`` adds the variables the comparisons assign); the rule reads ``__tc`` instead.
-
-    >>> from lars.parser import parse_program
-    >>> [rule] = parse_program("h(X,Y) :- p(X), Y = @value(X).")
-    >>> hoisted_calls("a", 0, rule, ["__ta0_0(R,VX)", "VY=@value(VX)"])
-    (['__ta0_0(R,VX)', '__tca0(VX,VY)'], ['__tqa0(VX) :- __ttime(R), __ta0_0(R,VX).', '__tca0(VX,VY) :- __tqa0(VX), VY=@value(VX).'])
-    """
-    compared = [isinstance(literal.formula, Comparison) for literal in rule.body]
-    if not any(c and "@" in text for c, text in zip(compared, body)):
-        return body, []
-    positive = [(literal, text) for literal, text, c in zip(rule.body, body, compared)
-                if not c and not literal.negated]
-    used = set().union(*(literal.variables() for literal, c in zip(rule.body, compared) if c))
-    given = sorted(used & set().union(*(literal.variables() for literal, _ in positive)))
-
-    def atom(name: str, variables: Iterable[str]) -> str:
-        names = ",".join("V" + v for v in variables)
-        return f"{name}{tag}{rule_index}" + (f"({names})" if names else "")
-    domain, check = atom("__tq", given), atom("__tc", sorted(used))
-    rules = [f"{domain} :- {', '.join([f'{TIME}(R)'] + [text for _, text in positive])}.",
-             f"{check} :- {', '.join([domain] + [t for t, c in zip(body, compared) if c])}."]
-    return [t for t, c in zip(body, compared) if not c] + [check], rules
+    return lines + encode_head(tag, rule, body), scopes
 
 
 def encode_timeindexed(program: Program, tag: str) -> TimeIndexed:
