@@ -102,3 +102,24 @@ def test_progress_shows_the_step_on_a_terminal_only():
 def test_a_time_limit_without_any_witness_is_an_error_not_a_verdict():
     with pytest.raises(LimitError, match="bounds are not exhausted"):
         deepen(HARD, BOUNDS, 11, time_limit=1)
+
+
+LATE_OR_HARD = """
+{ __tin(x,3); __tin(y,0) }.
+:- not __tin(x,3), not __tin(y,0).
+#external __wupto(0..2). [free]
+__wused(T) :- __tin(A,T).
+:- __wupto(L), __wused(T), T>L.
+{ hole(P,H) : H=1..11 } = 1 :- P=1..12, __tin(y,0).
+:- hole(P,H), hole(Q,H), P<Q.
+#minimize { 1,A,T : __tin(A,T) }.
+#show __tin/2.
+"""
+"""One triple: ``x`` at 3 is easy; ``y`` at 0, the earlier one, needs the twelve pigeons in
+eleven holes, so the step refuting ``L = 0`` runs into the time limit."""
+
+
+def test_a_time_limit_after_a_witness_keeps_it_but_not_as_minimal():
+    found = deepen(LATE_OR_HARD, Bounds(1, 3, 0), 3, time_limit=2)
+    assert found is not None and found.interrupted and not found.optimal
+    assert [t for _, t in found.stream] == [3]
