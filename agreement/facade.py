@@ -507,7 +507,7 @@ def search_witness(query: Source, options: Options | None = None, on_progress: P
             (:class:`~agreement.options.WitnessOptions`: ``horizon`` defaults to the period) and
             ``max_ground`` and ``time_limit`` (after that many seconds the best witness so far is
             returned, not proven minimal).
-        on_progress: called with the models found and the current optimum.
+        on_progress: called after each deepening step with the steps so far and the bound tried.
 
     Returns:
         what was searched, and the witness (``None`` when there is none within the bounds): its

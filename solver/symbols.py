@@ -69,16 +69,28 @@ class Context:
     The function's value becomes a symbol (which clingo keeps for the life of its process); an
     undefined value (``None``) is no symbol, so the literal with the call is false, as
     :func:`lars.terms.evaluate` makes it for the Python strategies.
+
+    External functions are pure, so each distinct call is made once per grounding and its
+    symbols kept: clingo calls Python for every ground instance, and in the time-indexed program
+    of ``lars witness`` the same bindings recur at every reference time (the running example's
+    FILTER: 182,784 calls for about 6,000 bindings, most of its 19 s search).
     """
 
+    def __init__(self) -> None:
+        self._cache: dict[tuple[str, tuple[clingo.Symbol, ...]], list[clingo.Symbol]] = {}
+
     def __getattr__(self, name: str):
-        if name.startswith("__"):
+        if name.startswith("__") or name == "_cache":
             raise AttributeError(name)
         lookup(name)  # an unknown function is refused here, before clingo calls it
+        cache = self._cache
 
         def called(*symbols: clingo.Symbol) -> list[clingo.Symbol]:
-            value = call(name, tuple(constant_of(symbol) for symbol in symbols))
-            return [] if value is None else [symbol_of(value)]
+            key = (name, symbols)
+            if key not in cache:
+                value = call(name, tuple(constant_of(symbol) for symbol in symbols))
+                cache[key] = [] if value is None else [symbol_of(value)]
+            return cache[key]
         return called
 
 

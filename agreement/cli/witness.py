@@ -96,6 +96,27 @@ def check_command(args: argparse.Namespace, stream: str, horizon: int) -> str:
     return shlex.join(words)
 
 
+def next_command(args: argparse.Namespace) -> str:
+    """This search again from time 1 (``--earliest 1``), for a witness that rests on time 0."""
+    words = ["lars", "witness", args.query]
+    for flag, value, default in [("--engine", args.engine, None), ("--csparql", args.csparql, None),
+                                 ("--period", args.period, None), ("--horizon", args.horizon, None),
+                                 ("--max-triples", args.max_triples, DEFAULT_TRIPLES),
+                                 ("--constants", args.constants, DEFAULT_FRESH),
+                                 ("--max-ground", args.max_ground, DEFAULT_MAX_GROUND),
+                                 ("--time-limit", args.time_limit, None),
+                                 ("--variant", args.variant, "brave"), ("--unit", args.unit, "1s"),
+                                 ("--window-bounds", args.window_bounds, "closed")]:
+        if value != default:
+            words += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
+    words += [w for spec in args.static for w in ("--static", spec)]
+    if args.profiles != ",".join(PAPER_PAIR):
+        words += ["--profiles", args.profiles]
+    if args.own_streams:
+        words.append("--own-streams")
+    return shlex.join(words + ["--earliest", "1"])
+
+
 def command_witness(args: argparse.Namespace, out: TextIO) -> int:
     """``lars witness QUERY``: 1 with a witness, 0 when there is none within the bounds."""
     from agreement.facade import search_witness  # the search, loaded when it runs (issue 17)
@@ -115,9 +136,10 @@ def command_witness(args: argparse.Namespace, out: TextIO) -> int:
         with opened_output(args.output, binary=False) as file:
             file.write(stream_text(witness.elements, command))
     if args.format == "json":
-        out.write(json.dumps(to_json(result, witness, command), indent=1, ensure_ascii=False) + "\n")
+        out.write(json.dumps(to_json(result, witness, command, next_command(args)), indent=1,
+                             ensure_ascii=False) + "\n")
     else:
-        out.write(render_text(result, witness, command, args.output))
+        out.write(render_text(result, witness, command, args.output, next_command(args)))
     if witness is not None and witness.found.interrupted:
         NOTES.show(["stopped early: the witness shown is the best found so far"])
     return 0 if witness is None else 1

@@ -24,7 +24,7 @@ from agreement.optiondefaults import PAPER_PAIR
 from ingest.eager import query_data
 from ingest.rdffiles import StreamTriple
 from agreement.witness.search import (
-    Bounds, Found, Progress, Side, check_sides, search_program, solve,
+    Bounds, Found, Progress, Side, check_sides, deepen, last_pull, search_program,
 )
 from lars.errors import InputError, Position
 from lars.streams import Timeline
@@ -100,6 +100,14 @@ class Witness:
     def last(self) -> int:
         return max((e.time for e in self.elements), default=0)
 
+    def rests_on_start(self, bounds: Bounds) -> bool:
+        """Whether every triple arrives at 0, the timeline's start, with later time points
+        searchable: CQELS's answers at 0 fall in no pulling interval ``(i·U, (i+1)·U]``, so such a
+        witness exists for almost every query whose C-SPARQL window reaches back to 0, and the
+        next one (``--earliest 1``) is usually the one worth reading (docs/witness.md)."""
+        return (bool(self.elements) and self.last == 0 and bounds.earliest == 0
+                and bounds.horizon > 0)
+
 
 def find_witness(query: RspQuery, graphs: dict, period: int, bounds: Bounds,
                  csparql: RspQuery | None = None, variant: str = "brave",
@@ -117,7 +125,8 @@ def find_witness(query: RspQuery, graphs: dict, period: int, bounds: Bounds,
     candidates = [stream_atom(triple, stream, data.encoder) for triple, stream in vocabulary.candidates]
     program = search_program(sides, candidates, data.background, period, bounds)
     index = {atom: i for i, atom in enumerate(candidates)}
-    found = solve(program, on_progress, order=index.__getitem__, time_limit=bounds.time_limit)
+    found = deepen(program, bounds, last_pull(period, bounds), on_progress, order=index.__getitem__,
+                   time_limit=bounds.time_limit)
     result = SearchResult(found, bounds, vocabulary, len(candidates), notes)
     if found is None:
         return result, None

@@ -57,10 +57,17 @@ def quality(witness: Witness) -> str:
     return "the best found before the search was stopped, not proven minimal"
 
 
+START_NOTE = ("this witness rests only on input at 0, the timeline's start: CQELS's answers at 0 "
+              "fall in no pulling interval (i·U, (i+1)·U], so almost every query has one; the next "
+              "one, from time 1 on:")
+"""Said when :meth:`Witness.rests_on_start`, followed by the command that searches from 1."""
+
+
 def render_text(result: SearchResult, witness: Witness | None, command: str,
-                output: str | None = None) -> str:
-    """The report for a person; the stream itself unless it was written to ``output``."""
-    timing = f" in {witness.found.seconds:.1f} s ({witness.found.models} model(s))" if witness else ""
+                output: str | None = None, next_command: str | None = None) -> str:
+    """The report for a person; the stream itself unless it was written to ``output``; with
+    ``next_command`` (the search from time 1), the note of :data:`START_NOTE` when it applies."""
+    timing = f" in {witness.found.seconds:.1f} s ({witness.found.steps} deepening step(s))" if witness else ""
     searched = (f"searched {result.candidates:,} candidate triples at time points "
                 f"{result.bounds.earliest}..{result.bounds.horizon}{timing}")
     notes = [f"note: {note}" for note in result.notes]
@@ -74,12 +81,16 @@ def render_text(result: SearchResult, witness: Witness | None, command: str,
                   stream_text(witness.elements).rstrip("\n") or "(empty: no triple at all)"]
     lines += verdict_lines(witness)
     lines += [f"check: {command}", searched, *notes]
+    if next_command is not None and witness.rests_on_start(result.bounds):
+        lines += [f"note: {START_NOTE}", f"next: {next_command}"]
     return "\n".join(lines) + "\n"
 
 
-def to_json(result: SearchResult, witness: Witness | None, command: str) -> dict:
+def to_json(result: SearchResult, witness: Witness | None, command: str,
+            next_command: str | None = None) -> dict:
     """The report as one JSON document (``docs/schemas/witness.schema.json``); answers are
-    solution mappings as in ``lars agree``'s JSON (:func:`agreement.answers.binding_json`)."""
+    solution mappings as in ``lars agree``'s JSON (:func:`agreement.answers.binding_json`);
+    ``next`` is the search from time 1 when the witness rests on the timeline's start."""
     bounds = result.bounds
     document = {"format": "lars-witness", "version": 1, "witness": witness is not None,
                 "bounds": {"max_triples": bounds.max_triples, "horizon": bounds.horizon,
@@ -111,4 +122,6 @@ def to_json(result: SearchResult, witness: Witness | None, command: str) -> dict
                         "message": e.message, "witnesses": list(e.witnesses)} for e in explanations],
         "check": command,
     })
+    if next_command is not None and witness.rests_on_start(bounds):
+        document["next"] = next_command
     return document

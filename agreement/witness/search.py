@@ -3,14 +3,15 @@
 One clingo program guesses a stream and evaluates both sides on it over the whole timeline:
 
 1. a choice rule guesses ``__tin(striple(s,p,o,stream), T)`` for the candidate triples of the
-   vocabulary (:mod:`agreement.witness.vocabulary`) at time points ``T`` in ``[E, T_end]``, at most ``K``
-   of them (``T_end`` is the last pulling instant within the horizon: later input is never compared);
+   vocabulary (:mod:`agreement.witness.vocabulary`) at time points ``T`` in ``[E, T_end]`` (``T_end`` is
+   the last pulling instant within the horizon: later input is never compared);
 2. each side's LARS program, time-indexed under its own tag (:mod:`solver.timeindexed`),
    derives its answer rows at every reference time;
 3. a constraint requires an interval ``[E-U, E]`` on which the sides differ: a *pull* side's rows
    are those at ``E``, a *push* side's the union over ``(E-U, E]`` (SPEC section 9);
-4. ``#minimize`` the number of triples, then the last timestamp; clingo's core-guided
-   optimization (``usc``) proves the optimum, where branch and bound stalls on the lower bound.
+4. the deepening (:func:`deepen`) solves the ground program step by step under assumptions:
+   the fewest triples by clingo's core-guided lower bound (``usc``), stopped once it passes
+   ``--max-triples``, then the earliest last timestamp ``L = E, E+1, …`` (``__wupto(L)``).
 
 A side is only a LARS program with an answer predicate and a role (:class:`Side`), so engine
 profiles plug in by supplying their programs (:mod:`agreement.witness.find`).
@@ -26,7 +27,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TextIO
 
 import clingo
@@ -102,14 +103,20 @@ class Bounds:
 @dataclass
 class Found:
     """The best stream of a search: ``(atom, time)`` in time order, the ends of the intervals on
-    which the sides differ, and whether it is optimal."""
+    which the sides differ, whether it is minimal, the deepening steps solved and the seconds
+    taken (grounding included)."""
 
     stream: list[tuple[Atom, int]]
     differ: list[int]
     optimal: bool
-    models: int
+    steps: int
     seconds: float
     interrupted: bool = False
+
+    @property
+    def last(self) -> int:
+        """The last timestamp (0 for the empty stream, as the objective counts it)."""
+        return max((t for _, t in self.stream), default=0)
 
 
 TAGS = ("a", "b")
@@ -149,17 +156,24 @@ def comparison_rules(sides: Sequence[Side], period: int) -> list[str]:
     return rules
 
 
-def guess_rules(candidates: Sequence[Atom], first: int, last: int, max_triples: int) -> list[str]:
-    """The candidate triples, the choice of at most ``K`` of them over ``[first, last]``, and the two
-    objectives: fewest triples first (priority 2), then the earliest last timestamp. Triples of
-    one time point arrive in the candidates' order (``__tix``, for tuple windows)."""
-    return ([f"__wcand({atom_text(a)},{i})." for i, a in enumerate(candidates)]
-            + [f"{{ {INPUT}(A,T) : __wcand(A,_), {TIME}(T), {first}<=T, T<={last} }} {max_triples}.",
-               f"__tix(A,T,I) :- {INPUT}(A,T), __wcand(A,I).",
-               f"__wused(T) :- {INPUT}(A,T).",
-               "__wreach(T) :- __wused(T), T>0.", "__wreach(T-1) :- __wreach(T), T>1.",
-               f"#minimize {{ 1@2,A,T : {INPUT}(A,T) }}.", "#minimize { 1@1,T : __wreach(T) }.",
-               f"#show {INPUT}/2.", "#show __wdiffer/1."])
+def guess_rules(candidates: Sequence[Atom], first: int, last: int) -> list[str]:
+    """The candidate triples, the choice of some of them at time points ``[first, last]``, the
+    objective (fewest triples) and the switches ``__wupto(L)`` (no triple after ``L``) that the
+    deepening assumes (:func:`deepen`). Triples of one time point arrive in the candidates'
+    order (``__tix``, for tuple windows).
+
+    ``--max-triples`` is no constraint here: a cap in the program made clingo search like a
+    pigeonhole (refuting three triples for CSRBench Q1 took minutes), while the core-guided
+    optimization proves the fewest triples from below in a hundredth of a second; the deepening
+    stops it once that lower bound passes the cap."""
+    rules = ([f"__wcand({atom_text(a)},{i})." for i, a in enumerate(candidates)]
+             + [f"{{ {INPUT}(A,T) : __wcand(A,_), {TIME}(T), {first}<=T, T<={last} }}.",
+                f"__tix(A,T,I) :- {INPUT}(A,T), __wcand(A,I).",
+                f"__wused(T) :- {INPUT}(A,T).",
+                f"#minimize {{ 1,A,T : {INPUT}(A,T) }}."])
+    if first < last:
+        rules += [f"#external __wupto({first}..{last - 1}). [free]", ":- __wupto(L), __wused(T), T>L."]
+    return rules + [f"#show {INPUT}/2.", "#show __wdiffer/1."]
 
 
 def matches(pattern: Atom, atom: Atom) -> bool:
@@ -181,6 +195,19 @@ def estimate(sides: Sequence[Side], candidates: Sequence[Atom], timeline: Timeli
             + sum(time_join_size(side.translation.program, timeline, fanout) for side in sides))
 
 
+def last_pull(period: int, bounds: Bounds) -> int:
+    """``T_end``, the last pulling instant within the horizon: later input is never compared.
+
+    Raises:
+        InputError: the horizon holds no pulling instant.
+    """
+    pulls = pull_range(period, (0, bounds.horizon))  # a range: nothing listed yet
+    if not pulls:
+        raise InputError(f"the horizon {bounds.horizon} holds no pulling instant (period {period})",
+                         hint=f"give --horizon {period} or more")
+    return pulls[-1]
+
+
 def search_program(sides: Sequence[Side], candidates: Sequence[Atom], background: frozenset[Atom],
                    period: int, bounds: Bounds) -> str:
     """The whole search as ASP text (see the module docstring).
@@ -191,10 +218,7 @@ def search_program(sides: Sequence[Side], candidates: Sequence[Atom], background
         UnsupportedError: a side uses what the time-indexed encoding does not cover.
     """
     timeline = Timeline(0, bounds.horizon)
-    pulls = pull_range(period, (timeline.start, timeline.end))  # a range: nothing listed yet
-    if not pulls:
-        raise InputError(f"the horizon {bounds.horizon} holds no pulling instant (period {period})",
-                         hint=f"give --horizon {period} or more")
+    pulls = pull_range(period, (0, last_pull(period, bounds)))  # a range: nothing listed yet
     # The choice atoms alone bound the size from below: checked before the estimate walks the
     # timeline (--horizon 10^9 built its lists first, issue 28).
     size = len(candidates) * (pulls[-1] + 1)
@@ -211,34 +235,53 @@ def search_program(sides: Sequence[Side], candidates: Sequence[Atom], background
     for tag, side in zip(TAGS, sides):
         encoding = encode_timeindexed(side.translation.program, tag)
         lines += [encoding.text, *range_facts(encoding, timeline), *tuple_window_rules(encoding)]
-    lines += comparison_rules(sides, period) + guess_rules(candidates, bounds.earliest, ends[-1], bounds.max_triples)
+    lines += comparison_rules(sides, period) + guess_rules(candidates, bounds.earliest, ends[-1])
     return "\n".join(lines)
 
 
 Progress = Callable[[int, list[int]], None]
+"""Called after each deepening step with the steps so far and ``[triples, last]`` of the step
+(the bound tried, or the witness found)."""
 
 
 SOLVER_OPTIONS = ("--opt-mode=opt", "--opt-strategy=usc", "--models=0")
-"""Core-guided optimization: on the searches tried (CSRBench Q1, the running example) branch
-and bound found a witness at once but then spent minutes proving that none is smaller; ``usc``
-proves it in a fraction of a second. The price: fewer intermediate models to show or keep."""
+"""Core-guided optimization: it raises a lower bound on the triples one unsatisfiable core at a
+time, which is the deepening over ``k = 0, 1, …`` done inside clingo (and reported through
+``on_unsat``, so a step stops once the bound passes its cap). Branch and bound found a witness
+at once on CSRBench Q1 but then spent minutes proving that none is smaller."""
 
 
-def solve(program: str, on_progress: Progress | None = None,
-          options: Sequence[str] = SOLVER_OPTIONS, order: Callable[[Atom], int] | None = None,
-          time_limit: float | None = None) -> Found | None:
-    """The optimal stream of the search program, or the best so far when interrupted (Ctrl-C)
-    or after ``time_limit`` seconds. Within a time point the stream lists its atoms by
-    ``order`` (their arrival order).
+@dataclass(frozen=True)
+class Step:
+    """One step of the deepening: the fewest triples, at most ``triples``, with none after
+    ``last``."""
 
-    Returns ``None`` when the program has no model (no witness within the bounds).
+    triples: int
+    last: int
+
+
+def deepen(program: str, bounds: Bounds, last: int, on_progress: Progress | None = None,
+           order: Callable[[Atom], int] | None = None, time_limit: float | None = None) -> Found | None:
+    """The minimal stream of the search program by iterative deepening (SPEC section 13: fewest
+    triples, then the earliest last timestamp), or the best so far when interrupted (Ctrl-C) or
+    after ``time_limit`` seconds. Within a time point the stream lists its atoms by ``order``.
+
+    The program is ground once; each step solves it under assumptions (:func:`guess_rules`).
+    First the triples, over every time point: clingo's lower bound climbs ``k = 0, 1, …`` and
+    the step ends at the first ``k`` with a witness, or once ``k`` passes ``--max-triples``
+    (none within the bounds: every smaller ``k`` was refuted over the whole space). Then the
+    last timestamp: ``L = E, E+1, …`` until a step finds a witness of that size with no triple
+    after ``L``. A witness of ``k`` triples costs ``k`` cores, however large the space.
+
+    Returns ``None`` when there is no witness within the bounds.
 
     Raises:
-        KeyboardInterrupt: interrupted before the first model.
-        LimitError: the time limit passed before the first model.
+        KeyboardInterrupt: interrupted before a witness was found.
+        LimitError: the time limit passed before a witness was found (it says which sizes are
+            ruled out).
     """
     messages: list[str] = []
-    control = clingo.Control(list(options),
+    control = clingo.Control(list(SOLVER_OPTIONS),
                              logger=lambda code, msg: messages.append(msg), message_limit=20)
     start = time.monotonic()
     try:
@@ -246,39 +289,87 @@ def solve(program: str, on_progress: Progress | None = None,
         ground(control)
     except RuntimeError as error:
         raise SolverError(f"clingo rejected the search program: {' '.join(messages) or error}")
-    best: dict = {}
-
-    def on_model(model: clingo.Model) -> None:
-        best["differ"] = sorted(s.arguments[0].number for s in model.symbols(shown=True)
-                                if s.name == "__wdiffer")
-        best["stream"] = sorted(((atom_of(s.arguments[0]), s.arguments[1].number)
-                                 for s in model.symbols(shown=True) if s.name == INPUT),
-                                key=lambda pair: (pair[1], order(pair[0]) if order else atom_text(pair[0])))
-        best["models"] = best.get("models", 0) + 1
-        if on_progress is not None:
-            on_progress(best["models"], list(model.cost))
-    interrupted = timed_out = False
-    with control.solve(on_model=on_model, async_=True) as handle:
-        try:
-            while not handle.wait(0.2):
-                if time_limit is not None and time.monotonic() - start > time_limit:
-                    handle.cancel()
-                    interrupted = timed_out = True
-                    break
-        except KeyboardInterrupt:
-            handle.cancel()
-            interrupted = True
-        result = handle.get()
-    if "stream" not in best:
-        if timed_out:
-            raise LimitError(f"no witness found within the time limit of {time_limit:g} s, and none "
-                             "ruled out: the bounds are not exhausted",
-                             hint="raise --time-limit or lower the bounds")
-        if interrupted:
-            raise KeyboardInterrupt
+    attempt = Attempt(control, last, order, start, time_limit)
+    found = attempt(Step(bounds.max_triples, last), on_progress)
+    if found is None:
+        attempt.refuse_if_stopped()
         return None
-    return Found(best["stream"], best["differ"], bool(result.exhausted) and not interrupted,
-                 best["models"], time.monotonic() - start, interrupted)
+    for moment in range(bounds.earliest, found.last if found.optimal else bounds.earliest):
+        earlier = attempt(Step(len(found.stream), moment), on_progress)
+        if attempt.stopped:
+            return replace(found, optimal=False, interrupted=True, steps=attempt.steps,
+                           seconds=time.monotonic() - start)
+        if earlier is not None:
+            found = earlier
+            break
+    return replace(found, steps=attempt.steps, seconds=time.monotonic() - start)
+
+
+class Attempt:
+    """Solving one :class:`Step` on the ground program, within the time limit, Ctrl-C kept."""
+
+    def __init__(self, control: clingo.Control, last: int, order: Callable[[Atom], int] | None,
+                 start: float, time_limit: float | None):
+        self.control, self.last, self.order = control, last, order
+        self.start, self.time_limit = start, time_limit
+        self.steps, self.bound = 0, 0
+        self.stopped = self.timed_out = False
+
+    def __call__(self, step: Step, on_progress: Progress | None) -> Found | None:
+        """The fewest-triples stream of ``step``; ``None`` if it needs more than ``step.triples``
+        or the step was stopped."""
+        model: dict = {}
+        passed: list[int] = []
+
+        def on_model(found: clingo.Model) -> None:
+            shown = found.symbols(shown=True)
+            model["differ"] = sorted(s.arguments[0].number for s in shown if s.name == "__wdiffer")
+            model["stream"] = sorted(((atom_of(s.arguments[0]), s.arguments[1].number)
+                                      for s in shown if s.name == INPUT),
+                                     key=lambda pair: (pair[1], self.order(pair[0]) if self.order
+                                                       else atom_text(pair[0])))
+
+        def on_unsat(lower: Sequence[int]) -> None:
+            if lower:
+                self.bound = max(self.bound, lower[0]) if step.last == self.last else self.bound
+                if lower[0] > step.triples:
+                    passed.append(lower[0])
+        self.steps += 1
+        assumptions = ([(clingo.Function("__wupto", [clingo.Number(step.last)]), True)]
+                       if step.last < self.last else [])
+        with self.control.solve(assumptions=assumptions, on_model=on_model, on_unsat=on_unsat,
+                                async_=True) as handle:
+            try:
+                while not handle.wait(0.05):
+                    if passed:
+                        handle.cancel()
+                        break
+                    if self.time_limit is not None and time.monotonic() - self.start > self.time_limit:
+                        handle.cancel()
+                        self.stopped = self.timed_out = True
+                        break
+            except KeyboardInterrupt:
+                handle.cancel()
+                self.stopped = True
+            handle.get()
+        if on_progress is not None:
+            on_progress(self.steps, [step.triples, step.last])
+        if passed or "stream" not in model or len(model["stream"]) > step.triples:
+            return None
+        return Found(model["stream"], model["differ"], not self.stopped, self.steps,
+                     time.monotonic() - self.start, self.stopped)
+
+    def refuse_if_stopped(self) -> None:
+        """Stopped before any witness: say what is ruled out, and nothing more."""
+        if not self.stopped:
+            return
+        if self.timed_out:
+            ruled = (f"none with ≤ {self.bound - 1} triple(s) exists within the bounds, but larger ones "
+                     "were not ruled out" if self.bound else "none ruled out")
+            raise LimitError(f"no witness found within the time limit of {self.time_limit:g} s, and "
+                             f"{ruled}: the bounds are not exhausted",
+                             hint="raise --time-limit or lower the bounds")
+        raise KeyboardInterrupt
 
 
 def terminal_progress(stream: TextIO | None = None) -> Progress | None:
@@ -288,8 +379,8 @@ def terminal_progress(stream: TextIO | None = None) -> Progress | None:
     if not stream.isatty():
         return None
 
-    def show(models: int, cost: list[int]) -> None:
-        triples, last = (cost + [0, 0])[:2]
-        stream.write(f"\r{models} model(s); best so far: {triples} triple(s), last at {last}   ")
+    def show(steps: int, bound: list[int]) -> None:
+        triples, last = (bound + [0, 0])[:2]
+        stream.write(f"\r{steps} step(s); now: ≤ {triples} triple(s), last at ≤ {last}   ")
         stream.flush()
     return show
