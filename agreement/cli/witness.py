@@ -103,7 +103,7 @@ def next_command(args: argparse.Namespace) -> str:
                                  ("--period", args.period, None), ("--horizon", args.horizon, None),
                                  ("--max-triples", args.max_triples, DEFAULT_TRIPLES),
                                  ("--constants", args.constants, DEFAULT_FRESH),
-                                 ("--max-ground", args.max_ground, DEFAULT_MAX_GROUND),
+                                 ("--max-ground", args.max_ground, None),
                                  ("--time-limit", args.time_limit, None),
                                  ("--variant", args.variant, "brave"), ("--unit", args.unit, "1s"),
                                  ("--window-bounds", args.window_bounds, "closed")]:
