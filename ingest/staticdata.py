@@ -124,8 +124,8 @@ class _Constants:
             return iri_constant(term.value)
         if type(term) is ox.BlankNode:
             return Iri(f"_:{self.blank_prefix}{term.value}")
-        datatype = None if term.language is not None else term.datatype.value
-        return literal_constant(term.value, term.language, datatype)
+        datatype = None if term.language is not None or term.datatype == _XSD_STRING else term.datatype.value
+        return literal_constant(term.value, term.language, datatype)  # xsd:string: written plain
 
 
 Part = FilePart | Graph
