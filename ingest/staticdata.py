@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pyoxigraph as ox
 import rdflib
@@ -67,7 +67,7 @@ class FilePart:
     graph: ox.NamedNode | ox.DefaultGraph
     blank_prefix: str
     kept_predicates: frozenset[str] | None = None
-    kept: tuple[tuple[Constant, Constant, Constant], ...] = ()
+    kept: tuple[tuple[Constant, Constant, Constant], ...] = field(default=(), repr=False, compare=False)
 
     def _quads(self, predicates: frozenset[str] | None) -> Iterator[ox.Quad]:
         graph, named = self.graph, self.fmt == "nquads"
