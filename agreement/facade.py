@@ -65,7 +65,8 @@ from lars.errors import InputError, LarsError, LimitError, Position, placed
 from lars.parser import parse_facts, parse_program
 from solver.formats import RunInfo
 from solver.limits import MAX_PARTITIONS, Limits
-from translate.api import background_patterns, parse_query, query_background, translate
+from translate.api import parse_query, query_background, translate
+from translate.background import background_patterns
 from translate.durations import parse_unit
 from translate.profilefile import resolve_profile
 from translate.profiles import Profile

@@ -22,8 +22,8 @@ from lars.atoms import Atom
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport, within_timeline
 from lars.streams import Stream, Timeline
-from translate.api import Translation, background_patterns, input_atoms, query_background
-from translate.background import BackgroundPatterns
+from translate.api import Translation, input_atoms, query_background
+from translate.background import BackgroundPatterns, background_patterns
 from translate.rdf import RdfTermEncoder
 from ingest.rdffiles import StreamTriple
 from ingest.staticdata import StaticGraph, read_static
@@ -86,7 +86,7 @@ def query_data(translations: Iterable[Translation], elements: Sequence[StreamTri
                graphs: dict[URIRef | None, StaticGraph], timeline: Timeline) -> QueryData:
     """Encode static and stream data once for all ``translations`` (of the same query);
     ``elements`` lie inside ``timeline`` (:func:`read_rdf_stream`). The background holds the
-    static triples some translation can read (:func:`translate.api.background_patterns`)."""
+    static triples some translation can read (:func:`translate.background.background_patterns`)."""
     translations = list(translations)
     encoder = translations[0].encoder()
     background = query_background(translations[0].query, graphs, encoder,

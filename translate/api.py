@@ -4,8 +4,8 @@
 * :func:`translate` — query → :class:`Translation` (a LARS program with comments, the answer
   predicate, what the data must look like);
 * :func:`background_atoms`, :func:`query_background`, :func:`input_atoms`, :func:`lars_stream` —
-  RDF data → LARS atoms with the translation's encoder (:func:`background_patterns`: the static
-  triples a program can read); :meth:`Translation.rows` — answer atoms → result rows.
+  RDF data → LARS atoms with the translation's encoder (with
+  :func:`translate.background.background_patterns`, only the static triples a program can read); :meth:`Translation.rows` — answer atoms → result rows.
 
 >>> q = parse_query('''PREFIX : <http://ex.org/>
 ... SELECT ?shop FROM STREAM :s [RANGE 30m STEP 5m] WHERE { ?shop :offers ?c }''', unit="1m")
@@ -44,7 +44,7 @@ from translate.rdf import (
     DEFAULT_GRAPH, STREAMS, STRIPLE, TRIPLE, RdfTermEncoder, dataset_atoms, graph_atoms,
     stream_atom, stream_contents,
 )
-from translate.background import BackgroundPatterns, background_patterns
+from translate.background import BackgroundPatterns
 from translate.rsp import RspQuery
 from translate.streamrules import answer_variables
 from translate.names import TRIGGER
@@ -255,8 +255,8 @@ def query_background(query: RspQuery, graphs: Mapping[URIRef | None, Graph],
 
     FROM IRIs are merged into the default graph, FROM NAMED IRIs are named graphs. Without
     dataset clauses, ``graphs[None]`` is the default graph and the other entries named graphs.
-    With ``wanted`` (:func:`background_patterns` of the programs that will read it), only the
-    atoms those programs can read: the same answers from a fraction of a large graph.
+    With ``wanted`` (:func:`~translate.background.background_patterns` of the programs that
+    will read it), only the atoms those programs can read: the same answers from a fraction of a large graph.
     """
     dataset = query.dataset
     atoms: set[Atom] = set()

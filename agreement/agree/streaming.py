@@ -48,7 +48,8 @@ from lars.rules import Program
 from lars.streams import Timeline
 from solver.answers import TimePointAnswer
 from solver.strategies import evaluate, unfolded
-from translate.api import Translation, background_patterns, query_background, slice_atoms, translate
+from translate.api import Translation, query_background, slice_atoms, translate
+from translate.background import background_patterns
 from translate.rsp import RspQuery
 
 Observer = Callable[[int, int, frozenset[Row] | None, frozenset[Row] | None], None]

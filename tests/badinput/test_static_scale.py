@@ -19,7 +19,7 @@ def test_bad_line_of_a_large_static_file(tmp_path):
     query.write_text(QUERY)
     status, _, err = lars_within(60, "run", query, "--stream", stream, "--static", static)
     line = assert_refused(status, err, static)
-    assert f"d.nt:87655:" in line
+    assert "d.nt:87655:" in line
     assert "error: syntax error: not a valid N-Triples line" in line
 
 
