@@ -227,9 +227,9 @@ def _checked(path: str, fmt: str, predicates: frozenset[str] | None, blank_prefi
         ParseError: a line both parsers refuse, at Oxigraph's line and column.
     """
     found = _Checked(set(), {})
-    careful = fmt == "nquads" or _may_be_unsure(path)
     known = _Constants(blank_prefix)
     try:
+        careful = fmt == "nquads" or _may_be_unsure(path)
         for quad in ox.parse(path=path, format=_OXIGRAPH_FORMATS[fmt]):
             if careful:
                 if _unsure(quad):

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from lars.atoms import Atom
-from lars.errors import ParseError
+from lars.errors import InputError, ParseError
 from lars.terms import Iri
 from ingest import staticdata
 from ingest.rdffiles import load_static
@@ -164,3 +164,9 @@ def test_a_line_only_oxigraph_refuses_is_judged_by_rdflib(tmp_path):
     with pytest.raises(ParseError) as before:
         load_static([str(path)])
     assert str(caught.value) == str(before.value)
+
+
+def test_a_missing_file_is_named(tmp_path):
+    with pytest.raises(InputError) as caught:
+        read_static([str(tmp_path / "none.nt")])
+    assert str(caught.value) == f"{tmp_path / 'none.nt'}: error: cannot read the file: No such file or directory"
