@@ -127,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
         whole, alone, stream = write_data(folder, args.triples, args.matching, "big")
         print(f"static file: {args.triples:,} triples, {whole.stat().st_size / 1e6:.1f} MB; "
               f"{sum(1 for _ in open(alone)):,} matching; stream {SECONDS * PER_SECOND} triples")
+        print("load average (1, 5, 15 min): " + ", ".join(f"{v:.1f}" for v in os.getloadavg())
+              + f" on {os.cpu_count()} cores (wall time grows with it; CPU time does not)")
         print(f"{'run':<34} {'wall_s':>7} {'cpu_s':>7} {'MB':>6} {'rows':>6} {'equal':>6}")
         big, big_answers = run_answers(query, stream, whole, folder / "big.jsonl")
         show("lars run, whole static file", big)
