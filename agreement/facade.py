@@ -66,6 +66,7 @@ from lars.parser import parse_facts, parse_program
 from solver.formats import RunInfo
 from solver.limits import MAX_PARTITIONS, Limits, max_derived_default
 from translate.api import parse_query, query_background, translate
+from translate.background import background_patterns
 from translate.durations import parse_unit
 from translate.profilefile import resolve_profile
 from translate.profiles import Profile
@@ -212,8 +213,10 @@ def prepare_run(program_or_query: Source, options: Options | None = None, **chan
     encoder = t.encoder()
     lines = EncodedLines(encoder, reading.stream, sole, lambda: report.note(stream_note(sole)))
     read, first, last = stream_reader(data.stream, reading, report, lines)
+    wanted = background_patterns([t.program])
     found = QueryInput(choose_timeline(first, last, start, end, most),
-                       query_background(t.query, static_graphs(list(data.static), t.query), encoder),
+                       query_background(t.query, static_graphs(list(data.static), t.query, wanted),
+                                        encoder, wanted),
                        encoder, read, report,
                        frozenset(encoder.encode(spec.stream) for spec in t.query.streams))
     line = (found.timeline.start, found.timeline.end)

@@ -16,7 +16,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rdflib import URIRef
-from rdflib.graph import DATASET_DEFAULT_GRAPH_ID, Dataset, Graph
 
 from ingest.lazy import choose_timeline, stream_reader
 from lars.atoms import Atom
@@ -24,8 +23,10 @@ from ingest.options import ReadOptions
 from ingest.policy import ReadReport, within_timeline
 from lars.streams import Stream, Timeline
 from translate.api import Translation, input_atoms, query_background
+from translate.background import BackgroundPatterns, background_patterns
 from translate.rdf import RdfTermEncoder
-from ingest.rdffiles import StreamTriple, load_static
+from ingest.rdffiles import StreamTriple
+from ingest.staticdata import StaticGraph, read_static
 from translate.rsp import RspQuery
 
 
@@ -41,23 +42,22 @@ def read_rdf_stream(path: str | os.PathLike | None, options: ReadOptions, report
     return [element for _, elements in inside for element in elements], line
 
 
-def static_graphs(specs: Sequence[str], query: RspQuery) -> dict[URIRef | None, Graph]:
-    """Graphs by IRI (``None``: unnamed files) from ``--static`` specs.
+def static_graphs(specs: Sequence[str], query: RspQuery,
+                  wanted: BackgroundPatterns | None = None) -> dict[URIRef | None, StaticGraph]:
+    """Graphs by IRI (``None``: unnamed files) from ``--static`` specs
+    (:func:`ingest.staticdata.read_static`: N-Triples and N-Quads files are read when asked for,
+    not held; with ``wanted``, the patterns of the programs that will read them, the triples
+    those can read are kept from the pass that checks the files).
 
     Unnamed files (``--static FILE``) form one graph; when the query has exactly one
     ``FROM <iri>`` and no file is mapped to it, that graph is taken as it.
     """
-    specs = list(specs) + local_dataset_files(query, specs)
-    dataset: Dataset = load_static(specs) if specs else Dataset()
-    graphs: dict[URIRef | None, Graph] = {}
-    for graph in dataset.graphs():
-        key = None if graph.identifier == DATASET_DEFAULT_GRAPH_ID else URIRef(graph.identifier)
-        if len(graph) or key is not None:
-            graphs[key] = graph
+    graphs = read_static(list(specs) + local_dataset_files(query, specs),
+                         None if wanted is None else wanted.predicates())
     if None in graphs and len(query.dataset.default) == 1 and query.dataset.default[0] not in graphs:
         graphs[query.dataset.default[0]] = graphs.pop(None)
     if not (query.dataset.default or query.dataset.named):
-        graphs.setdefault(None, Graph())
+        graphs.setdefault(None, StaticGraph())
     return graphs
 
 
@@ -83,10 +83,12 @@ class QueryData:
 
 
 def query_data(translations: Iterable[Translation], elements: Sequence[StreamTriple],
-               graphs: dict[URIRef | None, Graph], timeline: Timeline) -> QueryData:
+               graphs: dict[URIRef | None, StaticGraph], timeline: Timeline) -> QueryData:
     """Encode static and stream data once for all ``translations`` (of the same query);
-    ``elements`` lie inside ``timeline`` (:func:`read_rdf_stream`)."""
+    ``elements`` lie inside ``timeline`` (:func:`read_rdf_stream`). The background holds the
+    static triples some translation can read (:func:`translate.background.background_patterns`)."""
     translations = list(translations)
     encoder = translations[0].encoder()
-    background = query_background(translations[0].query, graphs, encoder)
+    background = query_background(translations[0].query, graphs, encoder,
+                                  background_patterns(t.program for t in translations))
     return QueryData(Stream.from_mapping(timeline, input_atoms(elements, encoder)), background, encoder)

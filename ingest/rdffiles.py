@@ -460,17 +460,17 @@ STATIC_FORMATS = {
 """File extension → rdflib format, for static data."""
 _QUAD_FORMATS = frozenset({"trig", "nquads", "trix"})
 _XML_FORMATS = frozenset({"xml", "trix"})
-_LINE_FORMATS = {"nt": "N-Triples", "nquads": "N-Quads"}
+LINE_FORMATS = {"nt": "N-Triples", "nquads": "N-Quads"}
 _IRI_SPEC = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*:[^=\s]*)=(.+)")
 
 
-def _split_spec(spec: str) -> tuple[str | None, str]:
+def split_spec(spec: str) -> tuple[str | None, str]:
     """``IRI=FILE`` → ``(IRI, FILE)``; ``FILE`` → ``(None, FILE)`` (only an IRI may precede ``=``)."""
     match = _IRI_SPEC.fullmatch(spec)
     return (match.group(1), match.group(2)) if match else (None, spec)
 
 
-def _static_format(path: str, graph_iri: str | None) -> str:
+def static_format(path: str, graph_iri: str | None) -> str:
     if Path(path).is_dir():
         raise InputError("a folder, not a file: --static takes RDF files", Position(path),
                          hint="give each file with its own --static")
@@ -491,11 +491,26 @@ def _first_bad_line(path: str, fmt: str) -> int | None:
     parser = rdflib.plugin.get(fmt, rdflib.parser.Parser)()
     warnings.simplefilter("ignore", DeprecationWarning)  # inside the caller's catch_warnings
     for number, raw in enumerate(read_lines(path), start=1):
-        try:
-            parser.parse(rdflib.parser.create_input_source(data=raw + b"\n"), rdflib.Dataset())
-        except Exception:  # noqa: BLE001 (any failure marks the line)
+        if _refused(parser, raw):
             return number
     return None
+
+
+def _refused(parser: rdflib.parser.Parser, raw: bytes) -> bool:
+    try:
+        parser.parse(rdflib.parser.create_input_source(data=raw + b"\n"), rdflib.Dataset())
+    except Exception:  # noqa: BLE001 (any failure marks the line)
+        return True
+    return False
+
+
+def line_refused(path: str, fmt: str, number: int) -> bool:
+    """Whether rdflib's N-Triples/N-Quads parser (``fmt``: ``nt`` or ``nquads``) refuses line
+    ``number`` of ``path`` (1-based; a line past the end is refused)."""
+    raw = next(itertools.islice(read_lines(path), number - 1, None), None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return raw is None or _refused(rdflib.plugin.get(fmt, rdflib.parser.Parser)(), raw)
 
 
 def check_iris(triples: Iterator[tuple[Node, ...]], source: str) -> None:
@@ -520,7 +535,7 @@ def check_iris(triples: Iterator[tuple[Node, ...]], source: str) -> None:
 
 
 def _load_one(dataset: rdflib.Dataset, graph_iri: str | None, path: str) -> None:
-    fmt = _static_format(path, graph_iri)
+    fmt = static_format(path, graph_iri)
     if fmt in _XML_FORMATS:
         check_xml_entities(path)
     target = dataset if fmt in _QUAD_FORMATS else (
@@ -535,8 +550,8 @@ def _load_one(dataset: rdflib.Dataset, graph_iri: str | None, path: str) -> None
         raise (error if error.position else type(error)(error.message, Position(path), error.hint)) from None
     except RdflibParserError:
         with warnings.catch_warnings():
-            line = _first_bad_line(path, fmt) if fmt in _LINE_FORMATS else None
-        raise ParseError(f"syntax error: not a valid {_LINE_FORMATS.get(fmt, fmt)} line", Position(path, line)) from None
+            line = _first_bad_line(path, fmt) if fmt in LINE_FORMATS else None
+        raise ParseError(f"syntax error: not a valid {LINE_FORMATS.get(fmt, fmt)} line", Position(path, line)) from None
     except Exception as exc:  # rdflib raises several unrelated types; ours must not leak them
         raise _syntax_error(exc, path) from None
     check_iris(target.quads() if fmt in _QUAD_FORMATS else target.triples((None, None, None)), path)
@@ -558,6 +573,6 @@ def load_static(specs: Sequence[str]) -> rdflib.Dataset:
     """
     dataset = rdflib.Dataset()
     for spec in specs:
-        graph_iri, path = _split_spec(spec)
+        graph_iri, path = split_spec(spec)
         _load_one(dataset, graph_iri, path)
     return dataset

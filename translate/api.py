@@ -3,8 +3,9 @@
 * :func:`parse_query` — query text → :class:`~translate.rsp.RspQuery`;
 * :func:`translate` — query → :class:`Translation` (a LARS program with comments, the answer
   predicate, what the data must look like);
-* :func:`background_atoms`, :func:`input_atoms`, :func:`lars_stream` — RDF data → LARS atoms with
-  the translation's encoder; :meth:`Translation.rows` — answer atoms → result rows.
+* :func:`background_atoms`, :func:`query_background`, :func:`input_atoms`, :func:`lars_stream` —
+  RDF data → LARS atoms with the translation's encoder (with
+  :func:`translate.background.background_patterns`, only the static triples a program can read); :meth:`Translation.rows` — answer atoms → result rows.
 
 >>> q = parse_query('''PREFIX : <http://ex.org/>
 ... SELECT ?shop FROM STREAM :s [RANGE 30m STEP 5m] WHERE { ?shop :offers ?c }''', unit="1m")
@@ -18,7 +19,7 @@ trigger :- [0] @T true, T % 5 = 0.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from rdflib import URIRef
@@ -43,6 +44,7 @@ from translate.rdf import (
     DEFAULT_GRAPH, STREAMS, STRIPLE, TRIPLE, RdfTermEncoder, dataset_atoms, graph_atoms,
     stream_atom, stream_contents,
 )
+from translate.background import BackgroundPatterns
 from translate.rsp import RspQuery
 from translate.streamrules import answer_variables
 from translate.names import TRIGGER
@@ -248,11 +250,13 @@ def background_atoms(data: Graph, encoder: RdfTermEncoder) -> frozenset[Atom]:
 
 
 def query_background(query: RspQuery, graphs: Mapping[URIRef | None, Graph],
-                     encoder: RdfTermEncoder) -> frozenset[Atom]:
+                     encoder: RdfTermEncoder, wanted: BackgroundPatterns | None = None) -> frozenset[Atom]:
     """The background of ``query``'s dataset from graphs keyed by IRI (``None``: default graph).
 
     FROM IRIs are merged into the default graph, FROM NAMED IRIs are named graphs. Without
     dataset clauses, ``graphs[None]`` is the default graph and the other entries named graphs.
+    With ``wanted`` (:func:`~translate.background.background_patterns` of the programs that
+    will read it), only the atoms those programs can read: the same answers from a fraction of a large graph.
     """
     dataset = query.dataset
     atoms: set[Atom] = set()
@@ -262,12 +266,36 @@ def query_background(query: RspQuery, graphs: Mapping[URIRef | None, Graph],
     for iri in default:
         if iri not in graphs:
             raise InputError(f"no data given for FROM <{iri}>", hint="map it to a file")
-        atoms.update(graph_atoms(graphs[iri], encoder))
+        atoms.update(_graph_background(graphs[iri], DEFAULT_GRAPH, encoder, wanted))
     for iri in named:
         if iri not in graphs:
             raise InputError(f"no data given for FROM NAMED <{iri}>", hint="map it to a file")
-        atoms.update(graph_atoms(graphs[iri], encoder, iri))
+        atoms.update(_graph_background(graphs[iri], encoder.encode(URIRef(iri)), encoder, wanted))
     return frozenset(atoms)
+
+
+def _graph_background(graph: Graph, name: Constant, encoder: RdfTermEncoder,
+                      wanted: BackgroundPatterns | None) -> Iterator[Atom]:
+    """``triple(s,p,o,name)`` for the triples of ``graph`` that ``wanted`` admits (all for
+    ``None``), a triple possibly more than once; the predicates are compared first, by IRI,
+    before a triple is encoded. ``graph`` is an rdflib graph or has a method
+    ``encoded_triples(predicates)`` giving the constants of its triples whose predicate IRI is
+    one of ``predicates`` (all for ``None``): :class:`ingest.staticdata.StaticGraph` reads
+    files as a stream, without rdflib terms."""
+    if wanted is not None and not wanted.reads_graph(name):
+        return
+    predicates = None if wanted is None else wanted.predicates(name)
+    select = getattr(graph, "encoded_triples", None)
+    if select is not None:
+        triples = select(predicates)
+    else:
+        found = iter(graph) if predicates is None else (
+            t for p in sorted(predicates) for t in graph.triples((None, URIRef(p), None)))
+        triples = (tuple(encoder.encode(term) for term in triple) for triple in found)
+    for s, p, o in triples:
+        atom = Atom(TRIPLE, (s, p, o, name))
+        if wanted is None or wanted.admits(atom):
+            yield atom
 
 
 def input_atoms(elements: Iterable, encoder: RdfTermEncoder,

@@ -79,6 +79,7 @@ TRIPLE = "triple"
 STRIPLE = "striple"
 INT_MIN, INT_MAX = -(2 ** 31), 2 ** 31 - 1
 _BOOLEANS = {"true": TRUE, "false": FALSE}
+_XSD_INTEGER_TEXT, _XSD_BOOLEAN_TEXT, _XSD_STRING_TEXT = XSD + "integer", XSD + "boolean", XSD + "string"
 
 
 class _QuietTermWarnings(logging.Filter):
@@ -115,29 +116,40 @@ def to_constant(term: Identifier) -> Constant:
     (String(value='"x"@en'), Iri(value='_:b0'), String(value='"2.5"^^<http://www.w3.org/2001/XMLSchema#double>'))
     """
     if isinstance(term, URIRef):
-        text = str(term)
-        if text.startswith("_:") or not is_iri_text(text) or text < "!":
-            raise InputError(f"cannot encode the IRI <{term}>: it is empty, holds white "
-                             "space, '<', '>' or control characters, or starts with '_:' like a "
-                             "blank node")
-        return Iri(text)
+        return iri_constant(str(term))
     if isinstance(term, BNode):
         return Iri(f"_:{term}")
     if not isinstance(term, Literal):
         raise InputError(f"cannot encode {term!r} as a LARS constant")
-    if "\x00" in term:
-        raise InputError(f"cannot encode the literal {term.n3()}: it holds NUL")
-    lexical, datatype = str(term), term.datatype
-    if term.language is not None:
-        return String(Literal(lexical, lang=term.language.lower()).n3())
-    if datatype == XSD_INTEGER and re.fullmatch(r"0|-?[1-9][0-9]*", lexical) \
+    return literal_constant(str(term), term.language, None if term.datatype is None else str(term.datatype))
+
+
+def iri_constant(text: str) -> Iri:
+    """The constant of the IRI ``<text>`` (:func:`to_constant` of a ``URIRef``, without making it:
+    the static-data reader, :mod:`ingest.staticdata`, encodes Oxigraph's terms)."""
+    if text.startswith("_:") or not is_iri_text(text) or text < "!":
+        raise InputError(f"cannot encode the IRI <{text}>: it is empty, holds white "
+                         "space, '<', '>' or control characters, or starts with '_:' like a "
+                         "blank node")
+    return Iri(text)
+
+
+def literal_constant(lexical: str, language: str | None, datatype: str | None) -> Constant:
+    """The constant of a literal by its parts (:func:`to_constant` of a ``Literal``, which
+    is made only where its N-Triples form is the constant)."""
+    if "\x00" in lexical:
+        raise InputError(f"cannot encode the literal {Literal(lexical, lang=language, datatype=datatype).n3()}: "
+                         "it holds NUL")
+    if language is not None:
+        return String(Literal(lexical, lang=language.lower()).n3())
+    if datatype == _XSD_INTEGER_TEXT and re.fullmatch(r"0|-?[1-9][0-9]*", lexical) \
             and INT_MIN <= int(lexical) <= INT_MAX:
         return Number(int(lexical))
-    if datatype == XSD_BOOLEAN and lexical in _BOOLEANS:
+    if datatype == _XSD_BOOLEAN_TEXT and lexical in _BOOLEANS:
         return _BOOLEANS[lexical]
-    if datatype in (None, XSD_STRING) and not lexical.startswith('"'):
+    if datatype in (None, _XSD_STRING_TEXT) and not lexical.startswith('"'):
         return String(lexical)
-    return String(term.n3())
+    return String(Literal(lexical, datatype=datatype).n3())
 
 
 @lru_cache(maxsize=1 << 16)

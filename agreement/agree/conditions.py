@@ -20,7 +20,7 @@ windows it read there, checked by evaluating that engine's program on them with 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -58,10 +58,9 @@ def triple_text(triple: tuple[Node, Node, Node]) -> str:
 def shared_patterns(query: RspQuery, graphs: dict) -> list[Explanation]:
     """Condition (ii): each stream triple pattern that matches static data, with a witness."""
     found = []
-    static = [triple for graph in graphs.values() for triple in graph]
     for spec in query.streams:
         for pattern in block_triples(spec.pattern):
-            example = next((t for t in static if bind(pattern, t, {}) is not None), None)
+            example = next((t for t in static_matches(pattern, graphs) if bind(pattern, t, {}) is not None), None)
             if example is not None:
                 found.append(Explanation(
                     "static-shares-pattern",
@@ -69,6 +68,14 @@ def shared_patterns(query: RspQuery, graphs: dict) -> list[Explanation]:
                     "static data, so C-SPARQL can answer from static triples without stream input",
                     (f"pattern {pattern_text(pattern)}", f"static triple {triple_text(example)}")))
     return found
+
+
+def static_matches(pattern: TriplePattern, graphs: dict) -> Iterator[tuple[Node, Node, Node]]:
+    """The static triples that match the constants of ``pattern``, graph by graph: looked up
+    by the graphs (static data may be millions of triples, :mod:`ingest.staticdata`)."""
+    key = tuple(None if isinstance(t, (Var, BlankVar)) else t for t in pattern.terms())
+    for graph in graphs.values():
+        yield from graph.triples(key)
 
 
 MERGED_WITNESSES = 10

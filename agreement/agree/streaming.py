@@ -49,6 +49,7 @@ from lars.streams import Timeline
 from solver.answers import TimePointAnswer
 from solver.strategies import evaluate, unfolded
 from translate.api import Translation, query_background, slice_atoms, translate
+from translate.background import background_patterns
 from translate.rsp import RspQuery
 
 Observer = Callable[[int, int, frozenset[Row] | None, frozenset[Row] | None], None]
@@ -103,7 +104,8 @@ class ComputedCheck:
         """The encoder, the static data, the variable order and the program both sides may
         share, once both sides are translated."""
         self.encoder = self.csparql.encoder()
-        self.background = query_background(self.csparql.query, self.graphs, self.encoder)
+        self.background = query_background(self.csparql.query, self.graphs, self.encoder,
+                                           background_patterns([self.csparql.program, self.cqels.program]))
         self.variables = self.csparql.answer.select_order
         order = self.cqels.answer.select_order
         if set(order) != set(self.variables):
