@@ -61,6 +61,11 @@ def lookup(name: str) -> Callable:
                                hint="import the module that registers it") from None
 
 
+def is_registered(name: str) -> bool:
+    """Whether an imported module registers ``@name``."""
+    return name in _FUNCTIONS
+
+
 def call(name: str, args: tuple):
     """The value of ``@name(*args)``, remembered: external functions are deterministic (see the
     module docstring), so a call with the same constants gives the same constant.

@@ -45,6 +45,7 @@ from rdflib import Literal
 from rdflib.plugins.sparql.evalutils import _val
 
 from lars.atoms import Atom, Comparison
+from lars.formulas import Fold
 from lars.externals import external
 from lars.rules import Literal as BodyLiteral
 from lars.terms import Constant, Function, Iri, Name, Number, String, Term
@@ -140,6 +141,29 @@ def aggregate_step(function: String, state: Constant, value: Constant) -> Consta
     return _STEPS[_name(function)](state, value, function)
 
 
+@external("agg_all")
+def aggregate_all(function: String, *values: Constant) -> Constant:
+    """The fold of ``values`` at once: :func:`aggregate_result` of the steps from
+    :func:`aggregate_start`, in linear time (GROUP_CONCAT joins once instead of copying its
+    growing string at each step, AVG counts and adds without packing its state)."""
+    name = _name(function)
+    if name == "group_concat":
+        return aggregate_result(function, String(_concat(function).join(
+            str(from_constant(v)) for v in values)))
+    if name == "avg":
+        total = sparql_add(Number(0), values[0])
+        for v in values[1:]:
+            total = sparql_add(total, v)
+        return aggregate_result(function, pack(Number(len(values)), total))
+    if name == "count":
+        return Number(len(values))
+    state = aggregate_start(function, values[0])
+    step = _STEPS[name]
+    for v in values[1:]:
+        state = step(state, v, function)
+    return aggregate_result(function, state)
+
+
 @external("agg_result")
 def aggregate_result(function: String, state: Constant) -> Constant:
     """The aggregate's value from the final state (``null`` on an error, as BIND)."""
@@ -198,11 +222,8 @@ def group_rules(group: Group, child: Atom, child_terms: dict[str, Term], helper:
 
 def _fold_rules(j: int, aggregate: Aggregate, keys: list[Term], child: Atom,
                 child_terms: dict[str, Term], helper: Helper, empty: Constant) -> list[RuleSpec]:
-    a, b, c = (internal_variable(x) for x in ("A", "B", "C"))
-    v, v2, s, s0, r = (internal_variable(x) for x in ("V", "W", "S", "Q", "R"))
-    el, lt, gap, nxt = (f"{role}{j}" for role in ("el", "lt", "gap", "next"))
-    prev, later, acc, res, some = (f"{role}{j}" for role in ("prev", "later", "acc", "res", "some"))
-    f = spec(aggregate)
+    a, v, r = (internal_variable(x) for x in ("A", "V", "R"))
+    el, res, some = (f"{role}{j}" for role in ("el", "res", "some"))
     solution = Function("pack", tuple(child_terms[n] for n in sorted(child_terms)))
     if aggregate.argument is None:
         element = [Comparison("=", v, Number(1))]
@@ -210,31 +231,12 @@ def _fold_rules(j: int, aggregate: Aggregate, keys: list[Term], child: Atom,
         element = [Comparison("=", v, value(aggregate.argument, child_terms)),
                    Comparison("!=", v, NULL)]
     key = v if aggregate.distinct and aggregate.argument is not None else solution
-    pos = BodyLiteral
     return [
         (helper(el, [*keys, a, v]), [child, *element, Comparison("=", a, key)],
          f"elements of {aggregate.function.upper()}"),
-        (helper(lt, [*keys, a, b]), [helper(el, [*keys, a, v]), helper(el, [*keys, b, v2]),
-                                     Comparison("<", a, b)], "their order"),
-        (helper(gap, [*keys, a, c]), [helper(lt, [*keys, a, b]), helper(lt, [*keys, b, c])],
-         "not adjacent"),
-        (helper(nxt, [*keys, a, b]), [helper(lt, [*keys, a, b]),
-                                      pos(helper(gap, [*keys, a, b]), negated=True)], "adjacent"),
-        (helper(prev, [*keys, b]), [helper(lt, [*keys, a, b])], "not the first"),
-        (helper(later, [*keys, a]), [helper(lt, [*keys, a, b])], "not the last"),
-        (helper(acc, [*keys, a, s]), [helper(el, [*keys, a, v]),
-                                      pos(helper(prev, [*keys, a]), negated=True),
-                                      Comparison("=", s, Function("agg_start", (f, v)))],
-         "fold: the first element"),
-        (helper(acc, [*keys, b, s]), [helper(acc, [*keys, a, s0]), helper(nxt, [*keys, a, b]),
-                                      helper(el, [*keys, b, v]),
-                                      Comparison("=", s, Function("agg_step", (f, s0, v)))],
-         "fold: the next element"),
-        (helper(res, [*keys, r]), [helper(acc, [*keys, a, s]),
-                                   pos(helper(later, [*keys, a]), negated=True),
-                                   Comparison("=", r, Function("agg_result", (f, s)))],
-         "fold: the result"),
+        (helper(res, [*keys, r]), [Fold(r, spec(aggregate), a, v, helper(el, [*keys, a, v]))],
+         "the fold along the group"),
         (helper(some, keys), [helper(el, [*keys, a, v])], "non-empty"),
         (helper(res, [*keys, empty]),
-         [helper("group", keys), pos(helper(some, keys), negated=True)], "empty group"),
+         [helper("group", keys), BodyLiteral(helper(some, keys), negated=True)], "empty group"),
     ]

@@ -1,0 +1,71 @@
+"""Fold rules in the Python residual: the whole group folded at once, in linear time.
+
+A fold rule ``h(Ḡ,R) ← R = fold{f, A, V : a}`` (:mod:`lars.folds`) is planned as its *proxy*
+``h(Ḡ,A) ← a``: a plain rule with the same head predicate and the fold's atom as its one body
+atom, so that the engine's analysis (body atoms, strata, relations) treats it as any rule
+reading ``a``. Only its evaluation differs (:class:`FoldPlan`): the proxy's instances (the
+relation of ``a``) are grouped by ``Ḡ``, each group is folded by :func:`lars.folds.fold`, and the
+head is made from the group and the fold's value. Since a fold's atom counts as negated in the
+dependency graph, ``a`` is complete (in a lower stratum) when the fold reads it.
+
+Cost per time point: one pass over the relation of ``a`` and a sort of each group, where the
+plain rules of :func:`lars.folds.expand` cost the square (``lt``) and the cube (``gap``) of a
+group's size.
+"""
+
+from __future__ import annotations
+
+from lars.atoms import Atom
+from lars.folds import fold, fold_of
+from lars.formulas import Fold
+from lars.rules import Literal, Program, Rule
+from solver.incremental.joins import Head, Pair, RulePlan, Tuple
+from solver.keys import key_constant, key_of
+
+
+def fold_rules(program: Program) -> dict[int, tuple[Rule, Fold]]:
+    """The fold rules of ``program`` by index, each with its fold."""
+    found = {}
+    for index, rule in enumerate(program):
+        fold_formula = fold_of(rule)
+        if fold_formula is not None:
+            found[index] = (rule, fold_formula)
+    return found
+
+
+def planned(program: Program, folds: dict[int, tuple[Rule, Fold]]) -> Program:
+    """``program`` with each fold rule replaced by its proxy (module docstring)."""
+    if not folds:
+        return program
+    return Program(tuple(_proxy(*folds[index]) if index in folds else rule
+                         for index, rule in enumerate(program)))
+
+
+def _proxy(rule: Rule, found: Fold) -> Rule:
+    head = rule.head
+    args = tuple(found.element if arg == found.result else arg for arg in head.args)
+    return Rule(Atom(head.predicate, args), (Literal(found.atom),), rule.position)
+
+
+class FoldPlan:
+    """Evaluates one fold rule from its proxy's instances (tuples over ``plan.variables``)."""
+
+    def __init__(self, rule: Rule, found: Fold, plan: RulePlan, timeline):
+        variables = plan.variables
+        self.function = found.function
+        self.groups = tuple(variables.index(name) for name in sorted(found.groups()))
+        self.element = variables.index(found.element.name)
+        self.value = variables.index(found.value.name)
+        self.head = Head(rule, (*variables, found.result.name), timeline)
+
+    def heads(self, instances: list[Tuple], t: int) -> list[Pair | None]:
+        """The head of each group of ``instances``, with the group's fold."""
+        groups: dict[Tuple, tuple[Tuple, list]] = {}
+        for instance in instances:
+            key = tuple(instance[i] for i in self.groups)
+            entry = groups.get(key)
+            if entry is None:
+                entry = groups[key] = (instance, [])
+            entry[1].append((key_constant(instance[self.element]), key_constant(instance[self.value])))
+        return [self.head.make((*instance, key_of(fold(self.function, pairs))), t)
+                for instance, pairs in groups.values()]
