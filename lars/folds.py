@@ -7,8 +7,9 @@ group's values ``V`` in the order of their ``A`` (the total order of constants,
 
     S1 = @agg_start(f, V1),  Sk = @agg_step(f, Sk-1, Vk),  R = @agg_result(f, Sn).
 
-``A`` must determine ``V`` within a group (each ``A`` is one element of the chain). The fold
-body is a single literal: its atom must not depend on the head (it is read like a negated atom,
+``A`` must determine ``V`` within a group (each ``A`` is one element of the chain). Other body
+literals of a fold rule are a guard on the groups (:func:`fold_of`). The fold's atom must not
+depend on the head (it is read like a negated atom,
 :func:`lars.analysis.body_atoms`, so a program folding over its own result is not stratified).
 
 Two readings, the same answers (tested against each other):
@@ -52,15 +53,24 @@ START, STEP, RESULT, ALL = "agg_start", "agg_step", "agg_result", "agg_all"
 def fold_of(rule: Rule) -> Fold | None:
     """The fold of a fold rule, ``None`` for a plain rule.
 
+    A fold rule has one positive fold in its body; its other literals (a guard, such as the
+    ``trigger`` of push and pull) must not use the fold's variables ``R``, ``A``, ``V``: they
+    select the groups and never split one.
+
     Raises:
-        UnsupportedError: a fold beside other literals, or negated.
+        UnsupportedError: two folds, a negated one, a guard over the fold's variables, a head
+            under ``@``.
     """
     folds = [literal for literal in rule.body if isinstance(literal.formula, Fold)]
     if not folds:
         return None
-    if len(rule.body) != 1 or folds[0].negated:
-        raise UnsupportedError("a fold must be the only literal of its rule's body", rule.position)
+    if len(folds) != 1 or folds[0].negated:
+        raise UnsupportedError("a rule may have one fold, not negated", rule.position)
     found = folds[0].formula
+    own = {found.result.name, found.element.name, found.value.name}
+    if any(literal.variables() & own for literal in rule.body if literal is not folds[0]):
+        raise UnsupportedError("a fold's variables must not occur in the other literals of its "
+                               "rule", rule.position)
     if not isinstance(rule.head, Atom):
         raise UnsupportedError("a fold rule's head must be a plain atom", rule.position)
     if found.result.name in found.atom.variables() or found.element == found.value:
@@ -163,7 +173,8 @@ def _chain(rule: Rule, found: Fold, prefix: str) -> list[tuple]:
                                pos(element(b, v)),
                                pos(Comparison("=", s, Function(STEP, (f, q, v))))]),
         (rule.head, [pos(helper("acc", a, s)), pos(helper("later", a), True),
-                     pos(Comparison("=", found.result, Function(RESULT, (f, s))))]),
+                     pos(Comparison("=", found.result, Function(RESULT, (f, s)))),
+                     *(literal for literal in rule.body if literal.formula is not found)]),
     ]
 
 

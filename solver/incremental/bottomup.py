@@ -163,9 +163,10 @@ class PythonResidual:
         for j, _ in plan.negatives:
             relations[j] = self.relation(r, j, t, derived, cache)
         fold = self.folds.get(r)
-        if fold is not None:  # its one body atom, whole (it is complete: a lower stratum)
-            (seed, _), = plan.positives
-            return fold.heads(plan.instances(seed, relations[seed].tuples, relations), t)
+        if fold is not None:  # the whole relations (the fold's atom is complete: a lower stratum)
+            seed = plan.positives[0][0]
+            return fold.heads([instance for instance in plan.instances(seed, relations[seed].tuples, relations)
+                               if plan.negation_holds(instance, relations)], t)
         if seeded is not None:
             seed, seeds = seeded
         elif plan.positives:

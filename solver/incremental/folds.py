@@ -1,10 +1,11 @@
 """Fold rules in the Python residual: the whole group folded at once, in linear time.
 
 A fold rule ``h(Ḡ,R) ← R = fold{f, A, V : a}`` (:mod:`lars.folds`) is planned as its *proxy*
-``h(Ḡ,A) ← a``: a plain rule with the same head predicate and the fold's atom as its one body
-atom, so that the engine's analysis (body atoms, strata, relations) treats it as any rule
-reading ``a``. Only its evaluation differs (:class:`FoldPlan`): the proxy's instances (the
-relation of ``a``) are grouped by ``Ḡ``, each group is folded by :func:`lars.folds.fold`, and the
+``h(Ḡ,A) ← a, β`` (``β`` its guard): a plain rule with the same head predicate and the fold's
+atom in place of the fold, so that the engine's analysis (body atoms, strata, relations) treats it as any rule
+reading ``a``. Only its evaluation differs (:class:`FoldPlan`): the proxy's instances are grouped by
+their variables other than ``A`` and ``V`` (a guard shares none with them, so each group holds all
+its elements), each group is folded by :func:`lars.folds.fold`, and the
 head is made from the group and the fold's value. Since a fold's atom counts as negated in the
 dependency graph, ``a`` is complete (in a lower stratum) when the fold reads it.
 
@@ -44,7 +45,8 @@ def planned(program: Program, folds: dict[int, tuple[Rule, Fold]]) -> Program:
 def _proxy(rule: Rule, found: Fold) -> Rule:
     head = rule.head
     args = tuple(found.element if arg == found.result else arg for arg in head.args)
-    return Rule(Atom(head.predicate, args), (Literal(found.atom),), rule.position)
+    body = tuple(Literal(found.atom) if literal.formula is found else literal for literal in rule.body)
+    return Rule(Atom(head.predicate, args), body, rule.position)
 
 
 class FoldPlan:
@@ -53,7 +55,8 @@ class FoldPlan:
     def __init__(self, rule: Rule, found: Fold, plan: RulePlan, timeline):
         variables = plan.variables
         self.function = found.function
-        self.groups = tuple(variables.index(name) for name in sorted(found.groups()))
+        self.groups = tuple(i for i, name in enumerate(variables)
+                            if name not in (found.element.name, found.value.name))
         self.element = variables.index(found.element.name)
         self.value = variables.index(found.value.name)
         self.head = Head(rule, (*variables, found.result.name), timeline)
