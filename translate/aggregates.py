@@ -41,7 +41,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
-from rdflib import Literal
+from rdflib import XSD, Literal
 from rdflib.plugins.sparql.evalutils import _val
 
 from lars.atoms import Atom, Comparison
@@ -150,6 +150,9 @@ def aggregate_all(function: String, *values: Constant) -> Constant:
     if name == "group_concat":
         return aggregate_result(function, String(_concat(function).join(
             str(from_constant(v)) for v in values)))
+    if name in ("sum", "avg") and all(type(v) is Number for v in values):
+        total = _integer(sum(v.value for v in values))  # exact: the order does not matter
+        return total if name == "sum" else aggregate_result(function, pack(Number(len(values)), total))
     if name == "avg":
         total = sparql_add(Number(0), values[0])
         for v in values[1:]:
@@ -162,6 +165,14 @@ def aggregate_all(function: String, *values: Constant) -> Constant:
     for v in values[1:]:
         state = step(state, v, function)
     return aggregate_result(function, state)
+
+
+def _integer(value: int) -> Constant:
+    """The constant of an xsd:integer, as :func:`sparql_add` makes it (a clingo integer when it
+    fits, else the typed literal)."""
+    if -2**31 <= value < 2**31:
+        return Number(value)
+    return to_constant(Literal(str(value), datatype=XSD.integer))
 
 
 @external("agg_result")
