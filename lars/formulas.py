@@ -78,7 +78,7 @@ class Fold:
 
     ``A`` and ``V`` are local to the fold; the other variables of ``a`` and ``R`` are bound by it,
     once per group with at least one instance. The fold calls the external functions
-    ``@fold_start(f,V)``, ``@fold_step(f,S,V)`` and ``@fold_result(f,S)`` (:mod:`lars.folds`
+    ``@agg_start(f,V)``, ``@agg_step(f,S,V)`` and ``@agg_result(f,S)`` (:mod:`lars.folds`
     has its meaning and its expansion into plain rules).
     """
 

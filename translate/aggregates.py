@@ -1,21 +1,17 @@
-"""τ of GROUP BY with aggregates: a fold along the group's elements, in LARS rules.
+"""τ of GROUP BY with aggregates: a fold along the group's elements (:mod:`lars.folds`).
 
-SPARQL aggregates (SPARQL 1.1 §18.5) need the whole group, but a LARS rule body sees one tuple
-at a time and LARS has no aggregate literal. So the group's elements are put in a chain (by the
-total order of their constants) and the aggregate is folded along it by external functions that
-compute with rdflib's operators, exactly as SPARQL says (SUM, AVG with numeric type promotion,
-MIN and MAX with SPARQL's ordering, GROUP_CONCAT with its separator). For ``ans_i`` of
-``P GROUP BY K̄`` with child ``ans_c`` and aggregate ``j`` (names from
-:func:`translate.names.aggregate_predicate`, ``D`` and ``S`` arguments left out)::
+SPARQL aggregates (SPARQL 1.1 §18.5) need the whole group, so each aggregate is a LARS fold
+``R = fold{f, A, V : el_j(K̄,A,V)}``: the group's elements taken in the total order of their
+constants ``A`` and folded by external functions that compute with rdflib's operators, exactly
+as SPARQL says (SUM, AVG with numeric type promotion, MIN and MAX with SPARQL's ordering,
+GROUP_CONCAT with its separator). ``@agg_all`` is the same fold at once, in linear time (the
+stratified strategy calls it; clingo folds step by step along the plain rules of
+:func:`lars.folds.expand`). For ``ans_i`` of ``P GROUP BY K̄`` with child ``ans_c`` and aggregate
+``j`` (names from :func:`translate.names.aggregate_predicate`, ``D`` and ``S`` arguments left
+out)::
 
     el_j(K̄,E,V)   ← ans_c(C̄), E = @pack(C̄), V = @value(arg), V ≠ null.   (E = V for DISTINCT)
-    lt_j(K̄,A,B)   ← el_j(K̄,A,_), el_j(K̄,B,_), A < B.
-    gap_j(K̄,A,C)  ← lt_j(K̄,A,B), lt_j(K̄,B,C).
-    next_j(K̄,A,B) ← lt_j(K̄,A,B), not gap_j(K̄,A,B).
-    has_prev_j(K̄,B) ← lt_j(K̄,A,B).        has_next_j(K̄,A) ← lt_j(K̄,A,B).
-    acc_j(K̄,A,S)  ← el_j(K̄,A,V), not has_prev_j(K̄,A), S = @agg_start(f,V).
-    acc_j(K̄,B,S)  ← acc_j(K̄,A,S0), next_j(K̄,A,B), el_j(K̄,B,V), S = @agg_step(f,S0,V).
-    res_j(K̄,R)    ← acc_j(K̄,A,S), not has_next_j(K̄,A), R = @agg_result(f,S).
+    res_j(K̄,R)    ← R = fold{f, E, V : el_j(K̄,E,V)}.
     some_j(K̄)     ← el_j(K̄,E,V).
     res_j(K̄,e_f)  ← group(K̄), not some_j(K̄).           (e_f: 0, "" or null)
     group(K̄)      ← ans_c(C̄).                           (the fact group() if K̄ is empty)
@@ -24,8 +20,8 @@ MIN and MAX with SPARQL's ordering, GROUP_CONCAT with its separator). For ``ans_
 ``SAMPLE`` of a grouping key (rdflib's way of bringing the keys back) is ``res_j(K̄,k) ←
 group(K̄)``, without a fold.
 
-Costs: ``lt`` is quadratic and ``gap`` cubic in the size of a group, per time point; fine for
-windows of tens of elements, slow for thousands. Solutions are a set in τ (answers are sets),
+Costs: linear in the group per time point under the stratified strategy (a sort and one pass);
+under clingo the plain rules of the fold are quadratic to cubic in the size of a group. Solutions are a set in τ (answers are sets),
 so an aggregate sees each distinct solution of its group pattern once; the reader refuses
 group patterns whose SPARQL solutions could repeat (UNION, blank nodes).
 
