@@ -91,10 +91,20 @@ def fold(function: Constant, pairs: Iterable[tuple[Constant, Constant]]) -> Cons
         UnsupportedError: two pairs with the same ``A`` and different values.
     """
     ordered = sorted(set(pairs), key=lambda pair: order_key(pair[0]))
-    for (a, _), (b, _) in zip(ordered, ordered[1:]):
+    check_functional([a for a, _ in ordered])
+    return fold_ordered(function, [v for _, v in ordered])
+
+
+def check_functional(ordered: list) -> None:
+    """Refuses a group in which one ``A`` (of the sorted distinct pairs' ``ordered`` ``A``) has
+    two values: the chain has one element per ``A``, the fold would not be a function."""
+    for a, b in zip(ordered, ordered[1:]):
         if a == b:
             raise UnsupportedError(f"a fold whose order term {a} has two values in one group")
-    values = [v for _, v in ordered]
+
+
+def fold_ordered(function: Constant, values: list[Constant]) -> Constant:
+    """The fold ``function`` of ``values`` (at least one), in this order."""
     if is_registered(ALL):
         return lookup(ALL)(function, *values)
     state = lookup(START)(function, values[0])

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from rdflib import Graph, Literal, Namespace, URIRef
 
+from lars.atoms import Atom
 from lars.errors import UnsupportedError
 from lars.folds import fold_of
 from lars.parser import parse_program
@@ -18,7 +19,9 @@ from lars.streams import Timeline
 from solver.strategies import evaluate
 from translate.aggregates import aggregate_all, aggregate_result, aggregate_start, aggregate_step
 from translate.rdf import to_constant
-from lars.terms import String
+from lars.terms import Iri, Name, Number, String, order_key
+from solver.incremental.folds import key_order
+from solver.keys import key_of
 
 EX = Namespace("http://ex.org/")
 FUNCTIONS = ["count", "sum", "avg", "min", "max", "sample", "group_concat:, "]
@@ -60,8 +63,6 @@ def test_one_pass_equals_the_chain_rules(function, rows):
     the incremental strategy's (groups of several elements, empty input)."""
     program = parse_program(f'e(G,A,V) :- p(G,I,V), A = I. '
                             f'n(G,R) :- R = fold{{"{function}", A, V : e(G,A,V)}}.')
-    from lars.atoms import Atom
-    from lars.terms import Name, Number
     atoms = [Atom("p", (Name(g), Number(i), to_constant(v))) for i, (g, v) in enumerate(rows)]
     reference = _answers(program, atoms, "reference")
     assert _answers(program, atoms, "stratified") == reference
@@ -126,3 +127,15 @@ def test_aggregates_equal_rdflibs(aggregate, rows):
     found = translation.rows(chop(atom for atom, _ in answers[0].streams[0]), encoder, chopped=True)
     expected = [{"g": g, "a": a} for g, a in _rdflib(query, graph)]
     assert row_set(found) == row_set(expected)
+
+
+constants = st.one_of(st.integers(-3, 3).map(Number), st.sampled_from(["a", "b_c", "zz"]).map(Name),
+                      st.text(max_size=3).map(String),
+                      st.sampled_from(["http://x", "http://a/b"]).map(Iri))
+
+
+@settings(max_examples=80, derandomize=True, deadline=None)
+@given(st.lists(constants, max_size=8))
+def test_keys_sort_as_their_constants(values):
+    """The stratified fold orders keys (``key_order``) as the chain orders constants (``<``)."""
+    assert sorted(values, key=order_key) == sorted(values, key=lambda c: key_order(key_of(c)))
