@@ -91,42 +91,80 @@ def test_bad_folds_are_refused(text):
         fold_of(program.rules[0])
 
 
-# --- τ of aggregates against rdflib ------------------------------------------------------------
+# --- τ of aggregates against the chain rules and rdflib -----------------------------------------
 
-numbers = st.one_of(st.integers(-50, 50).map(Literal),
-                    st.decimals(Decimal("-9"), Decimal("9"), places=2).map(Literal))
-
-
-def _rdflib(query: str, graph: Graph) -> set:
-    return {tuple(row) for row in graph.query(query)}
+AGGREGATES = ["COUNT(?v)", "COUNT(*)", "SUM(?v)", "AVG(?v)", "MIN(?v)", "MAX(?v)", "SAMPLE(?v)",
+              'GROUP_CONCAT(?v; SEPARATOR=",")', "COUNT(DISTINCT ?v)", "SUM(DISTINCT ?v)",
+              "AVG(DISTINCT ?v)", "MIN(DISTINCT ?v)", 'GROUP_CONCAT(DISTINCT ?v; SEPARATOR=",")']
 
 
-@settings(max_examples=15, derandomize=True, deadline=None)
-@given(st.sampled_from(["COUNT(?v)", "SUM(?v)", "AVG(?v)", "MIN(?v)", "MAX(?v)", "COUNT(DISTINCT ?v)",
-                        "SUM(DISTINCT ?v)", "COUNT(*)"]),
-       st.lists(st.tuples(st.sampled_from("gh"), st.one_of(numbers, st.none())), max_size=7))
-def test_aggregates_equal_rdflibs(aggregate, rows):
-    """SELECT ?g (agg AS ?a) … GROUP BY ?g, translated and run by the stratified strategy (the
-    ``lars run`` default for these programs), equals rdflib on the same graph; ``None`` is a
-    solution without ``?v`` (OPTIONAL)."""
-    from translate import background_atoms, parse_query, translate
-    from tests.translate.solving import row_set
+def _graph(rows) -> Graph:
     graph = Graph()
     for i, (group, value) in enumerate(rows):
         graph.add((EX[f"o{i}"], EX.g, Literal(group)))
         if value is not None:
             graph.add((EX[f"o{i}"], EX.v, value))
-    query = ("PREFIX ex: <http://ex.org/> SELECT ?g (" + aggregate + " AS ?a) WHERE { ?o ex:g ?g "
-             "OPTIONAL { ?o ex:v ?v } } GROUP BY ?g")
+    return graph
+
+
+def _query(aggregate: str, grouped: bool) -> str:
+    if not grouped:
+        return (f"PREFIX ex: <http://ex.org/> SELECT ({aggregate} AS ?a) WHERE {{ ?o ex:g ?g "
+                "OPTIONAL { ?o ex:v ?v } }")
+    return ("PREFIX ex: <http://ex.org/> SELECT ?g (" + aggregate + " AS ?a) WHERE { ?o ex:g ?g "
+            "OPTIONAL { ?o ex:v ?v } } GROUP BY ?g")
+
+
+def _rows(query: str, graph: Graph, strategy: str) -> dict:
+    """``?g`` → ``?a`` (``None``: unbound) of the translated query run by ``strategy``."""
+    from translate import background_atoms, parse_query, translate
+    from translate.rdf import chop
     translation = translate(parse_query(query))
     encoder = translation.encoder()
-    atoms = background_atoms(graph, encoder)
-    answers = list(evaluate(translation.program, iter([]), Timeline(0, 0), atoms,
-                            strategy="stratified", shown={translation.answer.predicate}))
-    from translate.rdf import chop
-    found = translation.rows(chop(atom for atom, _ in answers[0].streams[0]), encoder, chopped=True)
-    expected = [{"g": g, "a": a} for g, a in _rdflib(query, graph)]
-    assert row_set(found) == row_set(expected)
+    answers = list(evaluate(translation.program, iter([]), Timeline(0, 0), background_atoms(graph, encoder),
+                            strategy=strategy, shown={translation.answer.predicate}))
+    rows = translation.rows(chop(atom for atom, _ in answers[0].streams[0]), encoder, chopped=True)
+    return {row.get("g"): row.get("a") for row in rows}
+
+
+def _same(aggregate: str, ours, theirs, group_values) -> bool:
+    """Equal, where SPARQL leaves a choice: GROUP_CONCAT's order, SAMPLE's element."""
+    if aggregate.startswith("GROUP_CONCAT") and ours is not None and theirs is not None:
+        return sorted(str(ours).split(",")) == sorted(str(theirs).split(","))
+    if aggregate.startswith("SAMPLE") and ours is not None:
+        return ours in group_values
+    if isinstance(ours, URIRef) and theirs == Literal(str(ours)):
+        return True  # rdflib's MIN and MAX turn an IRI into a literal
+    return ours == theirs
+
+
+@settings(max_examples=40, derandomize=True, deadline=None)
+@given(st.sampled_from(AGGREGATES), st.booleans(),
+       st.lists(st.tuples(st.sampled_from("gh"), st.one_of(rdf_values, st.none())), max_size=6))
+def test_aggregates_equal_the_chain_and_rdflib(aggregate, grouped, rows):
+    """τ of an aggregate query on generated groups (mixed numbers, strings, language-tagged
+    literals, IRIs, unbound values; DISTINCT; no solution at all): the stratified strategy (its
+    one-pass fold, ``lars run``'s default) gives exactly the reference's answers (clingo on the
+    chain rules, the translation before folds), and rdflib's where rdflib answers (it raises on
+    SUM or AVG over a non-number, where SPARQL's result is unbound, as ours)."""
+    graph = _graph(rows)
+    query = _query(aggregate, grouped)
+    ours = _rows(query, graph, "stratified")
+    assert ours == _rows(query, graph, "reference")
+    try:
+        theirs = {(row.g if grouped else None): row.a for row in graph.query(query)}
+    except Exception:  # noqa: BLE001 - rdflib's departure (an error for the whole query)
+        return
+    if not rows:  # SPARQL: one row without GROUP BY, none with it (rdflib: none; prop2's deviation)
+        assert set(ours) == (set() if grouped else {None})
+        return
+    numbers_only = all(v is None or isinstance(v.toPython(), (int, Decimal)) for _, v in rows)
+    if aggregate.startswith(("SUM", "AVG")) and not numbers_only:
+        return  # rdflib's promotions of floats and errors depart from SPARQL (test_prop2_values)
+    assert set(ours) == set(theirs)
+    for group, value in ours.items():
+        values = [v for g, v in rows if v is not None and (not grouped or Literal(g) == group)]
+        assert _same(aggregate, value, theirs[group], values), (group, value, theirs[group])
 
 
 constants = st.one_of(st.integers(-3, 3).map(Number), st.sampled_from(["a", "b_c", "zz"]).map(Name),
