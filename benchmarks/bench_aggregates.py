@@ -52,12 +52,14 @@ def stream(kind: str, triples: int, points: int, size: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def measure(text: str, data: str, folder: Path, strategy: str, limit: float) -> tuple[float, int, str]:
-    """Wall seconds, peak MB and the last answer of one ``lars run`` in a fresh process."""
+def measure(text: str, data: str, folder: Path, strategy: str,
+            limit: float) -> tuple[float, float, int, str]:
+    """Wall seconds, CPU seconds (user + system), peak MB and the last answer (its start) of one
+    ``lars run`` in a fresh process."""
     (folder / "q.rq").write_text(text)
     (folder / "s.nt").write_text(data)
     argv = [sys.executable, "-c", CLI, "run", str(folder / "q.rq"), "--stream", str(folder / "s.nt"),
-            "--strategy", strategy, "--format", "csv", "--output", str(folder / "out.csv")]
+            "--strategy", strategy, "--output", str(folder / "out.jsonl")]
     start = time.perf_counter()
     child = subprocess.Popen(argv, env={**os.environ, "PYTHONPATH": str(ROOT)},
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -66,12 +68,13 @@ def measure(text: str, data: str, folder: Path, strategy: str, limit: float) -> 
     _, status, usage = os.wait4(child.pid, 0)
     timer.cancel()
     wall, peak = time.perf_counter() - start, usage.ru_maxrss // 1024
+    cpu = usage.ru_utime + usage.ru_stime
     if wall >= limit:
-        return wall, peak, f"killed after {limit:.0f} s"
+        return wall, cpu, peak, f"killed after {limit:.0f} s"
     if os.waitstatus_to_exitcode(status) != 0:
-        return wall, peak, "failed: " + last_line(child.stderr.read().decode())
-    answers = (folder / "out.csv").read_text().strip().splitlines()
-    return wall, peak, answers[-1][:60] if answers else ""
+        return wall, cpu, peak, "failed: " + last_line(child.stderr.read().decode())
+    answers = (folder / "out.jsonl").read_text().strip().splitlines()
+    return wall, cpu, peak, answers[-1][:60] if answers else ""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,14 +86,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--strategy", default="auto")
     parser.add_argument("--limit", type=float, default=120, help="seconds before a run is killed")
     args = parser.parse_args(argv)
-    print(f"case | triples | points | strategy | wall_s | peak_mb | last answer")
+    print("case | triples | points | strategy | wall_s | cpu_s | peak_mb | last answer")
     for name in args.cases:
         aggregate, kind = CASES[name]
         with tempfile.TemporaryDirectory() as folder:
-            wall, peak, last = measure(query(aggregate, args.points),
+            wall, cpu, peak, last = measure(query(aggregate, args.points),
                                        stream(kind, args.triples, args.points, args.literal),
                                        Path(folder), args.strategy, args.limit)
-        print(f"{name} | {args.triples:,} | {args.points} | {args.strategy} | {wall:.2f} | {peak} | {last}",
+        print(f"{name} | {args.triples:,} | {args.points} | {args.strategy} | {wall:.2f} | {cpu:.2f} | {peak} | {last}",
               flush=True)
     return 0
 
