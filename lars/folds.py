@@ -18,9 +18,10 @@ Two readings, the same answers (tested against each other):
   ``<`` and folded along it. That is LARS without folds, which clingo grounds (the reference and
   the incremental strategy, the time-indexed encoding), at a cost quadratic (``lt``) to cubic
   (``gap``) in the size of a group.
-* :func:`fold` computes it directly, for the Python strategy: sort, then one pass, through
-  ``@agg_all(f, V1, ..., Vn)`` when a module registers it (a linear version of the same fold;
-  GROUP_CONCAT's step copies its growing state), else step by step.
+* :func:`fold_ordered` computes it directly, for the Python strategy
+  (:mod:`solver.incremental.folds` sorts the group and checks it with :func:`check_functional`),
+  in one pass: through ``@agg_all(f, V1, ..., Vn)`` when a module registers it (a linear
+  version of the same fold; GROUP_CONCAT's step copies its growing state), else step by step.
 
 >>> from lars.parser import parse_program
 >>> from lars.printer import print_program
@@ -37,14 +38,12 @@ n(K,R) :- n_acc(K,A,_S), not n_later(K,A), R = @agg_result("c", _S).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from lars.atoms import Atom, Comparison
 from lars.errors import UnsupportedError
 from lars.externals import is_registered, lookup
 from lars.formulas import Fold, base_atom
 from lars.rules import Literal, Program, Rule
-from lars.terms import Constant, Function, Term, Variable, order_key
+from lars.terms import Constant, Function, Term, Variable
 
 START, STEP, RESULT, ALL = "agg_start", "agg_step", "agg_result", "agg_all"
 """The external functions of a fold (see the module docstring)."""
@@ -82,17 +81,6 @@ def fold_of(rule: Rule) -> Fold | None:
 def has_folds(program: Program) -> bool:
     """Whether any rule of ``program`` is a fold rule."""
     return any(fold_of(rule) is not None for rule in program)
-
-
-def fold(function: Constant, pairs: Iterable[tuple[Constant, Constant]]) -> Constant:
-    """The fold ``function`` of the values of ``pairs`` ``(A, V)``, in the order of ``A``.
-
-    Raises:
-        UnsupportedError: two pairs with the same ``A`` and different values.
-    """
-    ordered = sorted(set(pairs), key=lambda pair: order_key(pair[0]))
-    check_functional([a for a, _ in ordered])
-    return fold_ordered(function, [v for _, v in ordered])
 
 
 def check_functional(ordered: list) -> None:
