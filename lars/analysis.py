@@ -16,12 +16,14 @@ from __future__ import annotations
 
 from lars.atoms import Atom, Comparison
 from lars.errors import InputError
-from lars.formulas import At, AtAtom, WindowAtom, base_atom
+from lars.formulas import At, AtAtom, Fold, WindowAtom, base_atom
+from lars.folds import ALL, RESULT, START, STEP
 from lars.graphs import components
 from lars.rules import Program, Rule
 from lars.terms import BinaryOp, Constant, Function, Term, Variable, is_constant
 
 Signature = tuple[str, int]
+FOLD_FUNCTIONS = (START, STEP, RESULT, ALL)
 
 
 def bound_variables(rule: Rule) -> frozenset[str]:
@@ -79,10 +81,13 @@ def term_functions(term: Term) -> set[str]:
 
 def program_functions(program: Program) -> frozenset[str]:
     """The names of the external functions the program's comparisons call."""
-    return frozenset(name for rule in program for literal in rule.body
-                     if isinstance(literal.formula, Comparison)
-                     for side in (literal.formula.left, literal.formula.right)
-                     for name in term_functions(side))
+    names = {name for rule in program for literal in rule.body
+             if isinstance(literal.formula, Comparison)
+             for side in (literal.formula.left, literal.formula.right)
+             for name in term_functions(side)}
+    if any(isinstance(literal.formula, Fold) for rule in program for literal in rule.body):
+        names |= set(FOLD_FUNCTIONS)
+    return frozenset(names)
 
 
 def program_constants(program: Program) -> set[Constant]:
@@ -93,6 +98,8 @@ def program_constants(program: Program) -> set[Constant]:
             if isinstance(formula, Comparison):
                 found |= term_constants(formula.left) | term_constants(formula.right)
                 continue
+            if isinstance(formula, Fold):
+                found.add(formula.function)
             for arg in base_atom(formula).args:
                 found |= term_constants(arg)
             if isinstance(formula, AtAtom):
@@ -108,8 +115,10 @@ def derived_predicates(program: Program) -> frozenset[Signature]:
 
 
 def body_atoms(rule: Rule) -> list[tuple[Atom, bool]]:
-    """The ordinary atoms inside the body's extended atoms, each with whether it is negated."""
-    return [(base_atom(lit.formula), lit.negated) for lit in rule.body
+    """The ordinary atoms inside the body's extended atoms and folds, each with whether it is
+    negated; a fold's atom counts as negated: a fold needs its whole group, so its atom must be
+    complete (in a lower stratum) before it is read, as a negated atom's must."""
+    return [(base_atom(lit.formula), lit.negated or isinstance(lit.formula, Fold)) for lit in rule.body
             if not isinstance(lit.formula, Comparison)]
 
 

@@ -38,6 +38,11 @@ same few values come back all day: on CSRBench Q1 replayed to 10^5 triples the c
 operator behind it) was a sixth of the solving time."""
 
 
+LONG_VALUE = 1 << 12
+"""A value with a longer text is not remembered by :func:`call` (the memory counts entries, and a
+GROUP_CONCAT over 10^4 literals of 1 KB makes a new 10 MB value at each time point, issue 29)."""
+
+
 def external(name: str) -> Callable[[Callable], Callable]:
     """Register the decorated function as the external function ``@name``."""
     def register(function: Callable) -> Callable:
@@ -61,9 +66,15 @@ def lookup(name: str) -> Callable:
                                hint="import the module that registers it") from None
 
 
+def is_registered(name: str) -> bool:
+    """Whether an imported module registers ``@name``."""
+    return name in _FUNCTIONS
+
+
 def call(name: str, args: tuple):
-    """The value of ``@name(*args)``, remembered: external functions are deterministic (see the
-    module docstring), so a call with the same constants gives the same constant.
+    """The value of ``@name(*args)``, remembered (unless its text is longer than
+    :data:`LONG_VALUE`): external functions are deterministic (see the module docstring), so a
+    call with the same constants gives the same constant.
 
     Raises:
         UnsupportedError: no imported module registers ``@name``.
@@ -74,6 +85,8 @@ def call(name: str, args: tuple):
     except KeyError:
         pass
     value = lookup(name)(*args)
+    if type(getattr(value, "value", None)) is str and len(value.value) > LONG_VALUE:
+        return value
     if len(_VALUES) >= VALUES_KEPT:
         _VALUES.clear()
     _VALUES[key] = value

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Union
 
 from lars.atoms import Atom
-from lars.terms import Number, Variable
+from lars.terms import Constant, Number, Variable
 from lars.windows import Window
 
 TimeTerm = Union[Number, Variable]
@@ -69,6 +69,31 @@ class WindowAtom:
 
 
 ExtendedAtom = Union[Atom, AtAtom, WindowAtom]
+
+
+@dataclass(frozen=True)
+class Fold:
+    """``R = fold{f, A, V : a}``: ``R`` is the fold ``f`` of the values ``V`` of the instances of
+    the atom ``a`` that agree on its other variables (the group), taken in the order of ``A``.
+
+    ``A`` and ``V`` are local to the fold; the other variables of ``a`` and ``R`` are bound by it,
+    once per group with at least one instance. The fold calls the external functions
+    ``@agg_start(f,V)``, ``@agg_step(f,S,V)`` and ``@agg_result(f,S)`` (:mod:`lars.folds`
+    has its meaning and its expansion into plain rules).
+    """
+
+    result: Variable
+    function: Constant
+    element: Variable
+    value: Variable
+    atom: Atom
+
+    def variables(self) -> frozenset[str]:
+        return self.result.variables() | self.groups()
+
+    def groups(self) -> frozenset[str]:
+        """The variables of the atom that name the group (all but ``A`` and ``V``)."""
+        return self.atom.variables() - {self.element.name, self.value.name}
 
 
 def base_atom(formula: ExtendedAtom) -> Atom:

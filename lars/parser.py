@@ -26,7 +26,7 @@ from typing import TypeVar
 from lars.atoms import COMPARISON_OPERATORS, Atom, Comparison
 from lars.deep import deep
 from lars.errors import ParseError, Position
-from lars.formulas import At, AtAtom, Box, Diamond, Modality, TimeTerm, WindowAtom
+from lars.formulas import At, AtAtom, Box, Diamond, Fold, Modality, TimeTerm, WindowAtom
 from lars.lexer import (
     ARROW, AT, BOX, DIAMOND, EOF, INFINITY, IRI, NAME, NEGATION, NUMBER, STRING, VARIABLE, Token,
     tokenize,
@@ -70,8 +70,8 @@ class _Parser:
     def token(self) -> Token:
         return self.tokens[self.index]
 
-    def peek(self) -> Token:
-        return self.tokens[min(self.index + 1, len(self.tokens) - 1)]
+    def peek(self, ahead: int = 1) -> Token:
+        return self.tokens[min(self.index + ahead, len(self.tokens) - 1)]
 
     def at(self, *kinds: str) -> bool:
         return self.token.kind in kinds
@@ -150,7 +150,25 @@ class _Parser:
             raise self.error("a body literal")
         if self.at(NAME) and self.peek().kind not in _OPERATORS:
             return self.atom()
+        if self.at(VARIABLE) and self.peek().kind == "=" and self.peek(2).text == "fold" \
+                and self.peek(3).kind == "{":
+            return self.fold()
         return self.comparison()
+
+    def fold(self) -> Fold:
+        """``VARIABLE "=" "fold" "{" constant "," VARIABLE "," VARIABLE ":" atom "}"``
+        (:mod:`lars.folds`)."""
+        result = Variable(self.advance().text)
+        self.advance(), self.advance(), self.advance()
+        function = self.simple_term(ground=True)
+        self.expect(",", "','")
+        element = Variable(self.expect(VARIABLE, "a variable").text)
+        self.expect(",", "','")
+        value = Variable(self.expect(VARIABLE, "a variable").text)
+        self.expect(":", "':'")
+        atom = self.atom()
+        self.expect("}", "'}'")
+        return Fold(result, function, element, value, atom)
 
     # -- extended atoms ----------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from typing import Union
 
 from lars.atoms import Atom, Comparison
 from lars.deep import deep
-from lars.formulas import At, AtAtom, Box, Diamond, Modality, TimeTerm, WindowAtom
+from lars.formulas import At, AtAtom, Box, Diamond, Fold, Modality, TimeTerm, WindowAtom
 from lars.lexer import STRING_ESCAPES
 from lars.rules import BodyFormula, Literal, Program, Rule
 from lars.terms import BinaryOp, Function, Iri, Name, Number, String, Term, Variable
@@ -223,6 +223,12 @@ def _(formula: WindowAtom, symbols: SpellingTable) -> str:
 def _(formula: Comparison, symbols: SpellingTable) -> str:
     op = symbols.comparisons[formula.op]
     return f"{print_term(formula.left)} {op} {print_term(formula.right)}"
+
+
+@_formula.register
+def _(formula: Fold, symbols: SpellingTable) -> str:
+    inner = ", ".join(print_term(t) for t in (formula.function, formula.element, formula.value))
+    return f"{print_term(formula.result)} = fold{{{inner} : {print_atom(formula.atom)}}}"
 
 
 def print_formula(formula: BodyFormula, spelling: SpellingName = Spelling.UNICODE) -> str:

@@ -13,10 +13,10 @@ from typing import Union
 
 from lars.atoms import Atom, Comparison
 from lars.errors import Position
-from lars.formulas import AtAtom, ExtendedAtom
+from lars.formulas import AtAtom, ExtendedAtom, Fold
 
 Head = Union[Atom, AtAtom]
-BodyFormula = Union[ExtendedAtom, Comparison]
+BodyFormula = Union[ExtendedAtom, Comparison, Fold]
 
 
 @dataclass(frozen=True)

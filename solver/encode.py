@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 from lars.atoms import Atom, Comparison
 from lars.errors import UnsupportedError
+from lars.folds import expand, expansion
 from lars.formulas import At, AtAtom, Box, Diamond, Modality, WindowAtom
 from lars.printer import print_rule
 from lars.rules import Literal, Program, Rule
@@ -213,7 +214,9 @@ def encode_rule(rule_index: int, rule: Rule) -> tuple[list[str], list[Scope]]:
 
 
 def encode_program(program: Program) -> Encoding:
-    """The ASP encoding of a safe program (see the module docstring)."""
+    """The ASP encoding of a safe program (see the module docstring); a fold is encoded as its
+    plain rules (:func:`lars.folds.expand`)."""
+    program = expand(program)
     lines = list(PREAMBLE)
     scopes: list[Scope] = []
     for rule_index, rule in enumerate(program):
@@ -229,8 +232,12 @@ def annotated_encoding(program: Program, comments: dict[int, str] | None = None)
     naming it (and ``comments[i]``, e.g. the SPARQL node it comes from): provenance for readers.
     """
     from_rules = []
-    for rule_index, rule in enumerate(program):
-        lines, _ = encode_rule(rule_index, rule)
+    index = 0
+    for rule_index, (rule, plain) in enumerate(zip(program, expansion(program))):
+        lines = []
+        for plain_rule in plain:
+            lines += encode_rule(index, plain_rule)[0]
+            index += 1
         note = f" ({comments[rule_index]})" if comments and rule_index in comments else ""
         from_rules += [f"% rule {rule_index}{note}: {print_rule(rule, 'ascii')}", *lines]
     return "\n".join([*PREAMBLE, *from_rules, SHOW])

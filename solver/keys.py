@@ -62,12 +62,25 @@ def key_constant(key: Key) -> Constant:
         return number(key)
     found = _CONSTANTS.get(key)
     if found is None:
+        if len(key) > LONG_KEY:
+            return fresh_constant(key)
         if len(_CONSTANTS) > 1 << 14:
             _CONSTANTS.clear()
-        mark = key[:1]
-        found = _CONSTANTS[key] = (String(key[1:]) if mark == '"' else Iri(key[1:]) if mark == "<"
-                                   else Name(key))
+        found = _CONSTANTS[key] = fresh_constant(key)
     return found
+
+
+LONG_KEY = 1 << 12
+"""Keys longer than this are not remembered by :func:`key_constant` (its memory counts entries;
+a GROUP_CONCAT over 10^4 literals of 1 KB is a new 10 MB string at each time point)."""
+
+
+def fresh_constant(key: Key) -> Constant:
+    """The constant of a key, made anew (:func:`key_constant` without its memory)."""
+    if type(key) is int:
+        return Number(key)
+    mark = key[:1]
+    return String(key[1:]) if mark == '"' else Iri(key[1:]) if mark == "<" else Name(key)
 
 
 def keys_of(atom: Atom) -> Tuple:

@@ -33,7 +33,9 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
-from lars.analysis import Signature, check_safety, is_stratified
+from lars.analysis import Signature, body_atoms, check_safety, is_stratified
+from lars.folds import expand, has_folds
+from lars.formulas import base_atom
 from lars.atoms import Atom
 from lars.errors import InputError, UnsupportedError
 from lars.rules import Program
@@ -120,11 +122,14 @@ def evaluate(program: Program, slices: Iterable[Slice], timeline: Timeline,
         LimitError: a time point over ``limits.max_facts`` (when read).
     """
     background = frozenset(background)
+    if shown is None and has_folds(program):  # not the helper predicates of a fold's plain rules
+        shown = {atom.predicate for rule in program for atom, _ in [(base_atom(rule.head), 0), *body_atoms(rule)]}
     shown = None if shown is None else frozenset(shown)
     inputs = None if inputs is None else frozenset(inputs)
     if strategy == "auto":
         strategy = choose_strategy(program)[0]
     if strategy == "reference":
+        program = expand(program)
         check_safety(program)
         encode_program(program)
         return reference_answers(program, slices, timeline, background, limits or Limits(), shown)

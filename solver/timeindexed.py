@@ -46,6 +46,7 @@ import clingo
 
 from lars.atoms import Atom, Comparison
 from lars.errors import UnsupportedError
+from lars.folds import expand
 from lars.formulas import At, Box, Diamond, Modality, WindowAtom
 from lars.rules import Literal, Program, Rule
 from lars.streams import Stream, Timeline
@@ -153,7 +154,9 @@ def encode_rule(tag: str, rule_index: int, rule: Rule) -> tuple[list[str], list[
 
 
 def encode_timeindexed(program: Program, tag: str) -> TimeIndexed:
-    """The time-indexed encoding of a safe program under ``tag`` (see the module docstring)."""
+    """The time-indexed encoding of a safe program under ``tag`` (see the module docstring); a
+    fold is encoded as its plain rules (:func:`lars.folds.expand`)."""
+    program = expand(program)
     lines: list[str] = []
     scopes: list[Scope] = []
     for rule_index, rule in enumerate(program):

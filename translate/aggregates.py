@@ -1,21 +1,17 @@
-"""τ of GROUP BY with aggregates: a fold along the group's elements, in LARS rules.
+"""τ of GROUP BY with aggregates: a fold along the group's elements (:mod:`lars.folds`).
 
-SPARQL aggregates (SPARQL 1.1 §18.5) need the whole group, but a LARS rule body sees one tuple
-at a time and LARS has no aggregate literal. So the group's elements are put in a chain (by the
-total order of their constants) and the aggregate is folded along it by external functions that
-compute with rdflib's operators, exactly as SPARQL says (SUM, AVG with numeric type promotion,
-MIN and MAX with SPARQL's ordering, GROUP_CONCAT with its separator). For ``ans_i`` of
-``P GROUP BY K̄`` with child ``ans_c`` and aggregate ``j`` (names from
-:func:`translate.names.aggregate_predicate`, ``D`` and ``S`` arguments left out)::
+SPARQL aggregates (SPARQL 1.1 §18.5) need the whole group, so each aggregate is a LARS fold
+``R = fold{f, A, V : el_j(K̄,A,V)}``: the group's elements taken in the total order of their
+constants ``A`` and folded by external functions that compute with rdflib's operators, exactly
+as SPARQL says (SUM, AVG with numeric type promotion, MIN and MAX with SPARQL's ordering,
+GROUP_CONCAT with its separator). ``@agg_all`` is the same fold at once, in linear time (the
+stratified strategy calls it; clingo folds step by step along the plain rules of
+:func:`lars.folds.expand`). For ``ans_i`` of ``P GROUP BY K̄`` with child ``ans_c`` and aggregate
+``j`` (names from :func:`translate.names.aggregate_predicate`, ``D`` and ``S`` arguments left
+out)::
 
     el_j(K̄,E,V)   ← ans_c(C̄), E = @pack(C̄), V = @value(arg), V ≠ null.   (E = V for DISTINCT)
-    lt_j(K̄,A,B)   ← el_j(K̄,A,_), el_j(K̄,B,_), A < B.
-    gap_j(K̄,A,C)  ← lt_j(K̄,A,B), lt_j(K̄,B,C).
-    next_j(K̄,A,B) ← lt_j(K̄,A,B), not gap_j(K̄,A,B).
-    has_prev_j(K̄,B) ← lt_j(K̄,A,B).        has_next_j(K̄,A) ← lt_j(K̄,A,B).
-    acc_j(K̄,A,S)  ← el_j(K̄,A,V), not has_prev_j(K̄,A), S = @agg_start(f,V).
-    acc_j(K̄,B,S)  ← acc_j(K̄,A,S0), next_j(K̄,A,B), el_j(K̄,B,V), S = @agg_step(f,S0,V).
-    res_j(K̄,R)    ← acc_j(K̄,A,S), not has_next_j(K̄,A), R = @agg_result(f,S).
+    res_j(K̄,R)    ← R = fold{f, E, V : el_j(K̄,E,V)}.
     some_j(K̄)     ← el_j(K̄,E,V).
     res_j(K̄,e_f)  ← group(K̄), not some_j(K̄).           (e_f: 0, "" or null)
     group(K̄)      ← ans_c(C̄).                           (the fact group() if K̄ is empty)
@@ -24,8 +20,8 @@ MIN and MAX with SPARQL's ordering, GROUP_CONCAT with its separator). For ``ans_
 ``SAMPLE`` of a grouping key (rdflib's way of bringing the keys back) is ``res_j(K̄,k) ←
 group(K̄)``, without a fold.
 
-Costs: ``lt`` is quadratic and ``gap`` cubic in the size of a group, per time point; fine for
-windows of tens of elements, slow for thousands. Solutions are a set in τ (answers are sets),
+Costs: linear in the group per time point under the stratified strategy (a sort and one pass);
+under clingo the plain rules of the fold are quadratic to cubic in the size of a group. Solutions are a set in τ (answers are sets),
 so an aggregate sees each distinct solution of its group pattern once; the reader refuses
 group patterns whose SPARQL solutions could repeat (UNION, blank nodes).
 
@@ -41,10 +37,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
-from rdflib import Literal
+from rdflib import XSD, Literal
 from rdflib.plugins.sparql.evalutils import _val
 
 from lars.atoms import Atom, Comparison
+from lars.formulas import Fold
 from lars.externals import external
 from lars.rules import Literal as BodyLiteral
 from lars.terms import Constant, Function, Iri, Name, Number, String, Term
@@ -140,6 +137,40 @@ def aggregate_step(function: String, state: Constant, value: Constant) -> Consta
     return _STEPS[_name(function)](state, value, function)
 
 
+@external("agg_all")
+def aggregate_all(function: String, *values: Constant) -> Constant:
+    """The fold of ``values`` at once: :func:`aggregate_result` of the steps from
+    :func:`aggregate_start`, in linear time (GROUP_CONCAT joins once instead of copying its
+    growing string at each step, AVG counts and adds without packing its state)."""
+    name = _name(function)
+    if name == "group_concat":
+        return aggregate_result(function, String(_concat(function).join(
+            str(from_constant(v)) for v in values)))
+    if name in ("sum", "avg") and all(type(v) is Number for v in values):
+        total = _integer(sum(v.value for v in values))  # exact: the order does not matter
+        return total if name == "sum" else aggregate_result(function, pack(Number(len(values)), total))
+    if name == "avg":
+        total = sparql_add(Number(0), values[0])
+        for v in values[1:]:
+            total = sparql_add(total, v)
+        return aggregate_result(function, pack(Number(len(values)), total))
+    if name == "count":
+        return Number(len(values))
+    state = aggregate_start(function, values[0])
+    step = _STEPS[name]
+    for v in values[1:]:
+        state = step(state, v, function)
+    return aggregate_result(function, state)
+
+
+def _integer(value: int) -> Constant:
+    """The constant of an xsd:integer, as :func:`sparql_add` makes it (a clingo integer when it
+    fits, else the typed literal)."""
+    if -2**31 <= value < 2**31:
+        return Number(value)
+    return to_constant(Literal(str(value), datatype=XSD.integer))
+
+
 @external("agg_result")
 def aggregate_result(function: String, state: Constant) -> Constant:
     """The aggregate's value from the final state (``null`` on an error, as BIND)."""
@@ -198,11 +229,8 @@ def group_rules(group: Group, child: Atom, child_terms: dict[str, Term], helper:
 
 def _fold_rules(j: int, aggregate: Aggregate, keys: list[Term], child: Atom,
                 child_terms: dict[str, Term], helper: Helper, empty: Constant) -> list[RuleSpec]:
-    a, b, c = (internal_variable(x) for x in ("A", "B", "C"))
-    v, v2, s, s0, r = (internal_variable(x) for x in ("V", "W", "S", "Q", "R"))
-    el, lt, gap, nxt = (f"{role}{j}" for role in ("el", "lt", "gap", "next"))
-    prev, later, acc, res, some = (f"{role}{j}" for role in ("prev", "later", "acc", "res", "some"))
-    f = spec(aggregate)
+    a, v, r = (internal_variable(x) for x in ("A", "V", "R"))
+    el, res, some = (f"{role}{j}" for role in ("el", "res", "some"))
     solution = Function("pack", tuple(child_terms[n] for n in sorted(child_terms)))
     if aggregate.argument is None:
         element = [Comparison("=", v, Number(1))]
@@ -210,31 +238,12 @@ def _fold_rules(j: int, aggregate: Aggregate, keys: list[Term], child: Atom,
         element = [Comparison("=", v, value(aggregate.argument, child_terms)),
                    Comparison("!=", v, NULL)]
     key = v if aggregate.distinct and aggregate.argument is not None else solution
-    pos = BodyLiteral
     return [
         (helper(el, [*keys, a, v]), [child, *element, Comparison("=", a, key)],
          f"elements of {aggregate.function.upper()}"),
-        (helper(lt, [*keys, a, b]), [helper(el, [*keys, a, v]), helper(el, [*keys, b, v2]),
-                                     Comparison("<", a, b)], "their order"),
-        (helper(gap, [*keys, a, c]), [helper(lt, [*keys, a, b]), helper(lt, [*keys, b, c])],
-         "not adjacent"),
-        (helper(nxt, [*keys, a, b]), [helper(lt, [*keys, a, b]),
-                                      pos(helper(gap, [*keys, a, b]), negated=True)], "adjacent"),
-        (helper(prev, [*keys, b]), [helper(lt, [*keys, a, b])], "not the first"),
-        (helper(later, [*keys, a]), [helper(lt, [*keys, a, b])], "not the last"),
-        (helper(acc, [*keys, a, s]), [helper(el, [*keys, a, v]),
-                                      pos(helper(prev, [*keys, a]), negated=True),
-                                      Comparison("=", s, Function("agg_start", (f, v)))],
-         "fold: the first element"),
-        (helper(acc, [*keys, b, s]), [helper(acc, [*keys, a, s0]), helper(nxt, [*keys, a, b]),
-                                      helper(el, [*keys, b, v]),
-                                      Comparison("=", s, Function("agg_step", (f, s0, v)))],
-         "fold: the next element"),
-        (helper(res, [*keys, r]), [helper(acc, [*keys, a, s]),
-                                   pos(helper(later, [*keys, a]), negated=True),
-                                   Comparison("=", r, Function("agg_result", (f, s)))],
-         "fold: the result"),
+        (helper(res, [*keys, r]), [Fold(r, spec(aggregate), a, v, helper(el, [*keys, a, v]))],
+         "the fold along the group"),
         (helper(some, keys), [helper(el, [*keys, a, v])], "non-empty"),
         (helper(res, [*keys, empty]),
-         [helper("group", keys), pos(helper(some, keys), negated=True)], "empty group"),
+         [helper("group", keys), BodyLiteral(helper(some, keys), negated=True)], "empty group"),
     ]

@@ -152,10 +152,24 @@ def literal_constant(lexical: str, language: str | None, datatype: str | None) -
     return String(Literal(lexical, datatype=datatype).n3())
 
 
-@lru_cache(maxsize=1 << 16)
+LONG_TEXT = 1 << 8
+"""Constants with a longer text are not remembered by :func:`from_constant`: its memory counts
+entries (65,536 rdflib terms), which for literals of 1 KB is 100 MB, and a GROUP_CONCAT over a
+window of 10^4 of them is a new 10 MB constant at each time point (issue 29: 318 → 272 MB for
+that GROUP_CONCAT, the same CPU time). Numbers, IRIs and short literals are remembered."""
+
+
 def from_constant(constant: Constant) -> Identifier | None:
     """The RDF term of a constant (``None`` for ``null`` and ``error``): the inverse of
-    :func:`to_constant`."""
+    :func:`to_constant`; remembered unless its text is longer than :data:`LONG_TEXT`."""
+    if type(constant.value) is str and len(constant.value) > LONG_TEXT:
+        return _from_constant.__wrapped__(constant)
+    return _from_constant(constant)
+
+
+@lru_cache(maxsize=1 << 16)
+def _from_constant(constant: Constant) -> Identifier | None:
+    """:func:`from_constant`, remembered."""
     if isinstance(constant, Number):
         return Literal(constant.value)
     if isinstance(constant, Iri):

@@ -14,6 +14,7 @@ from lars.atoms import Atom
 from lars.formulas import base_atom
 from lars.graphs import components
 from solver.incremental.bodyatoms import BodyAtom, derived_growth, derived_relation
+from solver.incremental.folds import FoldPlan
 from solver.incremental.joins import OFF_TIMELINE, Head, Pair, RulePlan, Table
 from solver.limits import too_many_derived
 
@@ -33,6 +34,8 @@ class PythonResidual:
         self.engine = engine
         self.plans = plans
         self.heads = {r: Head(engine.program.rules[r], plans[r].variables, engine.timeline) for r in rules}
+        self.folds = {r: FoldPlan(rule, found, plans[r], engine.timeline)
+                      for r, (rule, found) in engine.folds.items() if r in self.heads}
         self.atom_at = {(a.rule, a.index): a for a in engine.atoms}
         graph: dict[Signature, dict[Signature, None]] = {}  # body → heads (ordered, unlike a set)
         heads = {r: base_atom(engine.program.rules[r].head).signature for r in rules}
@@ -159,6 +162,11 @@ class PythonResidual:
                 return []
         for j, _ in plan.negatives:
             relations[j] = self.relation(r, j, t, derived, cache)
+        fold = self.folds.get(r)
+        if fold is not None:  # the whole relations (the fold's atom is complete: a lower stratum)
+            seed = plan.positives[0][0]
+            return fold.heads([instance for instance in plan.instances(seed, relations[seed].tuples, relations)
+                               if plan.negation_holds(instance, relations)], t)
         if seeded is not None:
             seed, seeds = seeded
         elif plan.positives:

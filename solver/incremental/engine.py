@@ -28,12 +28,14 @@ from itertools import repeat
 
 from lars.analysis import Signature, check_safety, derived_predicates
 from lars.atoms import TRUE_PREDICATE, Atom
+from lars.folds import expand
 from lars.formulas import AtAtom
 from lars.rules import Program
 from lars.streams import Timeline, distinct
 from lars.windows import TupleWindow
 from solver.incremental.bodyatoms import InputHistory, body_atoms, domain_tracker, make_state
 from solver.incremental.bottomup import Derived, PythonResidual
+from solver.incremental.folds import fold_rules, planned
 from solver.encode import encode_program
 from solver.answers import AnswerStream, TimePointAnswer, canonical
 from solver.incremental.residual import ClingoResidual, at_free
@@ -127,7 +129,11 @@ class Engine:
         self.max_derived = max_derived
         encode_program(program)  # refuses what the reference refuses, with the same errors
         self.inputs = inputs
+        if residual != "python":
+            program = expand(program)  # clingo reads folds as their plain rules (lars.folds)
         program = unfold_copies(program, shown, frozenset(a.signature for a in background), inputs)
+        self.folds = fold_rules(program)
+        program = planned(program, self.folds)
         self.program, self.timeline, self.shown = program, timeline, shown
         self.background = frozenset(background) | {Atom(TRUE_PREDICATE)}
         derived = derived_predicates(program)
@@ -141,7 +147,7 @@ class Engine:
         self.counted: list[CountedRule] = []
         residual_rules = []
         for r, rule in enumerate(program):
-            if all((r, j) in fed for j, _ in plans[r].positives + plans[r].negatives):
+            if r not in self.folds and all((r, j) in fed for j, _ in plans[r].positives + plans[r].negatives):
                 states = {j: self.state_of[r, j] for j, _ in plans[r].positives + plans[r].negatives}
                 self.counted.append(CountedRule(plans[r], states, Head(rule, plans[r].variables, timeline)))
             else:
