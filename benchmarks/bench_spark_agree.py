@@ -94,11 +94,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "lars-bench",
                         help="where the replayed streams are kept")
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the cluster on a timeout too
     import pyspark
     launcher = str(Path(pyspark.__file__).parent / "bin" / "spark-class")
     stream = stream_file(args.count, args.workdir)
     agree = ["agree", str(QUERY), "--stream", str(stream), "--period", "10s", "--format", "json"]
     local = measured([*agree, "--spark", "never"])
+    print(f"{args.count:,} triples, Q1, period 10s")
+    print(f"in process:       {local[0]:7.1f} s, driver peak {local[1]:5} MiB, exit {local[3]}",
+          flush=True)
     folder = Path(tempfile.mkdtemp(prefix="lars-spark-"))
     environment = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "PYSPARK_PYTHON": sys.executable,
                    "PYTHONPATH": str(ROOT), "SPARK_WORKER_DIR": str(folder / "work")}
@@ -121,8 +125,6 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         for process in reversed(started):
             stop(process)
-    print(f"{args.count:,} triples, Q1, period 10s")
-    print(f"in process:       {local[0]:7.1f} s, driver peak {local[1]:5} MiB, exit {local[3]}")
     print(f"cluster ({args.partitions} ranges): {cluster[0]:7.1f} s, driver peak {cluster[1]:5} MiB, "
           f"exit {cluster[3]}")
     print(f"speed-up {local[0] / cluster[0]:.2f}×; reports equal: {local[2] == cluster[2]}")
