@@ -130,3 +130,18 @@ def test_generated_streams(capsys, contents, window, parts, period):
         assert len(notes) == 1 and notes[0].endswith(
             "solved in worker processes on this machine, each reading its part of the file")
         assert [line for line in cut_err if line not in notes] == err
+
+
+def test_a_bad_line_read_by_a_worker_is_the_same_one_line_error(capsys, tmp_path):
+    """A bad line in the middle range: the worker reading it and the driver reading in step
+    report it as the run in one process does, with its line and column, exit 2."""
+    lines = [f"<http://ex.org/a> <http://ex.org/p> <http://ex.org/v{t}> <http://ex.org/s> {t}\n"
+             for t in range(30)]
+    lines[15] = '<http://ex.org/a> <http://ex.org/p> "open <http://ex.org/s> 15\n'
+    stream, query = tmp_path / "s.nt", tmp_path / "q.rq"
+    stream.write_text("".join(lines))
+    query.write_text(query_text("[RANGE 3s]"))
+    base = ["agree", query, "--stream", stream, "--period", "5s"]
+    status, out, err = lars(capsys, *base)
+    assert status == 2 and out == "" and len(err) == 1 and err[0].startswith(f"{stream}:16:")
+    assert lars(capsys, *base, "--partitions", "3") == (status, out, err)
