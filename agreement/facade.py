@@ -360,7 +360,9 @@ def prepare_check(query: Source | None = None, options: Options | None = None,
             default the C-SPARQL ``COMPUTED EVERY``, else the STEP of its windows,
             :func:`agreement.defaults.default_period`), ``profiles`` (``"PULL,PUSH"``, the
             pulling side first, SPEC section 12; default the paper's pair) and
-            ``max_explanations`` (``None``: all).
+            ``max_explanations`` (``None``: all); ``partitions``, ``spark`` and ``master``: each
+            side solved cut into ranges as :func:`run` solves (:func:`partitioning`), the same
+            report.
 
     The paper's pair is checked reading the stream once per variant, interval by interval
     (:func:`check_plans`, :mod:`agreement.agree.streaming`): what is held is what the windows need,
