@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,8 +50,10 @@ from agreement.defaults import (
 )
 from agreement.notebook.checkview import AgreementView
 from agreement.notebook.views import ProgramView
-from agreement.options import EvaluationOptions, Options, QueryOptions, with_options
-from agreement.runplan import RunPlan
+from agreement.options import (
+    ComputeOptions, EvaluationOptions, InputOptions, Options, QueryOptions, with_options,
+)
+from agreement.runplan import Partitioning, RunPlan
 from agreement.optiondefaults import DEFAULT_MAX_GROUND, PAPER_PAIR
 from agreement.sources import (
     TEXT_SOURCE, Source, is_query, period_ticks, atom_stream_reader, read_source,
@@ -177,13 +180,8 @@ def prepare_run(program_or_query: Source, options: Options | None = None, **chan
     reading, report = read_options(data), ReadReport()
     limits = Limits(max_facts=compute.max_facts, max_models=compute.max_models,
                     max_derived=compute.max_ground or max_derived_default())
-    if compute.partitions < 0:
-        raise InputError(f"--partitions must be 1 or more (0: no cutting), not {compute.partitions}")
-    if compute.partitions > MAX_PARTITIONS:
-        raise LimitError(f"--partitions {compute.partitions} is more than the limit of "
-                         f"{MAX_PARTITIONS:,} ranges", hint="each range is a task; cut into fewer")
-    on_cluster = data.spark == "always" or (data.spark == "auto" and not data.master.startswith("local"))
-    ranges = {"partitions": compute.partitions, "master": data.master if on_cluster else None}
+    split = partitioning(data, compute)
+    ranges = {"partitions": split.partitions, "master": split.master}
     start, end, most = chosen.timeline.start, chosen.timeline.end, chosen.timeline.max_time_points
     unit = chosen.query.unit
     if not is_query(source, text):
@@ -229,6 +227,23 @@ def prepare_run(program_or_query: Source, options: Options | None = None, **chan
     return RunPlan(t.program, found.timeline, found.background, found.slices,
                    RunInfo(line, line, is_stratified(t.program), unit), unit, title, report, t,
                    encoder, compute.strategy, limits, cut=cut, **ranges)
+
+
+def partitioning(data: InputOptions, compute: ComputeOptions) -> Partitioning:
+    """How ``--partitions`` cuts a solve (``lars run``, each side of ``lars agree``): into
+    ``partitions`` ranges solved as Spark tasks on ``master`` with ``spark="always"`` (or
+    ``"auto"`` and a cluster master), else in worker processes.
+
+    Raises:
+        InputError: ``partitions`` below 0; LimitError: above :data:`MAX_PARTITIONS`.
+    """
+    if compute.partitions < 0:
+        raise InputError(f"--partitions must be 1 or more (0: no cutting), not {compute.partitions}")
+    if compute.partitions > MAX_PARTITIONS:
+        raise LimitError(f"--partitions {compute.partitions} is more than the limit of "
+                         f"{MAX_PARTITIONS:,} ranges", hint="each range is a task; cut into fewer")
+    on_cluster = data.spark == "always" or (data.spark == "auto" and not data.master.startswith("local"))
+    return Partitioning(compute.partitions, data.master if on_cluster else None)
 
 
 def one_translation(text: str, source: str, query: QueryOptions, evaluation: EvaluationOptions,
@@ -348,7 +363,9 @@ def prepare_check(query: Source | None = None, options: Options | None = None,
             default the C-SPARQL ``COMPUTED EVERY``, else the STEP of its windows,
             :func:`agreement.defaults.default_period`), ``profiles`` (``"PULL,PUSH"``, the
             pulling side first, SPEC section 12; default the paper's pair) and
-            ``max_explanations`` (``None``: all).
+            ``max_explanations`` (``None``: all); ``partitions``, ``spark`` and ``master``: each
+            side solved cut into ranges as :func:`run` solves (:func:`partitioning`), the same
+            report.
 
     The paper's pair is checked reading the stream once per variant, interval by interval
     (:func:`check_plans`, :mod:`agreement.agree.streaming`): what is held is what the windows need,
@@ -412,6 +429,7 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
     reading, profiles = read_options(data), profile_pair(options.evaluation.profiles)
     stream, start, end = data.stream, line_options.start, line_options.end
     graphs = static_graphs(list(data.static), other or given)
+    split = partitioning(data, options.compute)
     if given.engine == "csparql":
         read_with, sole = stream_options(given, stream, reading, [])
         read, _, _ = stream_reader(stream, read_with, ReadReport())
@@ -447,9 +465,16 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
             reach = input_reach(parsed, profiles, period, named_slices(read, sole, ReadReport()))
             check = ProfileCheck(parsed, graphs, period, v, query.window_bounds, line, None,
                                  explained, profiles=profiles, reach=reach)
+        cut = None
+        if split.partitions and stream is not None and start is None and end is None \
+                and cuttable(os.fspath(stream), read_with):
+            cut = partial(file_ranges, os.fspath(stream), timeline=line, encoder=check.encoder,
+                          stream_iri=read_with.stream, sole=sole,
+                          sole_note=stream_note(sole) if sole else "")
         plans.append(CheckPlan(check, slices, report,
                                tuple(notes + notices), parsed.prefixes,
-                               "query" if source == TEXT_SOURCE else Path(source).name, extended))
+                               "query" if source == TEXT_SOURCE else Path(source).name, extended,
+                               replace(split, cut=cut)))
     return plans
 
 

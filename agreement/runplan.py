@@ -64,43 +64,20 @@ class RunPlan:
         """What reading reported so far (complete once :meth:`answers` is exhausted)."""
         return tuple(self.report.summary())
 
-    def split_note(self, ranges: int, reading: str) -> str:
-        """How a run with :attr:`partitions` was split and where its ranges were solved, as
-        ``lars run`` notes it (issue 30: a cut run must not hide where it ran)."""
-        where = (f"as Spark tasks on {self.master}" if self.master is not None
-                 else "in worker processes on this machine")
-        return f"note: --partitions {self.partitions}: {ranges} range(s) solved {where}, {reading}"
-
     def answers(self, slices: Iterator[Slice] | None = None, sliced: bool = True,
                 reported: bool = False) -> Iterator[TimePointAnswer]:
         """The answers at every time point of the timeline, in order (a query's: chopped ``ans_1``,
         with ``sliced`` only the atoms of the rows its OFFSET and LIMIT keep; with ``reported``
-        also the atom of :meth:`evaluation_marker` where it holds), computed with
-        :func:`solver.strategies.evaluate` (``strategy``; all give the same answers) or, with
-        :attr:`partitions`, range by range: each worker reading its part of the stream file
-        (:attr:`cut`) or shipped its slices (:func:`solver.partition.evaluate_partitioned`)."""
+        also the atom of :meth:`evaluation_marker` where it holds), computed by :func:`solve`
+        (``strategy``; all give the same answers), with :attr:`partitions` range by range."""
         shown = None if self.translation is None else frozenset(
             {self.translation.answer.predicate} | ({self.evaluation_marker} - {None}
                                                    if reported else set()))
         inputs = None if self.translation is None else frozenset({(STRIPLE, 4)})
-        runner = process_runner if self.master is None else spark_runner(self.master)
-        if self.partitions and self.cut is not None and slices is None:
-            lookback = history_needed(self.program)
-            history = None if lookback.tuples or lookback.masks else lookback.ticks
-            ranges = self.cut(self.partitions, history)
-            self.report.note(self.split_note(len(ranges), "each reading its part of the file"))
-            answers = evaluate_ranges(self.program, ranges, self.timeline, self.background,
-                                      runner, self.limits, shown, self.strategy,
-                                      self.report.notes, inputs)
-        elif self.partitions:
-            self.report.note(self.split_note(self.partitions, "each shipped its slices"))
-            answers = evaluate_partitioned(self.program, self.slices() if slices is None else slices,
-                                           self.timeline, self.background, self.partitions, runner,
-                                           self.limits, shown, self.strategy, inputs)
-        else:
-            answers = evaluate(self.program, self.slices() if slices is None else slices,
-                               self.timeline, self.background, self.strategy, self.limits,
-                               shown=shown, inputs=inputs)
+        answers = solve(self.program, self.timeline, self.background,
+                        self.slices if slices is None else (lambda: slices),
+                        Partitioning(self.partitions, self.master, self.cut if slices is None else None),
+                        self.report, self.strategy, self.limits, shown, inputs)
         if self.translation is None:
             return answers
         answers = answers_only(answers)
@@ -136,6 +113,55 @@ class RunPlan:
             variables=() if t is None else t.answer.select_order,
             row_of=None if t is None else RowOf(t, self.encoder),
             prefixes=() if t is None else t.query.prefixes, warnings=self.warnings)
+
+
+@dataclass(frozen=True)
+class Partitioning:
+    """How a solve is cut (``lars run``, ``lars agree --partitions``): into :attr:`partitions`
+    ranges (0: not cut), solved on :attr:`master` (``None``: worker processes), each worker
+    reading its part of the stream file (:attr:`cut`) or shipped its slices."""
+
+    partitions: int = 0
+    master: str | None = None
+    cut: Callable[[int, int | None], list[tuple[Timeline, RangeSource]]] | None = None
+    """``(parts, history) -> ranges`` whose workers read the stream file themselves
+    (:func:`ingest.ranges.file_ranges`); ``None``: the driver reads the stream and ships each
+    range its slices."""
+
+    def note(self, ranges: int, reading: str) -> str:
+        """How the solve was split and where its ranges were solved, as a note on stderr
+        (issue 30: a cut run must not hide where it ran)."""
+        where = (f"as Spark tasks on {self.master}" if self.master is not None
+                 else "in worker processes on this machine")
+        return f"note: --partitions {self.partitions}: {ranges} range(s) solved {where}, {reading}"
+
+
+def solve(program: Program, timeline: Timeline, background: frozenset[Atom],
+          slices: Callable[[], Iterator[Slice]], partitioning: Partitioning, report: ReadReport,
+          strategy: str = "auto", limits: Limits | None = None,
+          shown: frozenset[str] | None = None,
+          inputs: frozenset | None = None) -> Iterator[TimePointAnswer]:
+    """The answers of ``program`` at every point of ``timeline``, in order: with
+    :func:`solver.strategies.evaluate` over ``slices()``, or cut by ``partitioning`` (its note
+    goes to ``report``), each worker reading its part of the stream file or shipped its slices
+    (:func:`solver.partition.evaluate_ranges`, :func:`~solver.partition.evaluate_partitioned`).
+    ``lars run`` solves its program so, ``lars agree --partitions`` each side's."""
+    limits = limits or Limits()
+    parts = partitioning.partitions
+    runner = process_runner if partitioning.master is None else spark_runner(partitioning.master)
+    if parts and partitioning.cut is not None:
+        lookback = history_needed(program)
+        history = None if lookback.tuples or lookback.masks else lookback.ticks
+        ranges = partitioning.cut(parts, history)
+        report.note(partitioning.note(len(ranges), "each reading its part of the file"))
+        return evaluate_ranges(program, ranges, timeline, background, runner, limits, shown,
+                               strategy, report.notes, inputs)
+    if parts:
+        report.note(partitioning.note(parts, "each shipped its slices"))
+        return evaluate_partitioned(program, slices(), timeline, background, parts, runner,
+                                    limits, shown, strategy, inputs)
+    return evaluate(program, slices(), timeline, background, strategy, limits, shown=shown,
+                    inputs=inputs)
 
 
 class RowOf:

@@ -17,7 +17,7 @@ from agreement.check.expected import reports
 from agreement.agree.explain import shifted_answers
 from agreement.recorded import read_recorded
 from agreement.agree.report import AgreementReport
-from agreement.agree.streaming import ComputedCheck
+from agreement.agree.streaming import ComputedCheck, Solve
 from ingest.eager import query_data
 from ingest.lazy import RdfSlice
 from ingest.rdffiles import StreamTriple
@@ -114,7 +114,8 @@ def check_profiles(query: RspQuery, elements: Sequence[StreamTriple], graphs: di
     return report
 
 
-def collect_check(check: ComputedCheck, slices: Iterator[RdfSlice]) -> tuple[AgreementReport, dict[int, int]]:
+def collect_check(check: ComputedCheck, slices: Iterator[RdfSlice], solve: Solve | None = None
+                  ) -> tuple[AgreementReport, dict[int, int]]:
     """Both sides computed from a query over a stream, collected into one report, and the
     number of triples at each time point with input (SPEC section 9).
 
@@ -135,7 +136,7 @@ def collect_check(check: ComputedCheck, slices: Iterator[RdfSlice]) -> tuple[Agr
             pushed[t] = cqels
 
     verdicts, explanations = [], {}
-    for result in check.intervals(slices, observe):
+    for result in check.intervals(slices, observe, solve):
         verdicts.append(result.verdict)
         if result.explanations is not None:
             explanations[(result.verdict.start, result.verdict.end)] = result.explanations

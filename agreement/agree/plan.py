@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from agreement.agree.modes import collect_check
 from agreement.notebook.checkview import AgreementView
 from agreement.agree.reportwriter import Head, ReportWriter
-from agreement.agree.streaming import ComputedCheck
+from agreement.agree.streaming import ComputedCheck, Solve
+from agreement.runplan import Partitioning, solve
 from ingest.lazy import RdfSlice
 from ingest.policy import ReadReport, within_timeline
 from ingest.reach import count_reach
+from translate.api import slice_atoms
 from translate.durations import unit_text
 
 
@@ -31,6 +33,9 @@ class CheckPlan:
         report: where reading problems and input outside the timeline are counted.
         notices: notes and doubts about the queries, known before reading.
         extended: the note saying the timeline was extended to the end of a pulling interval.
+        partitioning: how each side is solved (``lars agree --partitions``): cut into ranges
+            solved in worker processes or Spark tasks, as ``lars run`` solves
+            (:func:`agreement.runplan.solve`); by default in this process as the stream is read.
     """
 
     check: ComputedCheck
@@ -40,6 +45,7 @@ class CheckPlan:
     prefixes: tuple[tuple[str, str], ...]
     title: str
     extended: str | None = None
+    partitioning: Partitioning = Partitioning()
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -53,9 +59,30 @@ class CheckPlan:
         return count_reach(within_timeline(self.read(), line.start, line.end, self.report, "triple"),
                            streams, self.report)
 
+    def solving(self) -> tuple[Iterator[RdfSlice], Solve | None]:
+        """The slices the check reads and, with :attr:`partitioning`, how each side is solved
+        apart from them (:meth:`agreement.agree.streaming.ComputedCheck.intervals`): its workers
+        read their parts of the stream file, or the driver reads the stream first and ships
+        each range its slices."""
+        cut = self.partitioning
+        if not cut.partitions:
+            return self.slices(), None
+        check = self.check
+        if cut.cut is None:
+            held = list(self.slices())
+            encoded = [(t, slice_atoms(elements, check.encoder)) for t, elements in held]
+            slices, shipped = iter(held), (lambda: iter(encoded))
+        else:
+            slices, shipped = self.slices(), (lambda: iter(()))
+
+        def solved(program, shown, inputs):
+            return solve(program, check.timeline, check.background, shipped, cut, self.report,
+                         shown=shown, inputs=inputs)
+        return slices, solved
+
     def view(self) -> AgreementView:
         """Check every interval and collect the answers of both sides."""
-        found, counts = collect_check(self.check, self.slices())
+        found, counts = collect_check(self.check, *self.solving())
         if self.extended:
             found.notes.append(self.extended)
         return AgreementView(found, found.csparql, found.cqels, counts, self.prefixes,
@@ -76,7 +103,8 @@ class CheckPlan:
             if cqels is not None:
                 writer.answers("cqels", t, cqels)
 
-        for result in self.check.intervals(self.slices(), observe):
+        slices, solved = self.solving()
+        for result in self.check.intervals(slices, observe, solved):
             writer.interval(result.verdict, result.explanations or [])
         writer.finish(self.check.notes() + ([self.extended] if self.extended else []))
         return writer.agree

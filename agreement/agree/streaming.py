@@ -52,6 +52,10 @@ from translate.api import Translation, query_background, slice_atoms, translate
 from translate.background import background_patterns
 from translate.rsp import RspQuery
 
+Solve = Callable[[Program, frozenset[str], frozenset | None], Iterator[TimePointAnswer]]
+"""``(program, shown, inputs) -> answers``: a side's answers at every time point of the check's
+timeline, in order, computed elsewhere (:func:`agreement.runplan.solve`)."""
+
 Observer = Callable[[int, int, frozenset[Row] | None, frozenset[Row] | None], None]
 """Called at each time point with input or a pull: ``(t, triples at t, C-SPARQL rows at t (at
 pulls, else None), CQELS rows at t (at time points with input, else None))``."""
@@ -180,28 +184,43 @@ class ComputedCheck:
         at_t = [answer for answer in answers if answer.time == t]
         return self.rows(translation, at_t[0]) if at_t else frozenset()
 
-    def intervals(self, slices: Iterator[RdfSlice], observe: Observer | None = None
-                  ) -> Iterator[IntervalResult]:
+    def sides(self) -> list[tuple[Program, set[str], frozenset | None]]:
+        """What is solved, as ``(program, shown predicates, input signatures)``: the program
+        both sides share (:meth:`shared_program`), or C-SPARQL's and CQELS's in that order."""
+        if self.common_program is not None:
+            return [(self.common_program, self.shown(self.csparql), self.csparql.inputs)]
+        return [(side.program, self.shown(side), side.inputs) for side in (self.csparql, self.cqels)]
+
+    def intervals(self, slices: Iterator[RdfSlice], observe: Observer | None = None,
+                  solve: Solve | None = None) -> Iterator[IntervalResult]:
         """The result of every pulling interval of the timeline, in time order, computed as
-        ``slices`` (``(t, stream triples)`` ascending, inside the timeline) are read."""
+        ``slices`` (``(t, stream triples)`` ascending, inside the timeline) are read.
+
+        The sides are solved over ``slices`` here, or by ``solve`` (``lars agree --partitions``:
+        range by range, in workers that read the stream themselves); ``slices`` are then read
+        in step with its answers, for the history the explanations need, and the verdicts and
+        explanations are those of the sides solved here."""
         line, period = self.timeline, self.period
         history = StreamHistory()
 
+        def read(t: int, elements: Sequence[StreamTriple]) -> None:
+            history.add(t, elements)
+            self.observed(elements)
+
         def fed() -> Iterator[tuple[int, list]]:
             for t, elements in slices:
-                history.add(t, elements)
-                self.observed(elements)
+                read(t, elements)
                 yield t, slice_atoms(elements, self.encoder)
 
-        if self.common_program is not None:
-            answers = evaluate(self.common_program, fed(), line, self.background,
-                               shown=self.shown(self.csparql), inputs=self.csparql.inputs)
-            sampled = ((answer, answer) for answer in answers)
+        sides = self.sides()
+        if solve is None:
+            answers = [evaluate(program, fed_in, line, self.background, shown=shown, inputs=inputs)
+                       for (program, shown, inputs), fed_in in zip(sides, itertools.tee(fed(), len(sides)))]
         else:
-            csparql_in, cqels_in = itertools.tee(fed())
-            sampled = zip(*(evaluate(side.program, fed_in, line, self.background,
-                                     shown=self.shown(side), inputs=side.inputs)
-                            for side, fed_in in ((self.csparql, csparql_in), (self.cqels, cqels_in))))
+            answers = [solve(program, frozenset(shown), inputs) for program, shown, inputs in sides]
+        sampled = zip(*answers) if len(answers) == 2 else ((answer, answer) for answer in answers[0])
+        if solve is not None:
+            sampled = in_step(sampled, slices, read)
         ends = pull_range(period, (line.start, line.end))
         shift = int(self.half_open)
         pulled: dict[int, frozenset[Row]] = {}
@@ -264,3 +283,21 @@ class ComputedCheck:
                 + snapshot_explanations(verdict, self.query, self.derivations, history,
                                         self.timeline, self.window_bounds)
                 + shifted_answers(verdict, csparql, cqels, self.period, values_text))
+
+
+def in_step(sampled: Iterator[tuple[TimePointAnswer, TimePointAnswer]], slices: Iterator[RdfSlice],
+            read: Callable[[int, Sequence[StreamTriple]], None]
+            ) -> Iterator[tuple[TimePointAnswer, TimePointAnswer]]:
+    """``sampled`` (answers computed without ``slices``), each pair given once the slices up to
+    its time point are ``read`` and none later: the reading the same as when the answers are
+    solved over ``slices`` (:meth:`ComputedCheck.intervals`)."""
+    slices = iter(slices)
+    pending = next(slices, None)
+    for pair in sampled:
+        while pending is not None and pending[0] <= pair[0].time:
+            read(*pending)
+            pending = next(slices, None)
+        yield pair
+    while pending is not None:
+        read(*pending)
+        pending = next(slices, None)

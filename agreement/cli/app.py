@@ -88,6 +88,13 @@ to the end of the pulling interval holding the last input (--to cuts it).""",
 }
 
 
+PARTITIONS_HELP = ("cut the timeline into N ranges, each with the history its windows need, "
+                   "solved by --strategy in worker processes on this machine, or as Spark tasks "
+                   "with --spark always or a cluster --master (a note says which); the same "
+                   f"answers; at most {MAX_PARTITIONS:,} (default: no cutting)")
+"""``--partitions``: ``lars run``'s, and what ``lars agree`` does for each side."""
+
+
 def add_query_options(parser: argparse.ArgumentParser) -> None:
     """Options shared by everything that translates a query."""
     parser.add_argument("--engine", choices=ENGINES,
@@ -192,12 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--strategy", choices=STRATEGIES, default="auto",
                      help="how to solve: the reference (one clingo grounding per time point) or a "
                           "faster one; all give the same answers")
-    run.add_argument("--partitions", type=int, default=0, metavar="N",
-                     help="cut the timeline into N ranges, each with the history its windows "
-                          "need, solved by --strategy in worker processes on this machine, or as "
-                          "Spark tasks with --spark always or a cluster --master (a note says "
-                          "which); the same answers; at most "
-                          f"{MAX_PARTITIONS:,} (default: no cutting)")
+    run.add_argument("--partitions", type=int, default=0, metavar="N", help=PARTITIONS_HELP)
     run.add_argument("--quiet", action="store_true", help="no progress bar on the terminal")
     run.add_argument("--max-facts", type=options.whole(1), default=Limits().max_facts,
                      help="refuse a time point that would ground more input facts")
@@ -240,6 +242,9 @@ def build_parser() -> argparse.ArgumentParser:
     agree.add_argument("--no-prefixes", action="store_true",
                        help="write IRIs in full on the terminal too")
     add_event_options(agree)
+    agree.add_argument("--partitions", type=int, default=0, metavar="N",
+                       help="solve each side as lars run --partitions N does: " + PARTITIONS_HELP
+                       + "; the same report")
     agree.add_argument("--max-explanations", type=int, default=DEFAULT_MAX_EXPLANATIONS,
                        metavar="N", help="explain at most N disagreeing intervals; the others are "
                        "listed without reasons (default %(default)s)")
