@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from itertools import groupby
+from itertools import chain, groupby, takewhile
 from pathlib import Path
 
 from agreement.check.bags import multiplicities, unprojected
@@ -80,10 +80,23 @@ class RunCache:
         if key not in self._runs:
             translation = compile_profile(self.query, profile, t0, self.period, self.variant,
                                           self._reach)
-            self._runs[key] = ExpectedRun(t0, translation, LazyReports(
-                report_stream(translation, self._data_for(translation)), self.timeline.end,
-                step or 1))
+            computed = LazyReports(report_stream(translation, self._data_for(translation)),
+                                   self.timeline.end, step or 1)
+            full = replace(profile, startup="full")
+            if profile.startup == "partial" and self._slide(full) is not None:
+                computed = self._started_up(computed, self._run(full, t0).reports, t0)
+            self._runs[key] = ExpectedRun(t0, translation, computed)
         return self._runs[key]
+
+    def _started_up(self, partial: LazyReports, full: Sequence[Report], t0: int) -> LazyReports:
+        """The run with partial start-up windows: its own reports before the first window
+        closes at ``t0 + L``, then those of the run with full start-up (:meth:`_slide` holds
+        for it), which reports the same windows from there on: a window closing at
+        ``R ≥ t0 + L`` starts at ``R - L ≥ t0``, whole either way. The partial program is
+        stepped only up to ``t0 + L``."""
+        first = t0 + self.query.streams[0].window.length
+        return LazyReports(chain(takewhile(lambda r: r.time < first, partial),
+                                 (r for r in full if r.time >= first)), self.timeline.end)
 
     def _slide(self, profile: Profile) -> int | None:
         """β, when a run's reports follow from the run of ``t0 mod β``: one range window, full

@@ -90,3 +90,27 @@ def test_an_empty_recording_passes():
                       CSPARQL, RecordedStream(("s",), ()), lambda p, t0s: iter(
                           ExpectedRun(t0, None, LazyReports([])) for t0 in t0s), [], 1000)
     assert judgement.correct
+
+
+def test_partial_start_up_read_off_the_full_run_equals_its_own_program():
+    """CSRBench Q5 (C-SPARQL, [RANGE 5s STEP 1s]) and Q3 ([RANGE 4s STEP 4s]) over the stream's
+    first 10 s: the run with partial start-up windows taken from the full run after ``t0 + L``
+    (:meth:`RunCache._started_up`) is the partial profile's own run, for t0 = 0 and 2; Q5's
+    reports relations before its first whole window closes."""
+    from dataclasses import replace
+    from agreement.check.expected import reports
+    from translate.reports import compile_profile
+    elements, _ = read_rdf_stream(CSRBENCH / "stream", ReadOptions(), ReadReport())
+    elements = [e for e in elements if e.time <= 10]
+    for number in (5, 3):
+        query = parse_query((CSRBENCH / "queries" / f"q{number}-csparql.rq").read_text())
+        cache = RunCache(query, elements, static_graphs([], query),
+                         check_timeline(query, 10, None, None))
+        partial = replace(CSPARQL, startup="partial")
+        for t0 in (0, 2):
+            derived = tuple(next(cache(partial, [t0])).reports)
+            direct = reports(compile_profile(query, partial, t0, None, "brave", cache._reach),
+                             cache._data_for(None))
+            assert derived == direct
+            if number == 5:
+                assert any(r.time < t0 + 5 for r in direct)
