@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import islice
 
 from rdflib import Literal as RdfLiteral
 
@@ -79,8 +80,8 @@ class LazyReports(Sequence[Report]):
     (:meth:`most_after`).
 
     >>> run = LazyReports(Report(t, frozenset()) for t in (2, 4, 6))
-    >>> next(iter(run)).time, run.computed, len(run), run.computed
-    (2, 1, 3, 3)
+    >>> next(iter(run)).time, run.computed, run[1].time, run.computed, len(run), run.computed
+    (2, 1, 4, 2, 3, 3)
     """
 
     def __init__(self, source: Iterable[Report], end: int | None = None, gap: int = 1):
@@ -114,7 +115,15 @@ class LazyReports(Sequence[Report]):
     def __len__(self) -> int:
         return len(self._all())
 
+    def __bool__(self) -> bool:
+        return next(iter(self), None) is not None
+
     def __getitem__(self, index):
+        if isinstance(index, int) and index >= 0:
+            for _ in islice(self, index + 1):  # computes up to ``index`` only
+                pass
+            if index < len(self._done):
+                return self._done[index]
         return self._all()[index]
 
     def __eq__(self, other: object) -> bool:

@@ -114,3 +114,13 @@ def test_partial_start_up_read_off_the_full_run_equals_its_own_program():
             assert derived == direct
             if number == 5:
                 assert any(r.time < t0 + 5 for r in direct)
+
+
+def test_the_text_verdict_reads_the_run_only_to_the_recordings_start():
+    """The CORRECT line names the first matched relation's time (``expected[start]``): read
+    without computing the rest of the run."""
+    from agreement.check.judge import Judgement
+    from agreement.check.report import render_text
+    run = LazyReports((Report(t, frozenset()) for t in range(10)), 9)
+    judgement = Judgement(CSPARQL, "bindings", False, True, 0, 2, run, (), unit_ms=1000)
+    assert "from its relation at 2" in render_text(judgement) and run.computed == 3
