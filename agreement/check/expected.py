@@ -8,9 +8,10 @@ admits any t0, one run per admissible t0.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import islice
 
 from rdflib import Literal as RdfLiteral
 
@@ -49,14 +50,90 @@ def boundary_tolerant(profile: Profile) -> bool:
             and profile.bounds in ("left-open", "right-open"))
 
 
-def with_boundaries(run: Sequence[Report], lower: Sequence[Report],
-                    upper: Sequence[Report]) -> tuple[Report, ...]:
+def at_times(run: Iterable[Report], other: Iterable[Report]) -> Iterator[tuple[Report, Report | None]]:
+    """Each report of ``run`` with the report of ``other`` at the same time point (or ``None``),
+    both read in time order and only as far as ``run`` is read."""
+    others = iter(other)
+    pending = next(others, None)
+    for report in run:
+        while pending is not None and pending.time < report.time:
+            pending = next(others, None)
+        yield report, pending if pending is not None and pending.time == report.time else None
+
+
+def with_boundaries(run: Iterable[Report], lower: Iterable[Report],
+                    upper: Iterable[Report]) -> Iterator[Report]:
     """``run`` with each report's ``lower`` and ``upper`` taken from the runs with open and
-    closed bounds at the same time point (empty where those did not report)."""
-    low = {r.time: r.rows for r in lower}
-    high = {r.time: r.rows for r in upper}
-    return tuple(Report(r.time, r.rows, low.get(r.time, frozenset()), high.get(r.time, r.rows))
-                 for r in run)
+    closed bounds at the same time point (empty where those did not report), as it is read."""
+    for (report, low), (_, high) in zip(at_times(run, lower), at_times(run, upper)):
+        yield Report(report.time, report.rows, low.rows if low else frozenset(),
+                     high.rows if high else report.rows)
+
+
+class LazyReports(Sequence[Report]):
+    """A run's reports, computed as far as they are read (the solver steps only then) and kept.
+
+    ``lars check`` reads a run until the recording is matched or can no longer be
+    (:func:`agreement.check.judge.match`): iteration computes reports one at a time, while
+    ``len`` and indexing compute the whole run. ``end`` (the timeline's last time point) and
+    ``gap`` (the least distance between two reports) bound how many reports can still come
+    (:meth:`most_after`).
+
+    >>> run = LazyReports(Report(t, frozenset()) for t in (2, 4, 6))
+    >>> next(iter(run)).time, run.computed, run[1].time, run.computed, len(run), run.computed
+    (2, 1, 4, 2, 3, 3)
+    """
+
+    def __init__(self, source: Iterable[Report], end: int | None = None, gap: int = 1):
+        self._source: Iterator[Report] | None = iter(source)
+        self._done: list[Report] = []
+        self.end, self.gap = end, gap
+
+    @property
+    def computed(self) -> int:
+        """How many reports are computed so far."""
+        return len(self._done)
+
+    def __iter__(self) -> Iterator[Report]:
+        index = 0
+        while True:
+            if index == len(self._done):
+                found = next(self._source, None) if self._source is not None else None
+                if found is None:
+                    self._source = None
+                    return
+                self._done.append(found)
+            yield self._done[index]
+            index += 1
+
+    def _all(self) -> list[Report]:
+        if self._source is not None:
+            for _ in self:
+                pass
+        return self._done
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __bool__(self) -> bool:
+        return next(iter(self), None) is not None
+
+    def __getitem__(self, index):
+        if isinstance(index, int) and index >= 0:
+            for _ in islice(self, index + 1):  # computes up to ``index`` only
+                pass
+            if index < len(self._done):
+                return self._done[index]
+        return self._all()[index]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def most_after(self, time: int) -> int | None:
+        """At most how many reports come after ``time`` (``None``: no bound known)."""
+        return None if self.end is None else max(self.end - time, 0) // self.gap
 
 
 @dataclass(frozen=True)
@@ -70,7 +147,7 @@ class ExpectedRun:
 
     t0: int
     translation: Translation
-    reports: tuple[Report, ...]
+    reports: Sequence[Report]
     widened: Callable[[], ExpectedRun] | None = field(default=None, compare=False, repr=False)
     counted: Callable[[], ExpectedRun] | None = field(default=None, compare=False, repr=False)
 
@@ -154,8 +231,12 @@ def admissible_t0(query: RspQuery, profile: Profile) -> list[int]:
 
 def reports(translation: Translation, data: QueryData) -> tuple[Report, ...]:
     """The relations ``translation`` reports over ``data``, in time order."""
+    return tuple(report_stream(translation, data))
+
+
+def report_stream(translation: Translation, data: QueryData) -> Iterator[Report]:
+    """:func:`reports` one at a time, the solver stepping as they are read."""
     select = translation.answer.select_order
-    found = []
     for answer in evaluate(translation.program, slices_of(data.stream), data.stream.timeline,
                            data.background, shown={translation.answer.predicate, translation.report}):
         if len(answer.streams) != 1:
@@ -165,8 +246,7 @@ def reports(translation: Translation, data: QueryData) -> tuple[Report, ...]:
         if not any(atom.predicate == translation.report for atom in atoms):
             continue
         rows = translation.rows(atoms, data.encoder)
-        found.append(Report(answer.time, frozenset(tuple(row[v] for v in select) for row in rows)))
-    return tuple(found)
+        yield Report(answer.time, frozenset(tuple(row[v] for v in select) for row in rows))
 
 
 def expected_runs(query: RspQuery, profile: Profile, input_times: Sequence[int], data_for,

@@ -211,12 +211,28 @@ def compare_relation(expected: Report, recorded: RecordedRelation, profile: Prof
 
 def _passes(run: ExpectedRun, recorded: Sequence[RecordedRelation], profile: Profile,
             comparison: str, unit_ms: int) -> int | None:
-    """The index of the expected relation from which ``recorded`` runs contiguously, if any."""
+    """The index of the first expected relation from which ``recorded`` runs contiguously, if
+    any (``recorded`` not empty).
+
+    The run is read one report at a time, each report compared with the recorded relation of
+    every start still possible; reading stops at the first start whose run is complete (starts
+    complete in their order) or once no start can complete in the reports the rest of the
+    timeline can hold (:meth:`~agreement.check.expected.LazyReports.most_after`).
+    """
     reports = run.reports
-    for start in range(len(reports) - len(recorded) + 1):
-        if all(compare_relation(reports[start + k], relation, profile, comparison, unit_ms) is None
-               for k, relation in enumerate(recorded)):
-            return start
+    bound = getattr(reports, "most_after", None)
+    alive: list[int] = []
+    for index, report in enumerate(reports):
+        alive = [start for start in alive + [index]
+                 if compare_relation(report, recorded[index - start], profile, comparison,
+                                     unit_ms) is None]
+        if alive and index - alive[0] + 1 == len(recorded):
+            return alive[0]
+        most = bound(report.time) if bound is not None else None
+        if most is not None:
+            alive = [start for start in alive if len(recorded) - (index - start + 1) <= most]
+            if not alive and most < len(recorded):
+                return None
     return None
 
 
@@ -224,7 +240,7 @@ def match(runs: Iterable[ExpectedRun], recorded: Sequence[RecordedRelation], pro
           comparison: str, unit_ms: int) -> tuple[ExpectedRun | None, int | None, list[ExpectedRun]]:
     """The first run holding ``recorded`` as a contiguous run and where it starts (the oracle's
     ``contains``; an empty recording passes), and every run tried. A run is widened (boundary
-    items on either side) only when it could hold the recording but does not exactly."""
+    items on either side) only when it does not hold the recording exactly."""
     tried = []
     for run in runs:
         if not recorded:
@@ -233,8 +249,7 @@ def match(runs: Iterable[ExpectedRun], recorded: Sequence[RecordedRelation], pro
         if strict and run.counted is not None:
             run = run.counted()
         start = _passes(run, recorded, profile, comparison, unit_ms)
-        fits = len(run.reports) >= len(recorded)
-        if start is None and fits and not strict and run.widened is not None:
+        if start is None and not strict and run.widened is not None:
             run = run.widened()
             start = _passes(run, recorded, profile, comparison, unit_ms)
         tried.append(run)

@@ -1,22 +1,24 @@
 """``lars check`` as one call: read the query, the stream and the recorded answers, judge them.
 
 The stream is read once and encoded once; the expected runs of every profile and t0 the judge
-asks for are computed on demand and kept, so trying a profile's variations or merged relations
-costs one LARS run per new (profile, t0) only.
+asks for are computed on demand, as far as the judge reads them, and kept, so trying a
+profile's variations or merged relations costs at most one LARS run per new (profile, t0)
+(fewer where one run serves several t0, :meth:`RunCache._slide`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from itertools import groupby
+from itertools import chain, groupby, takewhile
 from pathlib import Path
 
 from agreement.check.bags import multiplicities, unprojected
 from agreement.check.expected import (
-    ExpectedRun, admissible_t0, boundary_tolerant, reports, with_boundaries,
+    ExpectedRun, LazyReports, Report, admissible_t0, at_times, boundary_tolerant, report_stream,
+    with_boundaries,
 )
 from agreement.check.judge import Judgement, judge
 from agreement.optiondefaults import DEFAULT_MAX_T0
@@ -40,7 +42,13 @@ from translate.rsp import RangeWindow, RspQuery
 
 @dataclass
 class RunCache:
-    """Expected runs of ``query`` over one stream, computed on demand by (profile, t0)."""
+    """Expected runs of ``query`` over one stream, computed on demand by (profile, t0).
+
+    Runs are :class:`~agreement.check.expected.LazyReports`: the solver steps only as far as
+    the judge reads them (it stops reading a t0 once the recording can no longer match), and a
+    later reader continues where the last one stopped. Where a run follows from another's
+    (:meth:`_slide`), it reads that one.
+    """
 
     query: RspQuery
     elements: Sequence[StreamTriple]
@@ -51,6 +59,8 @@ class RunCache:
 
     def __post_init__(self) -> None:
         self._runs: dict[tuple[Profile, int], ExpectedRun] = {}
+        self._widened_runs: dict[tuple[Profile, int], ExpectedRun] = {}
+        self._counted_runs: dict[tuple[Profile, int], ExpectedRun] = {}
         self._data: QueryData | None = None
         self._reach = report_reach(self.query, [e.time for e in self.elements], self.period)
 
@@ -65,21 +75,37 @@ class RunCache:
         if key not in self._runs and step is not None and t0 >= step:
             base = self._run(profile, t0 % step)
             first = t0 + self.query.streams[0].window.length
-            self._runs[key] = replace(base, t0=t0, reports=tuple(
-                r for r in base.reports if r.time >= first))
+            self._runs[key] = replace(base, t0=t0, reports=_like(
+                base.reports, (r for r in base.reports if r.time >= first)))
         if key not in self._runs:
             translation = compile_profile(self.query, profile, t0, self.period, self.variant,
                                           self._reach)
-            self._runs[key] = ExpectedRun(t0, translation,
-                                          reports(translation, self._data_for(translation)))
+            computed = LazyReports(report_stream(translation, self._data_for(translation)),
+                                   self.timeline.end, step or 1)
+            full = replace(profile, startup="full")
+            if profile.startup == "partial" and self._slide(full) is not None:
+                computed = self._started_up(computed, self._run(full, t0).reports, t0)
+            self._runs[key] = ExpectedRun(t0, translation, computed)
         return self._runs[key]
+
+    def _started_up(self, partial: LazyReports, full: Sequence[Report], t0: int) -> LazyReports:
+        """The run with partial start-up windows: its own reports before the first window
+        closes at ``t0 + L``, then those of the run with full start-up (:meth:`_slide` holds
+        for it), which reports the same windows from there on: a window closing at
+        ``R ≥ t0 + L`` starts at ``R - L ≥ t0``, whole either way. The partial program is
+        stepped only up to ``t0 + L``."""
+        first = t0 + self.query.streams[0].window.length
+        return LazyReports(chain(takewhile(lambda r: r.time < first, partial),
+                                 (r for r in full if r.time >= first)), self.timeline.end)
 
     def _slide(self, profile: Profile) -> int | None:
         """β, when a run's reports follow from the run of ``t0 mod β``: one range window, full
         start-up, window-close reports, Rstream. Windows are then ``[t0 + kβ, t0 + kβ + L)``
         for k ≥ 0, so the run of t0 is the run of ``t0 mod β`` from its report at ``t0 + L``
-        on (the oracle tries every t0 in [0, L]: with β = 1 s, one LARS run instead of L + 1).
-        Istream and Dstream are left out: a run's first report has no previous relation."""
+        on (the oracle tries every t0 in [0, L]: with β = 1 s, one LARS run instead of L + 1),
+        and two reports are β apart. Istream and Dstream are left out: a run's first report
+        has no previous relation. (One run with windows sliding by one tick would serve every
+        t0, but it evaluates the query at every tick: β times the work of a run.)"""
         streams = self.query.streams
         if (len(streams) != 1 or not isinstance(streams[0].window, RangeWindow)
                 or profile.startup != "full" or profile.t0 is not None or profile.paper
@@ -89,21 +115,29 @@ class RunCache:
         return streams[0].window.step
 
     def _widened(self, profile: Profile, t0: int) -> ExpectedRun:
-        run = self._run(profile, t0)
-        lower = self._run(replace(profile, bounds="open"), t0).reports
-        upper = self._run(replace(profile, bounds="closed"), t0).reports
-        return replace(run, reports=with_boundaries(run.reports, lower, upper))
+        if (profile, t0) not in self._widened_runs:
+            run = self._run(profile, t0)
+            lower = self._run(replace(profile, bounds="open"), t0).reports
+            upper = self._run(replace(profile, bounds="closed"), t0).reports
+            self._widened_runs[profile, t0] = replace(run, reports=_like(
+                run.reports, with_boundaries(run.reports, lower, upper)))
+        return self._widened_runs[profile, t0]
 
     def _counted(self, profile: Profile, t0: int) -> ExpectedRun:
+        if (profile, t0) not in self._counted_runs:
+            self._counted_runs[profile, t0] = self._count(profile, t0)
+        return self._counted_runs[profile, t0]
+
+    def _count(self, profile: Profile, t0: int) -> ExpectedRun:
         run = self._run(profile, t0)
         full = unprojected(self.query)
         translation = compile_profile(full, profile, t0, self.period, self.variant, self._reach)
         names = translation.answer.select_order
         select = tuple(v.name for v in self.query.variables)
-        found = {r.time: frozenset(multiplicities(r.rows, names, select).items())
-                 for r in reports(translation, self._data_for(translation))}
-        return replace(run, reports=tuple(replace(r, counts=found.get(r.time, frozenset()))
-                                          for r in run.reports))
+        counted = report_stream(translation, self._data_for(translation))
+        return replace(run, reports=_like(run.reports, (
+            replace(r, counts=frozenset(multiplicities(other.rows, names, select).items())
+                    if other else frozenset()) for r, other in at_times(run.reports, counted))))
 
     def __call__(self, profile: Profile, t0s: Sequence[int]) -> Iterator[ExpectedRun]:
         """The runs of ``profile`` for ``t0s``; for a :func:`boundary_tolerant` profile, each
@@ -115,6 +149,13 @@ class RunCache:
             if profile.answers == "bag" and profile.r2s == "rstream" and not self.query.distinct:
                 run = replace(run, counted=partial(self._counted, profile, t0))
             yield run
+
+
+def _like(reports: Sequence[Report], source: Iterable[Report]) -> LazyReports:
+    """``source`` read lazily, with the bound on later reports of ``reports``."""
+    if isinstance(reports, LazyReports):
+        return LazyReports(source, reports.end, reports.gap)
+    return LazyReports(source)
 
 
 def check_timeline(query: RspQuery, last: int, start: int | None, end: int | None,
