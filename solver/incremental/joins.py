@@ -214,7 +214,10 @@ class RulePlan:
             self._take_conditions(pending, bound, steps)
             if not remaining:
                 break
-            best = max(remaining, key=lambda i: (len(set(columns[i]) & bound), -len(columns[i])))
+            # a 0-ary atom first (push/pull's ``trigger``): a yes/no test that cuts every
+            # instance at a time point where it is false, before any join is built
+            best = max(remaining, key=lambda i: (not columns[i], len(set(columns[i]) & bound),
+                                                 -len(columns[i])))
             remaining.remove(best)
             cols = columns[best]
             key = tuple(i for i, name in enumerate(cols) if name in bound)
