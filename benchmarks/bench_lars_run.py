@@ -29,6 +29,7 @@ PROGRAMS = {
     "box": ("q(X) :- [32] [] p(X).", "diamond"),
     "diamond": ("q(X) :- [32] <> p(X).", "diamond"),
     "join": ("q(X,Z) :- [32] <> p(X,Y), [32] <> p(Y,Z).", "join"),
+    "diamond512": ("q(X) :- [512] <> p(X).", "diamond"),
 }
 """Workload → (program, the stream of ``bench_strategies.generated_slices`` it reads)."""
 
