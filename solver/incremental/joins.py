@@ -387,10 +387,23 @@ class Head:
         self.time_index = variables.index(time.name) if isinstance(time, Variable) else None
         self.time_constant = time.value if isinstance(time, Number) else None
         self.timeline = timeline
+        positions = [i for i, _ in self.getters if i is not None]
+        self.key: Callable[[Tuple], object] = (itemgetter(*positions) if positions
+                                               else lambda instance: ())
+        self.made: dict[object, Atom] = {}
 
     def atom(self, instance: Tuple) -> Atom:
-        return Atom(self.predicate, tuple(key_constant(instance[i]) if i is not None else c
-                                          for i, c in self.getters))
+        """The head atom of ``instance``, the same object while it is recent: a head derived
+        again at the next time point (a copy rule derives each stream atom's value anew) then
+        costs one lookup, and the writers' caches keyed by the atom find it by identity."""
+        key = self.key(instance)
+        found = self.made.get(key)
+        if found is None:
+            if len(self.made) >= 1 << 16:
+                self.made.clear()
+            found = self.made[key] = Atom(self.predicate, tuple(
+                key_constant(instance[i]) if i is not None else c for i, c in self.getters))
+        return found
 
     def at(self, instance: Tuple) -> Pair | None:
         """For a head ``@_s a``: ``(a, s)``, or :data:`OFF_TIMELINE` (the encoding's constraint)."""
