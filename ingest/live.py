@@ -151,15 +151,70 @@ def kafka_producer(config: dict) -> object:
     return confluent_kafka().Producer(config)
 
 
+KAFKA_CONNECT_SECONDS = 5.0
+"""How long a Kafka client waits for the broker before the address is refused as unreachable."""
+
+
+def kafka_address(address: str, topic_needed: bool) -> tuple[str, str]:
+    """``(host:port, topic)`` of ``kafka://host:port/topic`` (the topic may be empty unless
+    ``topic_needed``).
+
+    Raises:
+        InputError: no host, a port out of range, a topic with a slash or a missing topic.
+    """
+    parts = checked_address(address)
+    topic = parts.path.strip("/")
+    if not parts.hostname or "/" in topic or (topic_needed and not topic):
+        raise InputError("a Kafka address is kafka://host:port/topic", Position(address))
+    return parts.netloc, topic
+
+
+def checked_address(address: str):
+    """The parts of a ws:// or kafka:// address whose port, if given, is a port.
+
+    Raises:
+        InputError: a port that is not a number from 0 to 65535.
+    """
+    parts = urlsplit(address)
+    try:
+        parts.port
+    except ValueError:
+        raise InputError("the port is not a number from 0 to 65535", Position(address)) from None
+    return parts
+
+
+def kafka_client(make: Callable[[dict], object], servers: str, address: str,
+                 **config: object) -> object:
+    """A Kafka client of ``servers`` whose broker has answered within
+    :data:`KAFKA_CONNECT_SECONDS`, librdkafka's own log silenced (its errors are ours to say).
+
+    Raises:
+        InputError: the broker did not answer (one line naming the address).
+    """
+    failures: list[str] = []
+    client = make({"bootstrap.servers": servers, "log_level": 0,
+                   "error_cb": lambda error: failures.append(kafka_reason(error)), **config})
+    try:
+        client.list_topics(timeout=KAFKA_CONNECT_SECONDS)
+    except Exception as error:  # noqa: BLE001 - confluent_kafka.KafkaException, no import at start-up
+        reason = failures[-1] if failures else kafka_reason(error.args[0] if error.args else error)
+        raise InputError(f"the Kafka broker {servers} is unreachable ({reason})",
+                         Position(address)) from None
+    return client
+
+
+def kafka_reason(error: object) -> str:
+    """The text of a confluent-kafka ``KafkaError`` (its ``str()``), or of any other error."""
+    text = getattr(error, "str", None)
+    return text() if callable(text) else str(error)
+
+
 def kafka_lines(address: str, idle: float | None) -> Iterator[str]:
     """The messages of a Kafka topic from its start, read by a consumer group of their own."""
-    parts = urlsplit(address)
-    topic = parts.path.strip("/")
-    if not parts.netloc or not topic or "/" in topic:
-        raise InputError("a Kafka address is kafka://host:port/topic", Position(address))
-    consumer = kafka_consumer({"bootstrap.servers": parts.netloc,
-                               "group.id": f"lars-{uuid.uuid4().hex}",
-                               "auto.offset.reset": "earliest", "enable.auto.commit": False})
+    servers, topic = kafka_address(address, topic_needed=True)
+    consumer = kafka_client(kafka_consumer, servers, address, **{
+        "group.id": f"lars-{uuid.uuid4().hex}", "auto.offset.reset": "earliest",
+        "enable.auto.commit": False})
     consumer.subscribe([topic])
     quiet_since = time.monotonic()
     try:

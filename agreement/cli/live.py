@@ -57,9 +57,20 @@ class LiveWriter:
         self.out.flush()
 
     def finish(self, tally: LiveCheck | StreamTally, unit: str, interrupted: bool) -> None:
-        """The summary: the verdict on the intervals judged, and what was late or left out."""
-        summary = summary_line(tally.source, tally.period, unit, tally.timeline(),
-                               self.disagreeing, self.total)
+        """The summary: the verdict on the intervals judged, and what was late or left out.
+
+        Raises:
+            InputError: every input ended and no interval was judged (nothing to check, as
+                ``lars agree`` says of a file without a pulling interval).
+        """
+        if not self.total and not interrupted:
+            raise InputError(f"the inputs ended before any pulling interval of period "
+                             f"{tally.period} × {unit} was judged: nothing to check")
+        if self.total:
+            summary = summary_line(tally.source, tally.period, unit, tally.timeline(),
+                                   self.disagreeing, self.total)
+        else:  # no verdict rests on nothing: not AGREE
+            summary = f"NOTHING JUDGED: no pulling interval of period {tally.period} × {unit} closed"
         what = "answers" if isinstance(tally, LiveCheck) else "triples"
         late = (f"{tally.late} late {what}, {tally.late_changing} of them would or might change "
                 "a verdict" if tally.late else f"no late {what}")
@@ -68,7 +79,8 @@ class LiveWriter:
                     "pulling interval, not compared"
         ending = "interrupted" if interrupted else "every input ended"
         if self.form == "jsonl":
-            self.emit({"kind": "summary", "agree": not self.disagreeing, "summary": summary,
+            self.emit({"kind": "summary", "agree": not self.disagreeing if self.total else None,
+                       "summary": summary,
                        "disagreeing": self.disagreeing, "intervals": self.total,
                        "late": tally.late, "late_changing": tally.late_changing,
                        "uncompared": tally.uncompared, "interrupted": interrupted}, "")
@@ -78,7 +90,7 @@ class LiveWriter:
 
 def command_follow(args: argparse.Namespace, out: TextIO) -> int:
     """``lars agree --follow``: 0 if the intervals judged agree, 1 if not; Ctrl-C writes the
-    summary and ends with 130."""
+    summary and ends with 130; inputs that ended before any interval was judged are refused."""
     if args.format == "json":
         raise InputError("--follow writes as the intervals close: --format text or jsonl")
     if args.recorded_csparql is None and args.recorded_cqels is None:
@@ -187,7 +199,8 @@ def follow_query(args: argparse.Namespace, out: TextIO) -> int:
 
     try:
         for result in check.intervals(inside()):
-            if feed.ended and result.verdict.end > last_end(feed.last, ticks, start):
+            if feed.ended and (feed.last is None
+                               or result.verdict.end > last_end(feed.last, ticks, start)):
                 break
             writer.write(result.verdict, check.variables, result.explanations or ())
             tally.end = result.verdict.end
@@ -198,8 +211,7 @@ def follow_query(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if not writer.disagreeing else 1
 
 
-def last_end(last: int | None, period: int, start: int) -> int:
-    """The end of the pulling interval holding the stream's last time point (the first
-    interval's if the stream had none)."""
+def last_end(last: int, period: int, start: int) -> int:
+    """The end of the pulling interval holding the stream's last time point."""
     first = max(period, -(-(start + 1) // period) * period)
-    return first if last is None else max(first, -(-last // period) * period)
+    return max(first, -(-last // period) * period)
