@@ -240,8 +240,10 @@ END = object()
 """What a source's thread puts in the queue when its lines have ended."""
 
 
-def interleave(sources: dict[str, Iterator[str]]) -> Iterator[tuple[str, int, str]]:
-    """``(name, line number, line)`` of several sources, in the order their lines arrive: each
+def interleave(sources: dict[str, Iterator[str]], ends: bool = False
+               ) -> Iterator[tuple[str, int, str]]:
+    """``(name, line number, line)`` of several sources, in the order their lines arrive (and
+    ``(name, 0, END)`` when a source has ended, if ``ends``): each
     source is read by a thread of its own (daemon threads: Ctrl-C in the caller ends them with
     the program); the first error of any source is raised here, and the other sources stop
     at their next line (a source waiting for one stays blocked until it comes or the program
@@ -290,7 +292,8 @@ def interleave(sources: dict[str, Iterator[str]]) -> Iterator[tuple[str, int, st
                 raise line
             if line is END:
                 running -= 1
-                continue
+                if not ends:
+                    continue
             yield name, number, line
     finally:  # an error, Ctrl-C or the caller's end: the other sources stop at their next line
         stop.set()

@@ -23,7 +23,7 @@ from agreement.answers import values_text
 from agreement.compare import IntervalVerdict
 from agreement.facade import profile_pair
 from agreement.sources import period_ticks
-from ingest.live import interleave, live_lines
+from ingest.live import END, interleave, live_lines
 from lars.errors import InputError
 from rdflib import URIRef
 from translate.durations import parse_unit, unit_text
@@ -109,14 +109,16 @@ def command_follow(args: argparse.Namespace, out: TextIO) -> int:
     check = LiveCheck(ticks, unit_ms, delay_ticks(args.max_delay, args.unit), args.start or 0,
                       (pair[0].label_ms, pair[1].label_ms) if pair else (0, 0),
                       half_open(pair[0]) if pair else False,
-                      URIRef(args.stream_iri) if args.stream_iri else None)
+                      URIRef(args.stream_iri) if args.stream_iri else None,
+                      ("csparql", "cqels", "stream") if args.stream else ("csparql", "cqels"))
     addresses = {"csparql": args.recorded_csparql, "cqels": args.recorded_cqels,
                  **({"stream": args.stream} if args.stream else {})}
     sources = {name: live_lines(address, args.idle) for name, address in addresses.items()}
     writer = LiveWriter(out, args.format)
     try:
-        for name, number, line in interleave(sources):
-            for event in check.line(name, addresses[name], number, line):
+        for name, number, line in interleave(sources, ends=True):
+            events = check.end(name) if line is END else check.line(name, addresses[name], number, line)
+            for event in events:
                 writer.write(event, check.variables or ())
     except KeyboardInterrupt:
         writer.finish(check, unit_text(unit_ms), interrupted=True)
