@@ -236,6 +236,11 @@ def would_change(verdict: IntervalVerdict, side: str, rows: frozenset[Row]) -> b
     return any(row not in mine for row in rows)
 
 
+def plural(count: int, noun: str) -> str:
+    """``1 row``, ``2 rows``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def late_json(late: LateAnswers) -> dict:
     """A late report as one JSON object (``--format jsonl``)."""
     return {"kind": "late", "start": late.start, "end": late.end,
@@ -246,10 +251,11 @@ def late_json(late: LateAnswers) -> dict:
 def late_text(late: LateAnswers) -> str:
     """A late report as one line."""
     if late.side == "stream":
-        return (f"interval ({late.start},{late.end}]: its verdict leaves out a late triple at "
-                f"{', '.join(map(str, late.times))}, which the solver had passed; whether it "
-                "would change the verdict is not known")
+        what = "a late triple" if late.rows == 1 else f"{late.rows} late triples"
+        return (f"interval ({late.start},{late.end}]: its verdict leaves out {what} at "
+                f"{', '.join(map(str, late.times))}, which the solver had passed; whether "
+                f"{'it' if late.rows == 1 else 'they'} would change the verdict is not known")
     effect = {True: "they would change its verdict", False: "they would not change its verdict",
               None: "whether they would change its verdict is no longer known"}[late.changes]
     return (f"interval ({late.start},{late.end}]: judged without a late {SIDE_NAMES[late.side]} "
-            f"answer at {', '.join(map(str, late.times))} ({late.rows} rows); {effect}")
+            f"answer at {', '.join(map(str, late.times))} ({plural(late.rows, 'row')}); {effect}")

@@ -14,7 +14,7 @@ import json
 from collections.abc import Sequence
 from typing import TextIO
 
-from agreement.agree.live import LateAnswers, LiveCheck, late_json, late_text
+from agreement.agree.live import LateAnswers, LiveCheck, late_json, late_text, plural
 from agreement.agree.livestream import StreamTally
 from agreement.agree.modes import half_open
 from agreement.agree.explain import Explanation
@@ -72,8 +72,8 @@ class LiveWriter:
         else:  # no verdict rests on nothing: not AGREE
             summary = f"NOTHING JUDGED: no pulling interval of period {tally.period} × {unit} closed"
         what = "answers" if isinstance(tally, LiveCheck) else "triples"
-        late = (f"{tally.late} late {what}, {tally.late_changing} of them would or might change "
-                "a verdict" if tally.late else f"no late {what}")
+        late = (f"{plural(tally.late, 'late ' + what[:-1])}, {tally.late_changing} of them would "
+                "or might change a verdict" if tally.late else f"no late {what}")
         if tally.uncompared:
             late += f"; {tally.uncompared} {'relations' if what == 'answers' else what} in no " \
                     "pulling interval, not compared"
@@ -141,7 +141,7 @@ def delay_ticks(text: str | int | None, unit: str) -> int:
 def follow_query(args: argparse.Namespace, out: TextIO) -> int:
     """``lars agree QUERY --stream SOURCE --follow``: both sides computed over a live stream
     (:mod:`agreement.agree.livestream`)."""
-    from agreement.agree.livestream import LiveSlices
+    from agreement.agree.livestream import LateNotes, LiveSlices, window_reach
     from agreement.agree.streaming import ComputedCheck
     from agreement.defaults import default_period
     from agreement.facade import query_pair
@@ -180,13 +180,18 @@ def follow_query(args: argparse.Namespace, out: TextIO) -> int:
     tally = StreamTally(ticks, start)
     writer = LiveWriter(out, args.format)
 
+    notes = LateNotes(ticks, window_reach([given, *([other] if other else [])]))
+
+    def note(end: int, times: tuple[int, ...]) -> None:
+        writer.write(LateAnswers(end - ticks, end, "stream", times, len(times), None), check.variables)
+
     def late(item) -> None:
-        end = -(-item.time // ticks) * ticks
         if item.time < start:
             tally.uncompared += 1
             return
         tally.late += 1
-        writer.write(LateAnswers(end - ticks, end, "stream", (item.time,), 1, None), check.variables)
+        for end, times in notes.late(item.time, tally.end):
+            note(end, times)
 
     lines = ((number, text) for _, number, text in interleave({"stream": live_lines(args.stream, args.idle)}))
     feed = LiveSlices(lines, args.stream, default, parse_unit(args.unit),
@@ -206,6 +211,8 @@ def follow_query(args: argparse.Namespace, out: TextIO) -> int:
                 break
             writer.write(result.verdict, check.variables, result.explanations or ())
             tally.end = result.verdict.end
+            if times := notes.after(tally.end):
+                note(tally.end, times)
     except KeyboardInterrupt:
         writer.finish(tally, unit_text(parse_unit(args.unit)), interrupted=True)
         raise
