@@ -5,7 +5,8 @@ input, a WebSocket, a Kafka topic (issue 31, ``lars agree --follow``).
 (line ends removed), and ends when the source does: a pipe or standard input at end of file,
 a WebSocket when the server closes it, a followed file or a Kafka topic after ``idle``
 seconds without a new line (``None``: never; Ctrl-C stops the caller). Nothing is kept but
-an incomplete last line of a followed file, held until its line end is written.
+an incomplete last line of a followed file, held until its line end is written, or read as
+the last line when the file has ended (as ``lars agree`` reads a file's last line without one).
 
 Addresses:
 
@@ -21,7 +22,7 @@ Addresses:
 >>> with tempfile.NamedTemporaryFile("w", suffix=".nt", delete=False) as f:
 ...     _ = f.write("a 1\\nb 2\\nhalf")
 >>> list(live_lines(f.name, idle=0.05))
-['a 1', 'b 2']
+['a 1', 'b 2', 'half']
 >>> os.unlink(f.name)
 """
 
@@ -88,7 +89,8 @@ def file_lines(address: str, idle: float | None) -> Iterator[str]:
 
 def follow(readline: Callable[[], str], idle: float | None) -> Iterator[str]:
     """Complete lines from ``readline`` (a file's, at its end it returns what is there so far),
-    waiting for more at the end; ends after ``idle`` seconds without a new complete line."""
+    waiting for more at the end; ends after ``idle`` seconds without a new complete line, with
+    the incomplete last line if there is one (the file has ended without its line end)."""
     partial, quiet_since = "", time.monotonic()
     while True:
         text = readline()
@@ -99,6 +101,8 @@ def follow(readline: Callable[[], str], idle: float | None) -> Iterator[str]:
                 partial, quiet_since = "", time.monotonic()
             continue
         if idle is not None and time.monotonic() - quiet_since >= idle:
+            if partial.strip():
+                yield partial.rstrip("\r\n")
             return
         time.sleep(POLL_SECONDS)
 
