@@ -113,6 +113,7 @@ def websocket_lines(address: str, idle: float | None) -> Iterator[str]:
     from websockets.exceptions import ConnectionClosedError, InvalidURI, WebSocketException
     from websockets.sync.client import connect
 
+    checked_address(address)
     try:
         connection = connect(address, open_timeout=10, max_size=None)
     except (OSError, InvalidURI, WebSocketException) as error:

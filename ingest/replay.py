@@ -172,7 +172,7 @@ def websocket_publish(lines: Iterator[tuple[str, str]], names: list[str], addres
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.server import serve
 
-    parts = urlsplit(address)
+    parts = live.checked_address(address)
     connected: dict[str, list] = {f"/{name}": [] for name in names}
     ready, done = threading.Event(), threading.Event()
     lock = threading.Lock()
@@ -190,7 +190,7 @@ def websocket_publish(lines: Iterator[tuple[str, str]], names: list[str], addres
 
     try:
         server = serve(handler, parts.hostname or "127.0.0.1", parts.port or 80)
-    except OSError as error:
+    except (OSError, UnicodeError) as error:  # a port taken, a host that is no name
         raise InputError(f"cannot listen: {error.strerror or error}", Position(address)) from None
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -34,3 +34,17 @@ def test_replay_to_an_unreachable_kafka_broker_fails_in_one_line(monkeypatch, ca
     assert main(["replay", stream, "--rate", "1000", "--to", address]) == 2
     assert time.monotonic() - began < 10
     assert "unreachable" in one_error_line(capfd)
+
+
+@pytest.mark.parametrize("address", ["ws://127.0.0.1:99999", "ws://127.0.0.1:port",
+                                     "kafka://127.0.0.1:70000/t"])
+def test_replay_to_a_port_out_of_range_is_one_line(capfd, stream, address):
+    assert main(["replay", stream, "--to", address]) == 2
+    assert one_error_line(capfd).startswith(f"{address}: error: the port is not a number from 0 to 65535")
+
+
+@pytest.mark.parametrize("address", ["ws://127.0.0.1:99999/a", "kafka://127.0.0.1:70000/t"])
+def test_following_a_port_out_of_range_is_one_line(capfd, stream, address):
+    assert main(["agree", "--follow", "--period", "10s", "--recorded-csparql", address,
+                 "--recorded-cqels", stream]) == 2
+    assert one_error_line(capfd).startswith(f"{address}: error: the port is not a number")
