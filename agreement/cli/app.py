@@ -251,7 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
     agree.add_argument("--max-delay", type=options.ticks_or_duration, metavar="D",
                        help="with --follow: judge an interval once the largest time seen less D "
                             "has passed its end; later lines are reported as late (default 0)")
-    agree.add_argument("--idle", type=float, metavar="SECONDS",
+    agree.add_argument("--idle", type=options.seconds, metavar="SECONDS",
                        help="with --follow: a file or Kafka topic has ended after SECONDS "
                             "without a new line (default: never; Ctrl-C ends with the summary)")
     agree.set_defaults(handler="agreement.cli.commands:command_agree")
