@@ -44,7 +44,10 @@ def test_replay_to_a_port_out_of_range_is_one_line(capfd, stream, address):
 
 
 @pytest.mark.parametrize("address", ["ws://127.0.0.1:99999/a", "kafka://127.0.0.1:70000/t"])
-def test_following_a_port_out_of_range_is_one_line(capfd, stream, address):
-    assert main(["agree", "--follow", "--period", "10s", "--recorded-csparql", address,
-                 "--recorded-cqels", stream]) == 2
+def test_following_a_port_out_of_range_is_one_line(capfd, tmp_path, address):
+    answers = tmp_path / "cqels.jsonl"
+    answers.write_text('{"time": 3, "results": {"head": {"vars": ["x"]}, "results": '
+                       '{"bindings": []}}}\n', encoding="utf-8")
+    assert main(["agree", "--follow", "--period", "10s", "--idle", "0.2", "--recorded-csparql",
+                 address, "--recorded-cqels", str(answers)]) == 2
     assert one_error_line(capfd).startswith(f"{address}: error: the port is not a number")
