@@ -50,7 +50,7 @@ def test_empty_recorded_answers_are_nothing_to_check(tmp_path, capfd):
 
 
 def test_ctrl_c_before_any_verdict_says_nothing_was_judged(monkeypatch, tmp_path, capsys):
-    def interrupted(sources):
+    def interrupted(sources, ends=False):
         raise KeyboardInterrupt
         yield
 
