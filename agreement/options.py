@@ -234,9 +234,9 @@ class LiveOptions:
         follow: read the inputs as they arrive (a file being appended to, a pipe, ``-``,
             ``ws://``, ``kafka://``): two engines' recorded answers, or a query's stream; write
             each interval's verdict as it closes.
-        max_delay: ``D``, ticks or a duration: an interval is judged once the largest time
-            point seen, less ``D``, has passed its end; a line later than that is reported as
-            late (default 0).
+        max_delay: ``D``, ticks or a duration: an interval is judged once the least over the
+            running inputs of each one's largest time point, less ``D``, has passed its end; a
+            line later than that is reported as late (default 0).
         idle: seconds without a new line after which a followed file or Kafka topic has ended
             (default: never; Ctrl-C ends the check with its summary).
         replayed: the files ``lars replay`` publishes.

@@ -5,7 +5,8 @@ input, a WebSocket, a Kafka topic (issue 31, ``lars agree --follow``).
 (line ends removed), and ends when the source does: a pipe or standard input at end of file,
 a WebSocket when the server closes it, a followed file or a Kafka topic after ``idle``
 seconds without a new line (``None``: never; Ctrl-C stops the caller). Nothing is kept but
-an incomplete last line of a followed file, held until its line end is written.
+an incomplete last line of a followed file, held until its line end is written, or read as
+the last line when the file has ended (as ``lars agree`` reads a file's last line without one).
 
 Addresses:
 
@@ -21,7 +22,7 @@ Addresses:
 >>> with tempfile.NamedTemporaryFile("w", suffix=".nt", delete=False) as f:
 ...     _ = f.write("a 1\\nb 2\\nhalf")
 >>> list(live_lines(f.name, idle=0.05))
-['a 1', 'b 2']
+['a 1', 'b 2', 'half']
 >>> os.unlink(f.name)
 """
 
@@ -88,7 +89,8 @@ def file_lines(address: str, idle: float | None) -> Iterator[str]:
 
 def follow(readline: Callable[[], str], idle: float | None) -> Iterator[str]:
     """Complete lines from ``readline`` (a file's, at its end it returns what is there so far),
-    waiting for more at the end; ends after ``idle`` seconds without a new complete line."""
+    waiting for more at the end; ends after ``idle`` seconds without a new complete line, with
+    the incomplete last line if there is one (the file has ended without its line end)."""
     partial, quiet_since = "", time.monotonic()
     while True:
         text = readline()
@@ -99,6 +101,8 @@ def follow(readline: Callable[[], str], idle: float | None) -> Iterator[str]:
                 partial, quiet_since = "", time.monotonic()
             continue
         if idle is not None and time.monotonic() - quiet_since >= idle:
+            if partial.strip():
+                yield partial.rstrip("\r\n")
             return
         time.sleep(POLL_SECONDS)
 
@@ -109,6 +113,7 @@ def websocket_lines(address: str, idle: float | None) -> Iterator[str]:
     from websockets.exceptions import ConnectionClosedError, InvalidURI, WebSocketException
     from websockets.sync.client import connect
 
+    checked_address(address)
     try:
         connection = connect(address, open_timeout=10, max_size=None)
     except (OSError, InvalidURI, WebSocketException) as error:
@@ -151,15 +156,70 @@ def kafka_producer(config: dict) -> object:
     return confluent_kafka().Producer(config)
 
 
+KAFKA_CONNECT_SECONDS = 5.0
+"""How long a Kafka client waits for the broker before the address is refused as unreachable."""
+
+
+def kafka_address(address: str, topic_needed: bool) -> tuple[str, str]:
+    """``(host:port, topic)`` of ``kafka://host:port/topic`` (the topic may be empty unless
+    ``topic_needed``).
+
+    Raises:
+        InputError: no host, a port out of range, a topic with a slash or a missing topic.
+    """
+    parts = checked_address(address)
+    topic = parts.path.strip("/")
+    if not parts.hostname or "/" in topic or (topic_needed and not topic):
+        raise InputError("a Kafka address is kafka://host:port/topic", Position(address))
+    return parts.netloc, topic
+
+
+def checked_address(address: str):
+    """The parts of a ws:// or kafka:// address whose port, if given, is a port.
+
+    Raises:
+        InputError: a port that is not a number from 0 to 65535.
+    """
+    parts = urlsplit(address)
+    try:
+        parts.port
+    except ValueError:
+        raise InputError("the port is not a number from 0 to 65535", Position(address)) from None
+    return parts
+
+
+def kafka_client(make: Callable[[dict], object], servers: str, address: str,
+                 **config: object) -> object:
+    """A Kafka client of ``servers`` whose broker has answered within
+    :data:`KAFKA_CONNECT_SECONDS`, librdkafka's own log silenced (its errors are ours to say).
+
+    Raises:
+        InputError: the broker did not answer (one line naming the address).
+    """
+    failures: list[str] = []
+    client = make({"bootstrap.servers": servers, "log_level": 0,
+                   "error_cb": lambda error: failures.append(kafka_reason(error)), **config})
+    try:
+        client.list_topics(timeout=KAFKA_CONNECT_SECONDS)
+    except Exception as error:  # noqa: BLE001 - confluent_kafka.KafkaException, no import at start-up
+        reason = failures[-1] if failures else kafka_reason(error.args[0] if error.args else error)
+        raise InputError(f"the Kafka broker {servers} is unreachable ({reason})",
+                         Position(address)) from None
+    return client
+
+
+def kafka_reason(error: object) -> str:
+    """The text of a confluent-kafka ``KafkaError`` (its ``str()``), or of any other error."""
+    text = getattr(error, "str", None)
+    return text() if callable(text) else str(error)
+
+
 def kafka_lines(address: str, idle: float | None) -> Iterator[str]:
     """The messages of a Kafka topic from its start, read by a consumer group of their own."""
-    parts = urlsplit(address)
-    topic = parts.path.strip("/")
-    if not parts.netloc or not topic or "/" in topic:
-        raise InputError("a Kafka address is kafka://host:port/topic", Position(address))
-    consumer = kafka_consumer({"bootstrap.servers": parts.netloc,
-                               "group.id": f"lars-{uuid.uuid4().hex}",
-                               "auto.offset.reset": "earliest", "enable.auto.commit": False})
+    servers, topic = kafka_address(address, topic_needed=True)
+    consumer = kafka_client(kafka_consumer, servers, address, **{
+        "group.id": f"lars-{uuid.uuid4().hex}", "auto.offset.reset": "earliest",
+        "enable.auto.commit": False})
     consumer.subscribe([topic])
     quiet_since = time.monotonic()
     try:
@@ -185,8 +245,10 @@ END = object()
 """What a source's thread puts in the queue when its lines have ended."""
 
 
-def interleave(sources: dict[str, Iterator[str]]) -> Iterator[tuple[str, int, str]]:
-    """``(name, line number, line)`` of several sources, in the order their lines arrive: each
+def interleave(sources: dict[str, Iterator[str]], ends: bool = False
+               ) -> Iterator[tuple[str, int, str]]:
+    """``(name, line number, line)`` of several sources, in the order their lines arrive (and
+    ``(name, 0, END)`` when a source has ended, if ``ends``): each
     source is read by a thread of its own (daemon threads: Ctrl-C in the caller ends them with
     the program); the first error of any source is raised here, and the other sources stop
     at their next line (a source waiting for one stays blocked until it comes or the program
@@ -235,7 +297,8 @@ def interleave(sources: dict[str, Iterator[str]]) -> Iterator[tuple[str, int, st
                 raise line
             if line is END:
                 running -= 1
-                continue
+                if not ends:
+                    continue
             yield name, number, line
     finally:  # an error, Ctrl-C or the caller's end: the other sources stop at their next line
         stop.set()

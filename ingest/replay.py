@@ -135,19 +135,35 @@ def write_lines(lines: Iterator[tuple[str, str]]) -> int:
 def kafka_publish(lines: Iterator[tuple[str, str]], names: list[str], address: str) -> int:
     """Each line one message: of the topic of ``kafka://host:port/topic`` (one file), or of
     the topic named after its file (``kafka://host:port``, several files)."""
-    parts = urlsplit(address)
-    topic = parts.path.strip("/")
+    servers, topic = live.kafka_address(address, topic_needed=False)
     if len(names) > 1 and topic:
         raise InputError("kafka://host:port/topic takes one file; with several, give "
                          "kafka://host:port and each goes to the topic of its name", Position(address))
-    producer = live.kafka_producer({"bootstrap.servers": parts.netloc})
+    failed: list[str] = []
+
+    def delivered(error, _message) -> None:
+        if error is not None:
+            failed.append(live.kafka_reason(error))
+
+    producer = live.kafka_client(live.kafka_producer, servers, address, **{
+        "message.timeout.ms": int(KAFKA_DELIVERY_SECONDS * 1000)})
     sent = 0
     for name, line in lines:
-        producer.produce(topic or name, value=line.encode("utf-8"))
+        producer.produce(topic or name, value=line.encode("utf-8"), on_delivery=delivered)
         producer.poll(0)
+        if failed:
+            break
         sent += 1
-    producer.flush()
+    left = producer.flush(KAFKA_DELIVERY_SECONDS + 1)
+    if failed or left:
+        reason = failed[0] if failed else f"{left} messages not delivered"
+        raise InputError(f"the Kafka broker {servers} did not take the lines ({reason})",
+                         Position(address))
     return sent
+
+
+KAFKA_DELIVERY_SECONDS = 5.0
+"""How long a message may wait for the Kafka broker before the replay fails."""
 
 
 def websocket_publish(lines: Iterator[tuple[str, str]], names: list[str], address: str,
@@ -156,7 +172,7 @@ def websocket_publish(lines: Iterator[tuple[str, str]], names: list[str], addres
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.server import serve
 
-    parts = urlsplit(address)
+    parts = live.checked_address(address)
     connected: dict[str, list] = {f"/{name}": [] for name in names}
     ready, done = threading.Event(), threading.Event()
     lock = threading.Lock()
@@ -174,7 +190,7 @@ def websocket_publish(lines: Iterator[tuple[str, str]], names: list[str], addres
 
     try:
         server = serve(handler, parts.hostname or "127.0.0.1", parts.port or 80)
-    except OSError as error:
+    except (OSError, UnicodeError) as error:  # a port taken, a host that is no name
         raise InputError(f"cannot listen: {error.strerror or error}", Position(address)) from None
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

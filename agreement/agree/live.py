@@ -8,11 +8,15 @@ checked by the readers of the recorded files (:mod:`ingest.recordedjson`,
 :mod:`agreement.recorded`). The stream, when given, is read as timestamped N-Triples lines and
 only tells the time: event time is the time points of the lines, not the wall clock.
 
-The *watermark* is the largest time point seen on any input less ``max_delay`` ``D``. The
-pulling interval ending at ``e`` is judged as in :func:`agreement.compare.compare` (the
-C-SPARQL relation at ``e`` against the CQELS relations inside the interval) once the
-watermark has passed ``e``; within ``D`` the lines may come in any order, since an interval's
-verdict depends on its answers, not on their order. An answer for an interval already judged
+Each input keeps its own order (the RSP-QL model): the *watermark* is the least over the
+inputs still running of the largest time point each has given, less ``max_delay`` ``D``; an
+input that has given no line yet holds every interval back (a bad first line is refused before
+any verdict it could change), one that has ended no longer does. The pulling interval ending
+at ``e`` is judged as in :func:`agreement.compare.compare` (the C-SPARQL relation at ``e``
+against the CQELS relations inside the interval) once the watermark has passed ``e``; within
+``D`` an input's lines may come in any order, since an interval's verdict depends on its
+answers, not on their order, and inputs may run ahead of each other by any amount (two
+finished files give the verdicts of the batch check). An answer for an interval already judged
 is *late*: it is reported with that interval (how many, from which side, at which time
 points, and whether they would change its verdict, known while the interval is among the
 last :data:`KEPT_VERDICTS` judged), counted in the summary, and never dropped silently.
@@ -20,8 +24,8 @@ last :data:`KEPT_VERDICTS` judged), counted in the summary, and never dropped si
 Answers in no interval (before the first, or a C-SPARQL relation at a time point that is no
 pull) are counted as not compared, as :func:`agreement.compare.uncompared` notes them.
 
-Memory holds the answers of the intervals not yet judged (those within ``D`` of the newest
-time point) and the last :data:`KEPT_VERDICTS` verdicts, however long the check runs.
+Memory holds the answers of the intervals not yet judged (those the slowest input less ``D``
+has not passed) and the last :data:`KEPT_VERDICTS` verdicts, however long the check runs.
 """
 
 from __future__ import annotations
@@ -82,8 +86,13 @@ class LiveCheck:
     labels_ms: tuple[int, int] = (0, 0)
     half_open: bool = False
     stream_iri: object = None
+    inputs: tuple[str, ...] = SIDES
+    """The inputs the watermark waits for (``stream`` too when it is given)."""
     variables: tuple[str, ...] | None = None
     largest: int | None = None
+    latest: dict[str, int] = field(default_factory=dict)
+    """Each input's largest time point so far."""
+    ended: set[str] = field(default_factory=set)
     pulled: dict[int, set[Row]] = field(default_factory=dict)
     pushed: dict[int, set[Row]] = field(default_factory=dict)
     judged: OrderedDict = field(default_factory=OrderedDict)
@@ -104,7 +113,7 @@ class LiveCheck:
         if source == "stream":
             parsed = stream_line(text, name, number, self.unit_ms, self.stream_iri)
             if parsed is not None:
-                yield from self.advance(parsed[0])
+                yield from self.advance(source, parsed[0])
             return
         for time, rows in self.relations(source, name, number, text):
             end = self.interval_end(source, time)
@@ -115,7 +124,7 @@ class LiveCheck:
             else:
                 answers = self.pulled if source == "csparql" else self.pushed
                 answers.setdefault(time, set()).update(rows)
-            yield from self.advance(time)
+            yield from self.advance(source, time)
 
     def relations(self, side: str, name: str, number: int, text: str
                   ) -> Iterator[tuple[int, frozenset[Row]]]:
@@ -132,8 +141,9 @@ class LiveCheck:
             checked = relations_of({"relations": relations}, name)
         except (InputError, ParseError) as error:  # the readers' positions: a one-line file
             where = error.position or Position(name)
+            column = where.column or len(text) - len(text.lstrip()) + 1  # else the line's object
             raise type(error)(error.message.removeprefix("relations[0]."),
-                              Position(name, number, where.column), error.hint) from None
+                              Position(name, number, column), error.hint) from None
         where = f"{name}:{number}"
         if not checked.relations:
             return
@@ -161,10 +171,24 @@ class LiveCheck:
             return time
         return -(-(time + self.half_open) // self.period) * self.period
 
-    def advance(self, time: int) -> Iterator[IntervalVerdict]:
-        """Note ``time`` as seen; judge the intervals the watermark has now passed."""
+    def advance(self, source: str, time: int) -> Iterator[IntervalVerdict]:
+        """Note ``time`` as seen on ``source``; judge the intervals the watermark has now passed."""
         self.largest = time if self.largest is None else max(self.largest, time)
-        while self.next_end < self.largest - self.max_delay:
+        self.latest[source] = max(time, self.latest.get(source, time))
+        yield from self.release()
+
+    def end(self, source: str) -> Iterator[IntervalVerdict]:
+        """Note that ``source`` has ended: the watermark no longer waits for it."""
+        self.ended.add(source)
+        yield from self.release()
+
+    def release(self) -> Iterator[IntervalVerdict]:
+        """The intervals the watermark has passed (none while a running input gave no line)."""
+        running = [source for source in self.inputs if source not in self.ended]
+        if not running or any(source not in self.latest for source in running):
+            return
+        watermark = min(self.latest[source] for source in running) - self.max_delay
+        while self.next_end < watermark:
             yield self.judge()
 
     def judge(self) -> IntervalVerdict:
@@ -212,6 +236,11 @@ def would_change(verdict: IntervalVerdict, side: str, rows: frozenset[Row]) -> b
     return any(row not in mine for row in rows)
 
 
+def plural(count: int, noun: str) -> str:
+    """``1 row``, ``2 rows``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def late_json(late: LateAnswers) -> dict:
     """A late report as one JSON object (``--format jsonl``)."""
     return {"kind": "late", "start": late.start, "end": late.end,
@@ -222,10 +251,11 @@ def late_json(late: LateAnswers) -> dict:
 def late_text(late: LateAnswers) -> str:
     """A late report as one line."""
     if late.side == "stream":
-        return (f"interval ({late.start},{late.end}]: its verdict leaves out a late triple at "
-                f"{', '.join(map(str, late.times))}, which the solver had passed; whether it "
-                "would change the verdict is not known")
+        what = "a late triple" if late.rows == 1 else f"{late.rows} late triples"
+        return (f"interval ({late.start},{late.end}]: its verdict leaves out {what} at "
+                f"{', '.join(map(str, late.times))}, which the solver had passed; whether "
+                f"{'it' if late.rows == 1 else 'they'} would change the verdict is not known")
     effect = {True: "they would change its verdict", False: "they would not change its verdict",
               None: "whether they would change its verdict is no longer known"}[late.changes]
     return (f"interval ({late.start},{late.end}]: judged without a late {SIDE_NAMES[late.side]} "
-            f"answer at {', '.join(map(str, late.times))} ({late.rows} rows); {effect}")
+            f"answer at {', '.join(map(str, late.times))} ({plural(late.rows, 'row')}); {effect}")

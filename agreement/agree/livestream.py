@@ -102,3 +102,53 @@ class StreamTally:
 
     def timeline(self) -> tuple[int, int]:
         return self.start, max(self.start, self.end if self.end is not None else self.start)
+
+
+def window_reach(queries) -> int | None:
+    """How far after its time point a triple can still be in a window of ``queries``: the
+    longest ``RANGE`` (``[NOW]``: 0); ``None`` when some window is not bounded in time
+    (``[TRIPLES N]``, ``[ALL]``), so a late triple may change every later verdict."""
+    from translate.rsp import NowWindow, RangeWindow
+    reach = 0
+    for query in queries:
+        for spec in query.streams:
+            if isinstance(spec.window, RangeWindow):
+                reach = max(reach, spec.window.length)
+            elif not isinstance(spec.window, NowWindow):
+                return None
+    return reach
+
+
+@dataclass
+class LateNotes:
+    """Which intervals' verdicts a late triple could change, noted after their verdict lines.
+
+    A triple at ``t`` is in the windows of the time points ``t … t + reach``, so the verdicts
+    of every pulling interval holding one of them leave it out (``reach`` ``None``: every
+    interval from ``t``'s on). A note for an interval already written is due at once; one for
+    a later interval is held until its verdict is written, and comes right after it.
+    """
+
+    period: int
+    reach: int | None
+    held: dict[int, list[int]] = field(default_factory=dict)
+    forever: list[int] = field(default_factory=list)
+
+    def late(self, time: int, written: int | None) -> Iterator[tuple[int, tuple[int, ...]]]:
+        """``(interval end, late times)`` due now for a late triple at ``time``, the last
+        interval written ending at ``written``; the later ones are held."""
+        first = -(-time // self.period) * self.period
+        if self.reach is None:
+            self.forever.append(time)
+            last = written if written is not None else first - self.period
+        else:
+            last = -(-(time + self.reach) // self.period) * self.period
+        for end in range(first, last + 1, self.period):
+            if written is not None and end <= written:
+                yield end, (time,)
+            else:
+                self.held.setdefault(end, []).append(time)
+
+    def after(self, end: int) -> tuple[int, ...]:
+        """The late times to note after the verdict on the interval ending at ``end``."""
+        return tuple(sorted({*self.held.pop(end, ()), *(t for t in self.forever if t <= end)}))

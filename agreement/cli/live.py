@@ -14,7 +14,7 @@ import json
 from collections.abc import Sequence
 from typing import TextIO
 
-from agreement.agree.live import LateAnswers, LiveCheck, late_json, late_text
+from agreement.agree.live import LateAnswers, LiveCheck, late_json, late_text, plural
 from agreement.agree.livestream import StreamTally
 from agreement.agree.modes import half_open
 from agreement.agree.explain import Explanation
@@ -23,7 +23,7 @@ from agreement.answers import values_text
 from agreement.compare import IntervalVerdict
 from agreement.facade import profile_pair
 from agreement.sources import period_ticks
-from ingest.live import interleave, live_lines
+from ingest.live import END, interleave, live_lines
 from lars.errors import InputError
 from rdflib import URIRef
 from translate.durations import parse_unit, unit_text
@@ -57,18 +57,30 @@ class LiveWriter:
         self.out.flush()
 
     def finish(self, tally: LiveCheck | StreamTally, unit: str, interrupted: bool) -> None:
-        """The summary: the verdict on the intervals judged, and what was late or left out."""
-        summary = summary_line(tally.source, tally.period, unit, tally.timeline(),
-                               self.disagreeing, self.total)
+        """The summary: the verdict on the intervals judged, and what was late or left out.
+
+        Raises:
+            InputError: every input ended and no interval was judged (nothing to check, as
+                ``lars agree`` says of a file without a pulling interval).
+        """
+        if not self.total and not interrupted:
+            raise InputError(f"the inputs ended before any pulling interval of period "
+                             f"{tally.period} × {unit} was judged: nothing to check")
+        if self.total:
+            summary = summary_line(tally.source, tally.period, unit, tally.timeline(),
+                                   self.disagreeing, self.total)
+        else:  # no verdict rests on nothing: not AGREE
+            summary = f"NOTHING JUDGED: no pulling interval of period {tally.period} × {unit} closed"
         what = "answers" if isinstance(tally, LiveCheck) else "triples"
-        late = (f"{tally.late} late {what}, {tally.late_changing} of them would or might change "
-                "a verdict" if tally.late else f"no late {what}")
+        late = (f"{plural(tally.late, 'late ' + what[:-1])}, {tally.late_changing} of them would "
+                "or might change a verdict" if tally.late else f"no late {what}")
         if tally.uncompared:
             late += f"; {tally.uncompared} {'relations' if what == 'answers' else what} in no " \
                     "pulling interval, not compared"
         ending = "interrupted" if interrupted else "every input ended"
         if self.form == "jsonl":
-            self.emit({"kind": "summary", "agree": not self.disagreeing, "summary": summary,
+            self.emit({"kind": "summary", "agree": not self.disagreeing if self.total else None,
+                       "summary": summary,
                        "disagreeing": self.disagreeing, "intervals": self.total,
                        "late": tally.late, "late_changing": tally.late_changing,
                        "uncompared": tally.uncompared, "interrupted": interrupted}, "")
@@ -78,7 +90,7 @@ class LiveWriter:
 
 def command_follow(args: argparse.Namespace, out: TextIO) -> int:
     """``lars agree --follow``: 0 if the intervals judged agree, 1 if not; Ctrl-C writes the
-    summary and ends with 130."""
+    summary and ends with 130; inputs that ended before any interval was judged are refused."""
     if args.format == "json":
         raise InputError("--follow writes as the intervals close: --format text or jsonl")
     if args.recorded_csparql is None and args.recorded_cqels is None:
@@ -97,14 +109,16 @@ def command_follow(args: argparse.Namespace, out: TextIO) -> int:
     check = LiveCheck(ticks, unit_ms, delay_ticks(args.max_delay, args.unit), args.start or 0,
                       (pair[0].label_ms, pair[1].label_ms) if pair else (0, 0),
                       half_open(pair[0]) if pair else False,
-                      URIRef(args.stream_iri) if args.stream_iri else None)
+                      URIRef(args.stream_iri) if args.stream_iri else None,
+                      ("csparql", "cqels", "stream") if args.stream else ("csparql", "cqels"))
     addresses = {"csparql": args.recorded_csparql, "cqels": args.recorded_cqels,
                  **({"stream": args.stream} if args.stream else {})}
     sources = {name: live_lines(address, args.idle) for name, address in addresses.items()}
     writer = LiveWriter(out, args.format)
     try:
-        for name, number, line in interleave(sources):
-            for event in check.line(name, addresses[name], number, line):
+        for name, number, line in interleave(sources, ends=True):
+            events = check.end(name) if line is END else check.line(name, addresses[name], number, line)
+            for event in events:
                 writer.write(event, check.variables or ())
     except KeyboardInterrupt:
         writer.finish(check, unit_text(unit_ms), interrupted=True)
@@ -127,7 +141,7 @@ def delay_ticks(text: str | int | None, unit: str) -> int:
 def follow_query(args: argparse.Namespace, out: TextIO) -> int:
     """``lars agree QUERY --stream SOURCE --follow``: both sides computed over a live stream
     (:mod:`agreement.agree.livestream`)."""
-    from agreement.agree.livestream import LiveSlices
+    from agreement.agree.livestream import LateNotes, LiveSlices, window_reach
     from agreement.agree.streaming import ComputedCheck
     from agreement.defaults import default_period
     from agreement.facade import query_pair
@@ -166,13 +180,18 @@ def follow_query(args: argparse.Namespace, out: TextIO) -> int:
     tally = StreamTally(ticks, start)
     writer = LiveWriter(out, args.format)
 
+    notes = LateNotes(ticks, window_reach([given, *([other] if other else [])]))
+
+    def note(end: int, times: tuple[int, ...]) -> None:
+        writer.write(LateAnswers(end - ticks, end, "stream", times, len(times), None), check.variables)
+
     def late(item) -> None:
-        end = -(-item.time // ticks) * ticks
         if item.time < start:
             tally.uncompared += 1
             return
         tally.late += 1
-        writer.write(LateAnswers(end - ticks, end, "stream", (item.time,), 1, None), check.variables)
+        for end, times in notes.late(item.time, tally.end):
+            note(end, times)
 
     lines = ((number, text) for _, number, text in interleave({"stream": live_lines(args.stream, args.idle)}))
     feed = LiveSlices(lines, args.stream, default, parse_unit(args.unit),
@@ -187,10 +206,13 @@ def follow_query(args: argparse.Namespace, out: TextIO) -> int:
 
     try:
         for result in check.intervals(inside()):
-            if feed.ended and result.verdict.end > last_end(feed.last, ticks, start):
+            if feed.ended and (feed.last is None
+                               or result.verdict.end > last_end(feed.last, ticks, start)):
                 break
             writer.write(result.verdict, check.variables, result.explanations or ())
             tally.end = result.verdict.end
+            if times := notes.after(tally.end):
+                note(tally.end, times)
     except KeyboardInterrupt:
         writer.finish(tally, unit_text(parse_unit(args.unit)), interrupted=True)
         raise
@@ -198,8 +220,7 @@ def follow_query(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if not writer.disagreeing else 1
 
 
-def last_end(last: int | None, period: int, start: int) -> int:
-    """The end of the pulling interval holding the stream's last time point (the first
-    interval's if the stream had none)."""
+def last_end(last: int, period: int, start: int) -> int:
+    """The end of the pulling interval holding the stream's last time point."""
     first = max(period, -(-(start + 1) // period) * period)
-    return first if last is None else max(first, -(-last // period) * period)
+    return max(first, -(-last // period) * period)

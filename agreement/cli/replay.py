@@ -46,7 +46,8 @@ def add_parser(commands: argparse._SubParsersAction, formatter: type) -> None:
     replay.add_argument("--rate", type=positive, default=1.0, help="R× real time")
     replay.add_argument("--to", default="-", metavar="ADDRESS",
                         help="'-' (standard output), ws://HOST:PORT (a server publishing each file "
-                             "at /NAME, its file name) or kafka://HOST:PORT/TOPIC (one file)")
+                             "at /NAME, its file name), kafka://HOST:PORT/TOPIC (one file) or "
+                             "kafka://HOST:PORT (each file to the topic of its name)")
     replay.add_argument("--clients", type=options.whole(1), default=1, metavar="N",
                         help="ws://: start once N clients listen to each file")
     replay.add_argument("--unit", default="1s", type=options.unit,

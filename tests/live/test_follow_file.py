@@ -31,7 +31,7 @@ def read_line(process: subprocess.Popen, timeout: float = 10) -> str:
 
 def test_a_growing_file_is_judged_as_it_grows_and_ctrl_c_gives_the_summary(tmp_path):
     csparql, cqels = tmp_path / "csparql.jsonl", tmp_path / "cqels.jsonl"
-    csparql.write_text(relation(5000, "a"), encoding="utf-8")
+    csparql.write_text(relation(5000, "a") + relation(10000, None), encoding="utf-8")
     cqels.write_text(relation(3000, "a"), encoding="utf-8")
     process = subprocess.Popen(
         [*LARS, "agree", "--follow", "--period", "5s", "--format", "jsonl",
@@ -47,7 +47,9 @@ def test_a_growing_file_is_judged_as_it_grows_and_ctrl_c_gives_the_summary(tmp_p
         first = json.loads(read_line(process))
         assert (first["interval"], first["agree"]) == ("(0,5]", True)
         with csparql.open("a", encoding="utf-8") as file:
-            file.write(relation(10000, None) + relation(15000, None))
+            file.write(relation(15000, None))
+        with cqels.open("a", encoding="utf-8") as file:  # CQELS too has passed (5,10]
+            file.write(relation(11000, None))
         second = json.loads(read_line(process))
         assert (second["interval"], second["agree"]) == ("(5,10]", False)
         assert [item["times"] for item in second["only_cqels"]] == [[7]]

@@ -61,3 +61,12 @@ def test_an_unknown_scheme_is_refused(capsys, answers):
     assert "cannot follow a http:// address" in refused(capsys, [
         "agree", "--follow", "--recorded-csparql", answers, "--recorded-cqels", "http://h/x",
         "--period", "10s", "--idle", "0.2"])
+
+
+@pytest.mark.parametrize("idle", ["-1", "0", "soon"])
+def test_idle_must_be_a_positive_number_of_seconds(capsys, answers, idle):
+    with pytest.raises(SystemExit) as stopped:
+        main(["agree", "--follow", "--idle", idle, "--recorded-csparql", answers,
+              "--recorded-cqels", answers, "--period", "10s"])
+    assert stopped.value.code == 2
+    assert f"expected a number of seconds above 0 but found '{idle}'" in capsys.readouterr().err
