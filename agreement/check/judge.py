@@ -90,6 +90,9 @@ class Mismatch:
         let_through: ``(recorded, expected)`` pairs of an extra and a missing row that CSRBench's
             reading takes for the same binding (their numeric values agree): what
             ``--compare csrbench`` would let through here.
+        by_position: the recorded relations were read against the expected ones in order from
+            one expected relation on (labels not compared, as the verdict reads them), since
+            that explains more of the recording than reading each against its tick.
     """
 
     index: int
@@ -102,6 +105,7 @@ class Mismatch:
     scope: tuple[int, int] | None = None
     content: tuple[tuple[int, str], ...] = ()
     let_through: tuple[tuple[Row, Row], ...] = ()
+    by_position: bool = False
 
 
 @dataclass
@@ -264,13 +268,14 @@ def _tick(relation: RecordedRelation, profile: Profile, unit_ms: int) -> int:
 
 @dataclass(frozen=True)
 class _Alignment:
-    """A run read against the recording by time: each recorded relation against the expected
-    relation of its tick; ``matched`` counts the relations that agree."""
+    """A run read against the recording: by time (each recorded relation against the expected
+    relation of its tick) or by position; ``matched`` counts the relations that agree."""
 
     run: ExpectedRun
     matched: int
     present: int
     failure: tuple[int, str, Report | None] | None
+    by_position: bool = False
 
 
 def _align(run: ExpectedRun, recorded: Sequence[RecordedRelation], profile: Profile,
@@ -294,6 +299,51 @@ def _align(run: ExpectedRun, recorded: Sequence[RecordedRelation], profile: Prof
             index = sum(1 for t in sorted(ticks) if t < skipped[0].time)
             failure = (index, "skipped", skipped[0])
     return _Alignment(run, matched, present, failure)
+
+
+def _align_by_position(run: ExpectedRun, recorded: Sequence[RecordedRelation], profile: Profile,
+                       comparison: str, unit_ms: int) -> _Alignment | None:
+    """The run read as the verdict reads it, labels aside: the recorded relations in order from
+    the expected relation after which the most of them agree in a row (the first such start);
+    ``None`` when none agrees from any start. A recording whose labels the profile does not
+    model (the 2023 study's engines label a window at its close plus the slide) is explained
+    where it first leaves the run, not at a relation its label pairs with the wrong window.
+    When the first recorded relation agrees with none, the run is read from the expected
+    relation closest to it (:func:`_distance`)."""
+    reports = list(run.reports)
+    if not reports:
+        return None
+    best: tuple[int, int] | None = None
+    for start in range(len(reports)):
+        agreeing = 0
+        for relation, report in zip(recorded, reports[start:]):
+            if compare_relation(report, relation, profile, comparison, unit_ms) is not None:
+                break
+            agreeing += 1
+        if agreeing and (best is None or agreeing > best[1]):
+            best = (start, agreeing)
+    if best is None:
+        best = (min(range(len(reports)), key=lambda start: _distance(reports[start], recorded[0])),
+                0)
+    if best[1] == len(recorded):
+        return None
+    start, agreeing = best
+    at = start + agreeing
+    if at < len(reports):
+        expected = reports[at]
+        failure = (agreeing, compare_relation(expected, recorded[agreeing], profile, comparison,
+                                              unit_ms), expected)
+    else:
+        failure = (agreeing, "unexpected", None)
+    return _Alignment(run, agreeing, agreeing, failure, by_position=True)
+
+
+def _distance(expected: Report, relation: RecordedRelation) -> tuple[int, int]:
+    """How far a recorded relation is from an expected one: most bindings in common first,
+    then fewest missing and extra (whole bindings compared: CSRBench's reading, which keeps only
+    numeric values, would find a relation of other sensors close)."""
+    missing, extra = differences(expected, relation, "bindings")
+    return -(len(relation.rows) - len(extra)), len(missing) + len(extra)
 
 
 def scope_at(query: RspQuery, profile: Profile, t0: int, time: int) -> tuple[int, int] | None:
@@ -334,6 +384,14 @@ def _mismatch(runs: Sequence[ExpectedRun], recorded: Sequence[RecordedRelation],
     best = max(alignments, key=lambda a: (a.matched, a.present), default=None)
     if best is None or best.failure is None:
         return None
+    if comparison != "strict":  # labels are not compared: reading the recording in order explains
+        # more when more relations agree so than by their ticks (labels the profile does not model)
+        in_order = [a for a in (_align_by_position(run, recorded, profile, comparison, unit_ms)
+                                for run in runs) if a is not None]
+        furthest = max(in_order, key=lambda a: a.failure[0], default=None)
+        if furthest is not None and (furthest.matched, furthest.failure[2] is not None) > (
+                best.matched, best.failure[2] is not None):
+            best = furthest
     index, reason, expected = best.failure
     relation = recorded[min(index, len(recorded) - 1)]
     if reason == "skipped":
@@ -344,7 +402,7 @@ def _mismatch(runs: Sequence[ExpectedRun], recorded: Sequence[RecordedRelation],
     scope = scope_at(query, profile, best.run.t0, time)
     passed = let_through(missing, extra) if comparison != "csrbench" else ()
     return Mismatch(index, reason, best.run.t0, expected, relation, missing, extra, scope,
-                    _content(missing + extra, elements, scope), passed)
+                    _content(missing + extra, elements, scope), passed, best.by_position)
 
 
 def variations(profile: Profile, query: RspQuery | None = None) -> list[tuple[str, Profile]]:

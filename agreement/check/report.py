@@ -42,8 +42,10 @@ def _expected_text(report: Report | None, judgement: Judgement, scope) -> str:
 
 def mismatch_lines(judgement: Judgement, mismatch: Mismatch) -> list[str]:
     """The explanation of the first mismatch, one line per item."""
-    lines = [f"first mismatch (t0 = {mismatch.t0}, each recorded relation read against the "
-             f"expected one of its time point): {REASONS[mismatch.reason]}",
+    reading = ("the recorded relations read in order against the expected ones from the start "
+               "that fits them best; labels not compared" if mismatch.by_position else
+               "each recorded relation read against the expected one of its time point")
+    lines = [f"first mismatch (t0 = {mismatch.t0}, {reading}): {REASONS[mismatch.reason]}",
              f"  recorded relation {mismatch.index + 1} at {mismatch.recorded.timestamp} ms: "
              f"{len(mismatch.recorded.rows)} binding(s)",
              "  " + _expected_text(mismatch.expected, judgement, mismatch.scope)]

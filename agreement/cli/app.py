@@ -291,7 +291,9 @@ class Stopped(KeyboardInterrupt):
     """SIGTERM or SIGHUP, raised where the program is, so that it cleans up as after Ctrl-C
     (the hidden ``.part`` file of ``--output`` removed, the previous output kept)."""
 
-    def __init__(self, number: int):
+    def __init__(self, number: "int | Stopped"):
+        if isinstance(number, Stopped):  # clingo re-raises a callback's exception as type(e)(e)
+            number = number.number
         super().__init__(signal.Signals(number).name)
         self.number = number
 

@@ -97,7 +97,10 @@ class Bounds:
         """The words of SPEC section 13 for an exhausted search."""
         where = " (stream patterns on their own streams only)" if self.own_streams else ""
         return (f"no disagreement with ≤ {self.max_triples} triples within [{self.earliest}, {self.horizon}] "
-                f"over {self.fresh} fresh constants{where}")
+                f"over {self.fresh} fresh constants{where}; only the query's and the static "
+                f"data's constants, c-1 and c+1 for a FILTER's number c, and the fresh IRIs were "
+                f"tried: a disagreement needing another literal (a HAVING's or a function's) is not "
+                f"ruled out")
 
 
 @dataclass

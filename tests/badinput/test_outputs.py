@@ -144,3 +144,13 @@ def test_a_closed_pipe_is_not_agree(tmp_path):
     process.wait(timeout=60)
     err = process.stderr.read()
     assert process.returncode == 141 and err == "", err
+
+
+def test_a_stop_signal_raised_inside_a_clingo_callback_stays_itself():
+    """clingo re-raises a callback's exception as ``type(error)(error)``: SIGTERM during a witness
+    search's solving was an internal error ("Stopped('SIGTERM') is not a valid Signals")."""
+    import signal
+
+    from agreement.cli.app import Stopped
+    again = Stopped(Stopped(signal.SIGTERM))
+    assert again.number == signal.SIGTERM and str(again) == "SIGTERM"
