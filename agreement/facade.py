@@ -238,7 +238,7 @@ def partitioning(data: InputOptions, compute: ComputeOptions) -> Partitioning:
         InputError: ``partitions`` below 0; LimitError: above :data:`MAX_PARTITIONS`.
     """
     if compute.partitions < 0:
-        raise InputError(f"--partitions must be 1 or more (0: no cutting), not {compute.partitions}")
+        raise InputError(f"--partitions must be 0 (no cutting) or more, not {compute.partitions}")
     if compute.partitions > MAX_PARTITIONS:
         raise LimitError(f"--partitions {compute.partitions} is more than the limit of "
                          f"{MAX_PARTITIONS:,} ranges", hint="each range is a task; cut into fewer")

@@ -55,7 +55,7 @@ def test_partitions_in_processes_give_the_same_answer_stream(strategy, capsys):
 
 
 @pytest.mark.parametrize("options, message", [
-    (["--partitions", "-1"], "error: --partitions must be 1 or more (0: no cutting), not -1"),
+    (["--partitions", "-1"], "error: --partitions must be 0 (no cutting) or more, not -1"),
 ])
 def test_bad_partitions_are_refused(options, message, capsys):
     assert main([*Q1, "--spark", "never", *options]) == 2
