@@ -427,6 +427,8 @@ _hook_installed = False
 
 
 def _refuse_network(event: str, args: tuple) -> None:
+    if _NETWORK_EVENTS is None or _OFFLINE is None:  # interpreter shutdown: globals are gone
+        return
     if event in _NETWORK_EVENTS and _OFFLINE.get():
         target = str(args[0]) if args else "?"
         if not target.startswith("file:"):
