@@ -42,7 +42,7 @@ from ingest.encoded import EncodedLines
 from ingest.lazy import AtomSlice, atom_slices, line_time
 from ingest.options import ReadOptions
 from ingest.policy import ReadPolicy, ReadReport, parse_lines, read_lines
-from lars.errors import InputError, LarsError, ParseError, Position
+from lars.errors import InputError, LarsError, Position
 from lars.streams import Timeline
 from solver.partition import cut_before
 from translate.rdf import RdfTermEncoder
@@ -135,16 +135,8 @@ class FileRange:
         try:
             yield from self.slices(1, notes)
         except LarsError:
-            try:
-                for _ in self.slices(self.first_line_number(), []):
-                    pass  # read again with the real line numbers: raises the same error with them
-            except ParseError:
-                raise
-            except InputError as error:  # a line behind an earlier one, perhaps another stream's
-                raise InputError(error.message, error.position, hint=(
-                    "a partitioned run reads the file in byte ranges, so its lines must ascend in "
-                    "time across all its streams; run it without --partitions (streams are then "
-                    "merged each in its own order) or sort it with --order sort")) from None
+            for _ in self.slices(self.first_line_number(), []):
+                pass  # read again with the real line numbers: raises the same error with them
             raise
 
     def slices(self, first_number: int, notes: list[str]) -> Iterator[AtomSlice]:
