@@ -32,6 +32,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from processes import measured
 from replay_csrbench import stream_file
 
 HERE = Path(__file__).parent
@@ -39,15 +40,6 @@ ROOT = HERE.parent
 QUERIES = ROOT / "examples" / "csrbench" / "queries"
 BUNDLED = ROOT / "examples" / "csrbench" / "stream"
 CLI = "import sys; from agreement.cli import main; sys.exit(main())"
-
-
-def measured(argv: list[str], output: Path) -> tuple[float, int, int]:
-    """Run ``argv`` with stdout to ``output``: CPU seconds, peak MB, exit status."""
-    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
-    with open(output, "w") as out:
-        child = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL, env=environment)
-        _, status, usage = os.wait4(child.pid, 0)
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024, os.waitstatus_to_exitcode(status)
 
 
 def startup_cpu_s(module: str) -> float:

@@ -34,6 +34,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from processes import measured
+
 HERE = Path(__file__).parent
 ROOT = HERE.parent
 CSRBENCH = ROOT / "examples" / "csrbench"
@@ -81,15 +83,6 @@ def study_cases() -> list[Case]:
                           CSRBENCH / "stream", answers, engine,
                           ("--csrbench", *select.get(number, ()))))
     return cases
-
-
-def measured(argv: list[str], output: Path) -> tuple[float, int, int]:
-    """Run ``argv`` with stdout to ``output``: CPU seconds, peak MB, exit status."""
-    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
-    with open(output, "w") as out:
-        child = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL, env=environment)
-        _, status, usage = os.wait4(child.pid, 0)
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024, os.waitstatus_to_exitcode(status)
 
 
 def lars(*args: str) -> list[str]:

@@ -1,9 +1,12 @@
-"""What the benchmarks measure about processes: Spark's JVM peak memory, a failed run's reason."""
+"""What the benchmarks measure about processes: a child's CPU and peak memory, Spark's JVM peak memory, a failed run's reason."""
 
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def descendants_peak_mb() -> int:
@@ -35,3 +38,13 @@ def last_line(text: str) -> str:
     """The last non-blank line of a failed run's stderr: usually the error itself."""
     lines = [line for line in text.splitlines() if line.strip()]
     return lines[-1].strip() if lines else "(no message)"
+
+
+def measured(argv: list[str], output: Path) -> tuple[float, int, int]:
+    """Run ``argv`` (with this checkout on its path) with stdout to ``output``: CPU seconds,
+    peak MB, exit status."""
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with open(output, "w") as out:
+        child = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL, env=environment)
+        _, status, usage = os.wait4(child.pid, 0)
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024, os.waitstatus_to_exitcode(status)
