@@ -17,13 +17,9 @@ from translate.profiles import PROFILES, profile
 from translate.reports import compile_profile
 
 _ROOT = Path(__file__).resolve().parents[2]
-SHARED = next((d / "shared" / "data" for d in (_ROOT.parent, _ROOT.parent.parent)
-               if (d / "shared" / "data").is_dir()), _ROOT.parent / "shared" / "data")
-"""``../shared/data`` beside the checkout (or beside the folder of worktrees)."""
-QUERIES = SHARED / "csrbench-2023" / "settings" / "srbench-queries.properties"
-STREAM = SHARED / "csrbench" / "stream"
-pytestmark = pytest.mark.skipif(not QUERIES.exists() or not STREAM.exists(),
-                                reason="the study's files are not in ../shared/data")
+QUERIES = _ROOT / "examples" / "csrbench-2023" / "settings" / "srbench-queries.properties"
+"""The study's settings file, bundled (a copy of ../shared/data/csrbench-2023/settings)."""
+STREAM = _ROOT / "examples" / "csrbench" / "stream"
 
 
 def study_queries() -> dict[int, str]:
