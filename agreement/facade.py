@@ -210,7 +210,7 @@ def prepare_run(program_or_query: Source, options: Options | None = None, **chan
     report.notes.extend(notes)
     encoder = t.encoder()
     lines = EncodedLines(encoder, reading.stream, sole, lambda: report.note(stream_note(sole)))
-    read, first, last = stream_reader(data.stream, reading, report, lines)
+    read, first, last = stream_reader(data.stream, reading, report, lines, end=end)
     wanted = background_patterns([t.program])
     found = QueryInput(choose_timeline(first, last, start, end, most),
                        query_background(t.query, static_graphs(list(data.static), t.query, wanted),
@@ -446,7 +446,7 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
     for v in variants:
         report, notes = ReadReport(), []
         read_with, sole = stream_options(other or given, stream, reading, notes)
-        read, first, last = stream_reader(stream, read_with, report)
+        read, first, last = stream_reader(stream, read_with, report, end=end)
         line = choose_timeline(first, last, start, end, line_options.max_time_points)
         right_open = profiles is not None and half_open(profiles[0])
         line, extended = pulling_timeline(line, period, end_given=end is not None, last_input=last,

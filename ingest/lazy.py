@@ -248,9 +248,9 @@ def ending_at(read: Callable[[], Iterator[tuple[int, Any]]], last: int | None
                 largest = max([t, *(u for u, _ in slices)])
                 raise InputError(f"time point {largest} comes after the stream's last line, which "
                                  f"has {last}: the file interleaves several streams and ends "
-                                 "before its largest time point",
-                                 hint="read it with --order sort (or end its last line with the "
-                                      "largest time point)")
+                                 "before its largest time point, where the default timeline ends",
+                                 hint=f"give --to {largest}, read it with --order sort, or end its "
+                                      "last line with the largest time point")
             yield t, elements
     finally:
         close = getattr(slices, "close", None)
@@ -259,10 +259,12 @@ def ending_at(read: Callable[[], Iterator[tuple[int, Any]]], last: int | None
 
 
 def stream_reader(path: str | os.PathLike | None, options: ReadOptions, report: ReadReport,
-                  encoded: EncodedLines | None = None
+                  encoded: EncodedLines | None = None, end: int | None = None
                   ) -> tuple[Callable[[], Iterator[RdfSlice]], int | None, int | None]:
     """A function reading the stream's slices, and the first and largest time points with triples.
-    With ``encoded``, the slices hold ``striple`` atoms (:func:`rdf_slices`).
+    With ``encoded``, the slices hold ``striple`` atoms (:func:`rdf_slices`). With ``end`` (``--to``),
+    the timeline does not rest on the last line, so a file of interleaved streams whose last line
+    is not its largest time point is read as it is (each stream is still checked in its order).
 
     Under ``order="sort"`` (or for a stream only Spark can open, ``scheme://…``) the slices are
     read once here and kept; under ``on_error="skip"`` the stream is read once here for its ends
@@ -284,7 +286,7 @@ def stream_reader(path: str | os.PathLike | None, options: ReadOptions, report: 
         times = [t for t, _ in rdf_slices(path, options, ReadReport())]
         return read, (times[0] if times else None), (times[-1] if times else None)
     first, last = edge_time_point(path, iri, last=False), edge_time_point(path, iri, last=True)
-    return checked_reader(read, first, last), first, last
+    return checked_reader(read, first, last if end is None else None), first, last
 
 
 def checked_reader(read: Callable[[], Iterator[tuple[int, Any]]], first: int | None,

@@ -42,7 +42,7 @@ from ingest.encoded import EncodedLines
 from ingest.lazy import AtomSlice, atom_slices, line_time
 from ingest.options import ReadOptions
 from ingest.policy import ReadPolicy, ReadReport, parse_lines, read_lines
-from lars.errors import InputError, LarsError, Position
+from lars.errors import InputError, LarsError, ParseError, Position
 from lars.streams import Timeline
 from solver.partition import cut_before
 from translate.rdf import RdfTermEncoder
@@ -135,9 +135,30 @@ class FileRange:
         try:
             yield from self.slices(1, notes)
         except LarsError:
-            for _ in self.slices(self.first_line_number(), []):
-                pass  # read again with the real line numbers: raises the same error with them
+            try:
+                for _ in self.slices(self.first_line_number(), []):
+                    pass  # read again with the real line numbers: raises the same error with them
+            except ParseError:
+                raise
+            except InputError as error:
+                self.diagnose(error)
             raise
+
+    def diagnose(self, error: InputError) -> None:
+        """Raise what the uncut run says of the file up to this range's end: its own error, or,
+        when it accepts those lines (streams interleaving, each in its own time order, which it
+        merges but byte ranges cannot), ``error`` with the reason and the ways out.
+
+        Only called on the error path; it reads the file from its start to ``end`` once.
+        """
+        parser = EncodedLines(self.encoder, self.stream_iri, self.sole, lambda: None)
+        lines = read_lines(self.path, start=0, end=self.end)
+        for _ in parse_lines(lines, self.name or self.path, parser, ReadPolicy(), ReadReport()):
+            pass  # the uncut run's reading: raises its own error, if it has one
+        raise InputError(error.message, error.position, hint=(
+            "the file interleaves streams, each in its own time order: a partitioned run reads "
+            "it in byte ranges, which needs one time order over all its lines; run it without "
+            "--partitions or with --order sort")) from None
 
     def slices(self, first_number: int, notes: list[str]) -> Iterator[AtomSlice]:
         """The slices of the range's lines, read as ``lars run`` reads a whole file
