@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from agreement.answers import term_text
 from agreement.compare import Row
-from agreement.check.expected import Report
+from agreement.check.expected import Report, row_key
 from agreement.check.judge import Judgement, Mismatch
 
 REASONS = {
@@ -21,9 +23,13 @@ def _row(row: Row) -> str:
     return "(" + ", ".join(term_text(value) for value in row) + ")"
 
 
-COMPARISON_TEXT = {"bindings": "comparison: whole bindings", "csrbench": "comparison: csrbench",
-                   "strict": "comparison: strict"}
-"""The comparison each verdict line names (:data:`agreement.check.judge.COMPARISONS`)."""
+COMPARISON_TEXT = {
+    "bindings": "comparison: whole bindings; time labels and duplicates not compared",
+    "csrbench": "comparison: csrbench, numeric values only once a binding has one; time labels "
+                "and duplicates not compared",
+    "strict": "comparison: strict, whole bindings, time labels and duplicates"}
+"""The comparison each verdict line names (:data:`agreement.check.judge.COMPARISONS`), with what
+it leaves out, so that a CORRECT verdict is never read as more than it checked."""
 
 
 def _comparison(judgement: Judgement) -> str:
@@ -40,6 +46,22 @@ def _expected_text(report: Report | None, judgement: Judgement, scope) -> str:
             f"{len(report.rows)} binding(s)")
 
 
+def _repeated_lines(mismatch: Mismatch) -> list[str]:
+    """For a ``duplicates`` or ``multiplicity`` mismatch (``--strict``), each binding recorded
+    another number of times than expected (once under set answers, as bag semantics gives
+    otherwise), with both counts."""
+    if mismatch.reason not in ("duplicates", "multiplicity"):
+        return []
+    found, text = Counter(), {}
+    for row in mismatch.recorded.rows:
+        found[row_key(row)] += 1
+        text.setdefault(row_key(row), row)
+    counts = mismatch.expected.counts if mismatch.expected is not None else None
+    wanted = {row_key(row): n for row, n in counts} if counts is not None else {}
+    return [f"  repeated  {_row(text[key])}: recorded {n} time(s), expected {wanted.get(key, 1)}"
+            for key, n in found.items() if n != wanted.get(key, 1)]
+
+
 def mismatch_lines(judgement: Judgement, mismatch: Mismatch) -> list[str]:
     """The explanation of the first mismatch, one line per item."""
     reading = ("the recorded relations read in order against the expected ones from the start "
@@ -51,6 +73,7 @@ def mismatch_lines(judgement: Judgement, mismatch: Mismatch) -> list[str]:
              "  " + _expected_text(mismatch.expected, judgement, mismatch.scope)]
     lines += [f"  missing   {_row(row)}" for row in mismatch.missing]
     lines += [f"  extra     {_row(row)}" for row in mismatch.extra]
+    lines += _repeated_lines(mismatch)
     lines += [f"  let through by CSRBench's comparison: recorded {_row(got)} for expected "
               f"{_row(want)} (the same numeric values)" for got, want in mismatch.let_through]
     if mismatch.content:

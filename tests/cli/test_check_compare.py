@@ -110,3 +110,42 @@ def test_a_bad_json_line_is_refused_with_its_position(capsys, tmp_path):
                    "--profile", "csparql"])
     _, err = capsys.readouterr()
     assert status == 2 and err.startswith(f"{answers}:2:")
+
+
+def test_correct_says_what_its_comparison_left_out(capsys, tmp_path):
+    """A CORRECT verdict is no more than its comparison checked (newcomer finding): the default
+    and csrbench lines say that time labels and duplicates were not compared; strict's says it
+    compared them."""
+    answers = run_sparql_json(capsys, tmp_path / "run.jsonl")
+    for options, said in [((), "time labels and duplicates not compared"),
+                          (("--compare", "csrbench"), "time labels and duplicates not compared"),
+                          (("--strict",), "whole bindings, time labels and duplicates")]:
+        status, out = check(capsys, answers, *options)
+        assert status == 0 and said in out.splitlines()[0], out
+
+
+def repeated(path: Path, target: Path) -> Path:
+    """The recording with the first binding of its first non-empty relation written twice."""
+    lines, done = [], False
+    for text in path.read_text().splitlines():
+        line = json.loads(text)
+        bindings = line["results"]["results"]["bindings"]
+        if bindings and not done:
+            bindings.append(bindings[0])
+            done = True
+        lines.append(json.dumps(line))
+    target.write_text("\n".join(lines) + "\n")
+    return target
+
+
+def test_strict_names_the_repeated_binding_and_both_counts(capsys, tmp_path):
+    """``--strict`` on a relation repeating a binding names it, with how often it was recorded
+    and expected (newcomer finding: the verdict said only that some binding repeats)."""
+    twice = repeated(run_sparql_json(capsys, tmp_path / "run.jsonl"), tmp_path / "twice.jsonl")
+    status, out = check(capsys, twice)
+    assert status == 0, out
+    status, out = check(capsys, twice, "--strict")
+    assert status == 1, out
+    named = [line for line in out.splitlines() if line.startswith("  repeated  (")]
+    assert len(named) == 1 and "recorded 2 time(s), expected 1" in named[0], out
+    assert f"<{EX}" in named[0]
