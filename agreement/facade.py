@@ -110,7 +110,8 @@ def translations(text: str, source: str, query: QueryOptions, evaluation: Evalua
     """The translations of query ``text`` the options ask for (several for ``variant="all"``);
     with a ``profile``, the program of that engine profile (:mod:`translate.reports`) instead of
     ``mode`` and ``window_bounds``."""
-    try:
+    chosen = resolve_profile(evaluation.profile) if evaluation.profile is not None else None
+    try:  # (an unknown --profile is the option's error, not the query file's: resolved above)
         parsed = parse_query(text, source, query.engine, query.unit)
         engine = query.engine or parsed.engine
         variants = [query.variant]
@@ -119,8 +120,7 @@ def translations(text: str, source: str, query: QueryOptions, evaluation: Evalua
         ticks = period_ticks(evaluation.period, query.unit)
         if ticks is None and (evaluation.mode == "pull" or evaluation.profile is not None):
             ticks = default_period(parsed)
-        if evaluation.profile is not None:
-            chosen = resolve_profile(evaluation.profile)
+        if chosen is not None:
             if chosen.translation == "cqels" and engine == "csparql":
                 raise InputError(
                     f"profile {chosen.name} reads the query's STREAM patterns (τ2), and a C-SPARQL "
