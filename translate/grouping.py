@@ -96,6 +96,13 @@ class _Checker:
             selected.add(variable)
         if grouped:
             for condition in _conditions(_get(query, "having")):
+                named = sorted((aliases - keys) & set(_free(condition)))
+                if named:
+                    raise ParseError(
+                        f"?{named[0]} is named by SELECT's (... AS ?{named[0]}), which HAVING cannot "
+                        "see: HAVING is evaluated before SELECT's expressions (SPARQL 1.1 section "
+                        f"18.2.4.1); write the aggregate itself in HAVING instead of ?{named[0]}",
+                        self._at("HAVING", named[0]))
                 self._only_grouped(condition, keys, "HAVING")
             for condition in _conditions(_get(query, "orderby")):
                 self._only_grouped(condition, keys | aliases, "ORDER")

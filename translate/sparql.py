@@ -15,6 +15,7 @@ lars.errors.ParseError: q.rq:1:29: error: SPARQL syntax error: expected the rest
 
 from __future__ import annotations
 
+import difflib
 import re
 from pathlib import Path
 
@@ -90,6 +91,30 @@ def _narrow(text: str, location: int, expected: str) -> tuple[int, str]:
     return location, expected
 
 
+BUILT_IN_CALLS = (
+    "COUNT", "SUM", "MIN", "MAX", "AVG", "SAMPLE", "GROUP_CONCAT", "STR", "LANG", "LANGMATCHES",
+    "DATATYPE", "BOUND", "IRI", "URI", "BNODE", "RAND", "ABS", "CEIL", "FLOOR", "ROUND", "CONCAT",
+    "SUBSTR", "STRLEN", "REPLACE", "UCASE", "LCASE", "ENCODE_FOR_URI", "CONTAINS", "STRSTARTS",
+    "STRENDS", "STRBEFORE", "STRAFTER", "YEAR", "MONTH", "DAY", "HOURS", "MINUTES", "SECONDS",
+    "TIMEZONE", "TZ", "NOW", "UUID", "STRUUID", "MD5", "SHA1", "SHA256", "SHA384", "SHA512",
+    "COALESCE", "IF", "STRLANG", "STRDT", "SAMETERM", "ISIRI", "ISURI", "ISBLANK", "ISLITERAL",
+    "ISNUMERIC", "REGEX", "EXISTS")
+"""The names SPARQL 1.1's grammar calls with parentheses (``BuiltInCall`` and ``Aggregate``)."""
+
+
+def _misspelt_call(source: SourceText, offset: int) -> tuple[Token, str] | None:
+    """A bare name called like a function near a syntax error (``CONT(?v)``) that is close to a
+    built-in call's name, with that name: rdflib reports such an error at the expression's
+    start, a few tokens before the name, and without naming it."""
+    tokens = tokenize(source.text[offset:])[:6]
+    for token, following in zip(tokens, tokens[1:]):
+        if token.kind == "word" and following.text == "(" and token.text.upper() not in BUILT_IN_CALLS:
+            close = difflib.get_close_matches(token.text.upper(), BUILT_IN_CALLS, n=1, cutoff=0.8)
+            if close:
+                return Token(token.kind, token.text, offset + token.start, offset + token.end), close[0]
+    return None
+
+
 def _found(source: SourceText, offset: int) -> str:
     tokens = tokenize(source.text[offset:])
     return f"'{tokens[0].text}'" if tokens else "end of input"
@@ -158,6 +183,11 @@ def parse_sparql(rewrite: Rewrite, source: SourceText) -> Query:
         found = _found(source, offset)
         if found.upper() == "'FILTER'":
             expected = "a FILTER with a well-formed condition in parentheses"
+        misspelt = _misspelt_call(source, offset)
+        if misspelt is not None:
+            token, meant = misspelt
+            raise ParseError(f"SPARQL syntax error: unknown function {token.text}() "
+                             f"(did you mean {meant}?)", source.position(token.start)) from None
         raise ParseError(f"SPARQL syntax error: expected {expected} but found {found}",
                          source.position(offset)) from None
     check_projections(parsed, source)

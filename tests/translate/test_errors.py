@@ -135,3 +135,22 @@ def test_service_is_refused_before_rdflib_parses_it() -> None:
         parse_query(text, source="q.rq")
 
 
+
+
+@pytest.mark.parametrize(("call", "meant"), [("CONT", "COUNT"), ("SUMM", "SUM"), ("STRLN", "STRLEN"),
+                                             ("Group_Concat2", "GROUP_CONCAT"), ("REGX", "REGEX")])
+def test_a_misspelt_function_is_named_at_its_own_position(call, meant) -> None:
+    """rdflib reports a misspelt aggregate at the expression's ``(``, naming nothing (newcomer
+    finding); the error names the call and points at it."""
+    text = f"SELECT ?s ({call}(?v) AS ?n)\nWHERE {{ STREAM <http://s> [RANGE 3s] {{ ?s ?p ?v }} }}"
+    with pytest.raises(ParseError) as error:
+        parse_query(text, source="q.rq")
+    assert error.value.position == Position("q.rq", 1, 12)
+    assert f"unknown function {call}() (did you mean {meant}?)" in str(error.value)
+
+
+def test_a_name_close_to_no_function_keeps_the_plain_syntax_error() -> None:
+    text = "SELECT ?s WHERE { STREAM <http://s> [RANGE 3s] { ?s ?p ?v } FILTER(foo(?v) > 1) }"
+    with pytest.raises(ParseError) as error:
+        parse_query(text, source="q.rq")
+    assert "unknown function" not in str(error.value) and "but found" in str(error.value)
