@@ -60,7 +60,7 @@ from agreement.sources import (
 )
 from ingest.eager import static_graphs
 from ingest.encoded import EncodedLines
-from ingest.lazy import QueryInput, choose_timeline, stream_reader
+from ingest.lazy import QueryInput, choose_timeline, stream_reader, uses_spark
 from ingest.policy import ReadReport, within_timeline
 from ingest.ranges import cuttable, file_ranges
 from lars.analysis import is_stratified
@@ -79,6 +79,7 @@ from translate.variants import cs, variant_ids
 
 if TYPE_CHECKING:  # for annotations only; each is imported by the function that needs it
     from agreement.agree.analyze import Finding
+    from ingest.options import ReadOptions
     from agreement.check.judge import Judgement
     from agreement.events.compare import EventComparison
     from agreement.notebook.eventviews import EventAnswersView, EventProgramView
@@ -211,6 +212,7 @@ def prepare_run(program_or_query: Source, options: Options | None = None, **chan
     encoder = t.encoder()
     lines = EncodedLines(encoder, reading.stream, sole, lambda: report.note(stream_note(sole)))
     read, first, last = stream_reader(data.stream, reading, report, lines, end=end)
+    note_spark_reading(data.stream, reading, split, report)
     wanted = background_patterns([t.program])
     found = QueryInput(choose_timeline(first, last, start, end, most),
                        query_background(t.query, static_graphs(list(data.static), t.query, wanted),
@@ -227,6 +229,17 @@ def prepare_run(program_or_query: Source, options: Options | None = None, **chan
     return RunPlan(t.program, found.timeline, found.background, found.slices,
                    RunInfo(line, line, is_stratified(t.program), unit), unit, title, report, t,
                    encoder, compute.strategy, limits, cut=cut, **ranges)
+
+
+def note_spark_reading(stream: Source | None, reading: ReadOptions, split: Partitioning,
+                       report: ReadReport) -> None:
+    """Say that Spark reads the stream while the program is solved in this process: without
+    ``--partitions`` Spark only slices the stream (a newcomer took ``--spark always`` alone for
+    a run on Spark, since the cut runs say where their ranges ran)."""
+    if stream is not None and not split.partitions and not isinstance(stream, (list, tuple)) \
+            and uses_spark(os.fspath(stream), reading.spark, reading.master):
+        report.note(f"note: the stream is read by Spark ({reading.master}); the program is solved "
+                    "in this process (--partitions N also solves time ranges as Spark tasks)")
 
 
 def partitioning(data: InputOptions, compute: ComputeOptions) -> Partitioning:
@@ -447,6 +460,7 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
         report, notes = ReadReport(), []
         read_with, sole = stream_options(other or given, stream, reading, notes)
         read, first, last = stream_reader(stream, read_with, report, end=end)
+        note_spark_reading(stream, read_with, split, report)
         line = choose_timeline(first, last, start, end, line_options.max_time_points)
         right_open = profiles is not None and half_open(profiles[0])
         line, extended = pulling_timeline(line, period, end_given=end is not None, last_input=last,
