@@ -11,6 +11,8 @@ the check moves to the front.
 from __future__ import annotations
 
 import argparse
+import difflib
+import sys
 from collections.abc import Callable
 
 from lars.errors import LarsError
@@ -18,10 +20,41 @@ from translate.durations import parse_duration, parse_unit
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line (its sub-command parsers are of its class)."""
+    """An argument parser whose errors are one line (its sub-command parsers are of its class);
+    a misspelt option is answered with the closest option of the command given."""
+
+    argv: list[str] = []
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        self.argv = list(sys.argv[1:] if args is None else map(str, args))
+        return super().parse_args(args, namespace)
 
     def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        command = self._command()
+        helped = command.prog if command is not None else self.prog
+        self.exit(2, f"{self.prog}: error: {message}{self._suggestion(message, command)} "
+                     f"(see '{helped} --help')\n")
+
+    def _command(self) -> argparse.ArgumentParser | None:
+        """The sub-command parser named on the command line, if this parser has sub-commands."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001 (argparse's own type)
+                return next((action.choices[word] for word in self.argv if word in action.choices), None)
+        return None
+
+    def _suggestion(self, message: str, command: argparse.ArgumentParser | None) -> str:
+        """``; did you mean --period?`` for an unrecognized ``--perod``, from the options of the
+        sub-command named on the command line (argparse of Python 3.11 suggests nothing)."""
+        if not message.startswith("unrecognized arguments: "):
+            return ""
+        known = set(self._option_string_actions) | set(
+            command._option_string_actions if command is not None else ())  # noqa: SLF001
+        for word in message.removeprefix("unrecognized arguments: ").split():
+            if word.startswith("--"):
+                close = difflib.get_close_matches(word.split("=", 1)[0], sorted(known), n=1, cutoff=0.75)
+                if close:
+                    return f"; did you mean {close[0]}?"
+        return ""
 
 
 def _message(error: LarsError) -> str:
