@@ -280,8 +280,9 @@ class Runs:
     time point without a slice ends every run. The start of a window only moves forward, so the
     cohorts that began at or before it are merged into one, never to be told apart again: at
     most one cohort per time point of the window besides it, and a step costs set operations on
-    the slice's tuples, not a look at each of them in Python (the runs per tuple that this
-    replaced: 0.3 s of CPU of 10^6 facts over ``⊞^32 □``).
+    the slice's tuples, not a look at each of them in Python (10^6 facts over ``⊞^32 □``, 1000
+    time points: 0.11–0.17 s of CPU, against 0.16–0.26 s for the start of each tuple's run
+    kept in a dict, which this replaced).
 
     >>> runs = Runs()
     >>> runs.take(0, [(1,), (2,)]); runs.take(1, [(2,), (3,)])
