@@ -36,7 +36,7 @@ from ingest.policy import (
 )
 from lars.atoms import Atom
 from lars.errors import InputError, LarsError
-from lars.parser import parse_stream_line, stream_line_parts
+from lars.parser import parse_stream_line, stream_line_parts, uniform_stream_line
 from lars.streams import Stream, Timeline
 from lars.terms import RESERVED_WORD
 from solver.keys import KeyedSlice
@@ -67,7 +67,8 @@ def read_stream_entries(path: str | Path, *, policy: ReadPolicy = ReadPolicy(),
 def keyed_stream_line(line: str, source: str, line_number: int
                       ) -> tuple[int, Sequence[Atom]] | None:
     """:func:`~lars.parser.parse_stream_line`, with the atoms of a line of the common shape
-    (:func:`~lars.parser.stream_line_parts`) and of one signature given as a
+    (:func:`~lars.parser.uniform_stream_line`, else :func:`~lars.parser.stream_line_parts`) and
+    of one signature given as a
     :class:`~solver.keys.KeyedSlice` made from their text: no atom is made unless a reader of
     the slice asks for it (the incremental engine reads keys only). Other lines are parsed.
 
@@ -76,6 +77,10 @@ def keyed_stream_line(line: str, source: str, line_number: int
     >>> keyed_stream_line("3: p(1), q", "s", 1)[1]
     [Atom(predicate='p', args=(Number(value=1),)), Atom(predicate='q', args=())]
     """
+    uniform = uniform_stream_line(line)
+    if uniform is not None:
+        time, predicate, arity, values = uniform
+        return time, KeyedSlice.from_keys((predicate, arity), list(zip(*[iter(values)] * arity)))
     parts = stream_line_parts(line)
     if parts is not None:
         time, found = parts

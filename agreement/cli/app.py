@@ -14,6 +14,7 @@ traceback only under ``--debug``.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import signal
@@ -274,9 +275,22 @@ def notes(error: BaseException) -> list[str]:
 
 def implementation(reference: str) -> Callable[[argparse.Namespace, TextIO], int]:
     """The function ``module:name`` a subcommand's ``handler`` names, imported now: a command
-    loads only its own implementation, not every other command's (start-up cost, issue 17)."""
+    loads only its own implementation, not every other command's (start-up cost, issue 17).
+
+    The import runs with Python's cyclic garbage collector paused, and what it made is then
+    frozen (:func:`gc.freeze`: never scanned again). Importing a command makes some 300,000
+    objects and almost no garbage, yet the collector scanned them about 120 times on the way,
+    a third of the import's CPU time (``lars run``: 0.25 s of 0.7–0.85 s)."""
     module, name = reference.split(":")
-    return getattr(importlib.import_module(module), name)
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        found = importlib.import_module(module)
+    finally:
+        if paused:
+            gc.enable()
+    gc.freeze()
+    return getattr(found, name)
 
 
 VERDICT_COMMANDS = ("agree", "check", "witness")

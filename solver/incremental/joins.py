@@ -35,7 +35,7 @@ from lars.formulas import At, AtAtom, WindowAtom, base_atom
 from lars.rules import Rule
 from lars.streams import Timeline
 from lars.terms import Constant, Number, Term, Variable, evaluate, order_key
-from solver.keys import Key, key_constant, key_of
+from solver.keys import LONG_KEY, Key, key_constant, key_of
 
 Tuple = tuple[Key, ...]
 Binding = dict[str, Key]
@@ -387,22 +387,31 @@ class Head:
         self.time_index = variables.index(time.name) if isinstance(time, Variable) else None
         self.time_constant = time.value if isinstance(time, Number) else None
         self.timeline = timeline
-        positions = [i for i, _ in self.getters if i is not None]
-        self.key: Callable[[Tuple], object] = (itemgetter(*positions) if positions
+        self.positions = [i for i, _ in self.getters if i is not None]
+        self.key: Callable[[Tuple], object] = (itemgetter(*self.positions) if self.positions
                                                else lambda instance: ())
         self.made: dict[object, Atom] = {}
 
     def atom(self, instance: Tuple) -> Atom:
         """The head atom of ``instance``, the same object while it is recent: a head derived
         again at the next time point (a copy rule derives each stream atom's value anew) then
-        costs one lookup, and the writers' caches keyed by the atom find it by identity."""
+        costs one lookup, and the writers' caches keyed by the atom find it by identity.
+
+        A head with a text longer than :data:`~solver.keys.LONG_KEY` is not remembered (as
+        :func:`~solver.keys.key_constant` does not remember its constant): such values are
+        made anew at each time point (a GROUP_CONCAT over 10^4 literals of 1 KB is a 10 MB
+        string, a new one at each), and remembering them kept every time point's, in each of
+        the heads that copy it on (the aggregate's result, its row, the answer: 165 MB of
+        the 450 MB of ``benchmarks/bench_aggregates.py``'s GROUP_CONCAT)."""
         key = self.key(instance)
         found = self.made.get(key)
         if found is None:
-            if len(self.made) >= 1 << 16:
-                self.made.clear()
-            found = self.made[key] = Atom(self.predicate, tuple(
+            found = Atom(self.predicate, tuple(
                 key_constant(instance[i]) if i is not None else c for i, c in self.getters))
+            if all(type(instance[i]) is not str or len(instance[i]) <= LONG_KEY for i in self.positions):
+                if len(self.made) >= 1 << 16:
+                    self.made.clear()
+                self.made[key] = found
         return found
 
     def at(self, instance: Tuple) -> Pair | None:
