@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from agreement.agree.modes import check_query
 from agreement.compare import IntervalVerdict
 from agreement.agree.report import AgreementReport
+from agreement.witness.child import Watch
 from agreement.witness.vocabulary import Vocabulary, build_vocabulary
 from agreement.optiondefaults import PAPER_PAIR
 from ingest.eager import query_data
@@ -112,9 +113,11 @@ class Witness:
 def find_witness(query: RspQuery, graphs: dict, period: int, bounds: Bounds,
                  csparql: RspQuery | None = None, variant: str = "brave",
                  window_bounds: str = "closed", profiles: Sequence[str] = PAPER_PAIR,
-                 on_progress: Progress | None = None) -> tuple[SearchResult, Witness | None]:
+                 on_progress: Progress | None = None,
+                 watch: Watch | None = None) -> tuple[SearchResult, Witness | None]:
     """Search a witness for ``query`` (CQELS syntax; both sides come from it unless ``csparql``
-    is given) and re-check the one found with ``lars agree``'s own check (:func:`check_query`)."""
+    is given) and re-check the one found with ``lars agree``'s own check (:func:`check_query`);
+    ``watch``: a search run from a parent process (:mod:`agreement.witness.child`)."""
     names = profile_pair(profiles)
     sides = [PROFILES[name](query, csparql, period, variant, window_bounds) for name in names]
     notes = check_sides(sides)
@@ -126,10 +129,12 @@ def find_witness(query: RspQuery, graphs: dict, period: int, bounds: Bounds,
     program = search_program(sides, candidates, data.background, period, bounds)
     index = {atom: i for i, atom in enumerate(candidates)}
     found = deepen(program, bounds, last_pull(period, bounds), on_progress, order=index.__getitem__,
-                   time_limit=bounds.time_limit)
+                   time_limit=bounds.time_limit, watch=watch)
     result = SearchResult(found, bounds, vocabulary, len(candidates), notes)
     if found is None:
         return result, None
+    if watch is not None:
+        watch.stage("checking")
     elements = [StreamTriple(t, data.encoder.decode(atom.args[3]),
                              tuple(data.encoder.decode(c) for c in atom.args[:3]),
                              Position("witness", line)) for line, (atom, t) in enumerate(found.stream, 1)]
