@@ -23,6 +23,7 @@ from agreement.optiondefaults import DEFAULT_MAX_GROUND, PAPER_PAIR
 
 if TYPE_CHECKING:  # for annotations only: the search is loaded in the child process
     from agreement.witness.child import Watch
+    from agreement.witness.find import SearchResult, Witness
     from agreement.witness.search import Progress
 
 EXAMPLE = """\
@@ -137,19 +138,29 @@ class Outcome:
 
 
 def search_and_report(args: argparse.Namespace, watch: Watch) -> Outcome:
-    """The search and its report, in the child process (:func:`command_witness`)."""
+    """The search and its report, in the child process (:func:`command_witness`); a witness
+    found before the whole space is searched is offered to the parent, which shows it if the
+    search is stopped later (:func:`agreement.witness.find.find_witness`)."""
+    from dataclasses import replace
+
     from agreement.facade import search_witness  # the search, loaded when it runs (issue 17)
+
+    offering = replace(watch, found=lambda result, witness: watch.offer(report(args, result, witness)))
+    return report(args, *search_witness(Path(args.query), options_of(args), watch.progress, offering))
+
+
+def report(args: argparse.Namespace, result: SearchResult, witness: Witness | None) -> Outcome:
+    """The report of a search as :class:`Outcome`."""
     from agreement.witness.report import render_text, stream_text, to_json
 
-    result, witness = search_witness(Path(args.query), options_of(args), watch.progress, watch)
     command = check_command(args, args.output or "WITNESS.nt", result.bounds.horizon)
     stream = stream_text(witness.elements, command) if witness is not None and args.output else None
     if args.format == "json":
-        report = json.dumps(to_json(result, witness, command, next_command(args)), indent=1,
-                            ensure_ascii=False) + "\n"
+        text = json.dumps(to_json(result, witness, command, next_command(args)), indent=1,
+                          ensure_ascii=False) + "\n"
     else:
-        report = render_text(result, witness, command, args.output, next_command(args))
-    return Outcome(report, stream, witness is not None and witness.found.interrupted,
+        text = render_text(result, witness, command, args.output, next_command(args))
+    return Outcome(text, stream, witness is not None and witness.found.interrupted,
                    0 if witness is None else 1)
 
 

@@ -79,12 +79,18 @@ class Watch:
         stage: told what the search does now (:data:`STAGES`), for the message of a search
             killed where it could not be stopped.
         progress: told each deepening step (:data:`agreement.witness.search.Progress`).
+        offer: hands the parent a result to return if the child is killed later (the report
+            of a witness found before the whole space is searched, marked as not minimal).
+        found: told ``(result, witness)`` of such a witness, re-checked, by the search; the
+            task that runs it turns it into an :attr:`offer`.
     """
 
     stop: Callable[[], str | None]
     ruled_out: Callable[[int], None]
     stage: Callable[[str], None]
     progress: Callable[[int, list[int]], None] | None = None
+    offer: Callable[[Any], None] | None = None
+    found: Callable[[Any, Any], None] | None = None
 
 
 STAGES = {"preparing": "reading the inputs and building the search space",
@@ -130,6 +136,7 @@ class Parent:
         self.stopping = False
         self.ruled_out = 0
         self.stage = "preparing"
+        self.offered: tuple[Any] | None = None
 
     def wait(self) -> Any:
         """The child's result, following the module docstring's steps."""
@@ -137,7 +144,8 @@ class Parent:
             try:
                 message = self.messages.get(timeout=POLL)
             except queue.Empty:
-                self.tick()
+                if self.tick():
+                    return self.offered[0]
                 continue
             except KeyboardInterrupt as interrupt:
                 self.interrupted(interrupt)
@@ -157,25 +165,31 @@ class Parent:
                 self.ruled_out = max(self.ruled_out, rest[0])
             elif kind == "stage":
                 self.stage = rest[0]
+            elif kind == "offer":
+                self.offered = (rest[0],)
             elif kind == "progress" and self.on_progress is not None:
                 self.on_progress(*rest)
 
-    def tick(self) -> None:
-        """Ask for a stop at the deadline; kill a child that did not answer in time."""
+    def tick(self) -> bool:
+        """Ask for a stop at the deadline; kill a child that did not answer in time. True: the
+        child was killed, return what it offered."""
         now = time.monotonic()
         if self.stopping:
-            return
+            return False
         if self.asked is None:
             if self.deadline is not None and now >= self.deadline:
                 self.ask("time", now)
-            return
+            return False
         reason, when = self.asked
         if now - when >= GRACE:
             kill(self.child)
+            if self.offered is not None:
+                return True
             if reason == "time":
                 raise limit_error(self.time_limit, self.ruled_out,
                                   f" (stopped while {STAGES[self.stage]})")
             raise KeyboardInterrupt
+        return False
 
     def interrupted(self, interrupt: KeyboardInterrupt) -> None:
         """Ctrl-C asks the child to stop (a second one, SIGTERM or SIGHUP kill it)."""
@@ -268,7 +282,8 @@ class Requests:
     def watch(self) -> Watch:
         return Watch(self.stop, lambda k: self.reply("ruled-out", k),
                      lambda stage: self.reply("stage", stage),
-                     lambda steps, bound: self.reply("progress", steps, bound))
+                     lambda steps, bound: self.reply("progress", steps, bound),
+                     lambda result: self.reply("offer", result))
 
 
 def die_with_parent() -> None:

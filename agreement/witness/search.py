@@ -264,12 +264,15 @@ class Step:
 
 def deepen(program: str, bounds: Bounds, last: int, on_progress: Progress | None = None,
            order: Callable[[Atom], int] | None = None, time_limit: float | None = None,
-           watch: Watch | None = None) -> Found | None:
+           watch: Watch | None = None, started: float | None = None,
+           whole: bool = True) -> Found | None:
     """The minimal stream of the search program by iterative deepening (SPEC section 13: fewest
     triples, then the earliest last timestamp), or the best so far when interrupted (Ctrl-C, or
-    ``watch`` asks to stop) or after ``time_limit`` seconds (counted from here: the parent of a
-    child process counts from its own start, :mod:`agreement.witness.child`). Within a time point
-    the stream lists its atoms by ``order``; ``watch`` is told each number of triples ruled out.
+    ``watch`` asks to stop) or ``time_limit`` seconds after ``started`` (``time.monotonic()``;
+    default: now; the parent of a child process counts from its own start,
+    :mod:`agreement.witness.child`). Within a time point the stream lists its atoms by
+    ``order``. Only a program over the ``whole`` search space rules sizes out: then ``watch``
+    is told each number of triples ruled out, and a stopped search says which.
 
     The program is ground once; each step solves it under assumptions (:func:`guess_rules`).
     First the triples, over every time point: clingo's lower bound climbs ``k = 0, 1, …`` and
@@ -288,7 +291,7 @@ def deepen(program: str, bounds: Bounds, last: int, on_progress: Progress | None
     messages: list[str] = []
     control = clingo.Control(list(SOLVER_OPTIONS),
                              logger=lambda code, msg: messages.append(msg), message_limit=20)
-    start = time.monotonic()
+    start = time.monotonic() if started is None else started
     if watch is not None:
         watch.stage("grounding")
     try:
@@ -298,7 +301,7 @@ def deepen(program: str, bounds: Bounds, last: int, on_progress: Progress | None
         raise SolverError(f"clingo rejected the search program: {' '.join(messages) or error}")
     if watch is not None:
         watch.stage("solving")
-    attempt = Attempt(control, last, order, start, time_limit, watch)
+    attempt = Attempt(control, last, order, start, time_limit, watch, whole)
     found = attempt(Step(bounds.max_triples, last), on_progress)
     if found is None:
         attempt.refuse_if_stopped()
@@ -314,13 +317,22 @@ def deepen(program: str, bounds: Bounds, last: int, on_progress: Progress | None
     return replace(found, steps=attempt.steps, seconds=time.monotonic() - start)
 
 
+def stop_reason(start: float, time_limit: float | None, watch: Watch | None) -> str | None:
+    """Why a search begun at ``start`` should stop now: ``"time"`` past the time limit or when
+    the watch says so, ``"interrupt"`` when the watch relays Ctrl-C; ``None`` to go on."""
+    if time_limit is not None and time.monotonic() - start > time_limit:
+        return "time"
+    return None if watch is None else watch.stop()
+
+
 class Attempt:
     """Solving one :class:`Step` on the ground program, within the time limit, Ctrl-C kept."""
 
     def __init__(self, control: clingo.Control, last: int, order: Callable[[Atom], int] | None,
-                 start: float, time_limit: float | None, watch: Watch | None = None):
+                 start: float, time_limit: float | None, watch: Watch | None = None,
+                 whole: bool = True):
         self.control, self.last, self.order = control, last, order
-        self.start, self.time_limit, self.watch = start, time_limit, watch
+        self.start, self.time_limit, self.watch, self.whole = start, time_limit, watch, whole
         self.steps, self.bound = 0, 0
         self.stopped = self.timed_out = False
 
@@ -340,7 +352,7 @@ class Attempt:
 
         def on_unsat(lower: Sequence[int]) -> None:
             if lower:
-                if step.last == self.last and lower[0] > self.bound:
+                if self.whole and step.last == self.last and lower[0] > self.bound:
                     self.bound = lower[0]
                     if self.watch is not None:
                         self.watch.ruled_out(self.bound)
@@ -373,11 +385,7 @@ class Attempt:
                      time.monotonic() - self.start, self.stopped)
 
     def reason(self) -> str | None:
-        """Why to stop now: ``"time"`` past the time limit or when the watch says so,
-        ``"interrupt"`` when the watch relays Ctrl-C; ``None`` to go on."""
-        if self.time_limit is not None and time.monotonic() - self.start > self.time_limit:
-            return "time"
-        return None if self.watch is None else self.watch.stop()
+        return stop_reason(self.start, self.time_limit, self.watch)
 
     def refuse_if_stopped(self) -> None:
         """Stopped before any witness: say what is ruled out, and nothing more."""
