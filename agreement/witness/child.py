@@ -142,7 +142,7 @@ class Parent:
         """The child's result, following the module docstring's steps."""
         while True:
             try:
-                message = self.messages.get(timeout=POLL)
+                message = self.messages.get(timeout=self.timeout())
             except queue.Empty:
                 if self.tick():
                     return self.offered[0]
@@ -169,6 +169,15 @@ class Parent:
                 self.offered = (rest[0],)
             elif kind == "progress" and self.on_progress is not None:
                 self.on_progress(*rest)
+
+    def timeout(self) -> float:
+        """Seconds to wait for a message: until the next thing to do, at most :data:`POLL`."""
+        due = None
+        if not self.stopping and self.asked is not None:
+            due = self.asked[1] + GRACE
+        elif not self.stopping and self.deadline is not None:
+            due = self.deadline
+        return POLL if due is None else min(POLL, max(due - time.monotonic(), 0.001))
 
     def tick(self) -> bool:
         """Ask for a stop at the deadline; kill a child that did not answer in time. True: the
