@@ -219,13 +219,15 @@ def send(stream: BinaryIO, message: object) -> None:
 
 
 def read_messages(stream: BinaryIO, messages: queue.Queue) -> None:
-    """The parent's reader thread: the child's messages, then ``("ended",)`` at its end."""
-    while True:
-        try:
-            messages.put(pickle.load(stream))
-        except (EOFError, OSError, pickle.UnpicklingError):
-            messages.put(("ended",))
-            return
+    """The parent's reader thread: the child's messages, then ``("ended",)`` at its end (the
+    pipe's end: the child exited or was killed); it closes the pipe."""
+    with stream:
+        while True:
+            try:
+                messages.put(pickle.load(stream))
+            except (EOFError, OSError, ValueError, pickle.UnpicklingError):
+                messages.put(("ended",))
+                return
 
 
 def ending(child: subprocess.Popen) -> str:
@@ -247,9 +249,8 @@ def kill(child: subprocess.Popen) -> None:
         with contextlib.suppress(ProcessLookupError):
             child.kill()
     child.wait()
-    for stream in (child.stdin, child.stdout):
-        with contextlib.suppress(OSError):
-            stream.close()
+    with contextlib.suppress(OSError):
+        child.stdin.close()  # its stdout is closed by the reader thread, at its end
 
 
 # --- the child ----------------------------------------------------------------------------------

@@ -6,6 +6,8 @@ the child starts within the limits below on a loaded machine)."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -15,6 +17,7 @@ from agreement.witness.search import deepen
 from lars.errors import InputError, LimitError
 from tests.agreement.test_witnesssearch import BOUNDS, HARD
 from tests.agreement.witness_tasks import answer, deaf, fail, obedient, refuse
+from tests.cli.test_witness_time_limit import alive, children
 
 
 def test_the_result_and_the_progress_come_back():
@@ -62,3 +65,21 @@ def test_a_relayed_ctrl_c_without_any_witness_is_an_interruption():
     watch = Watch(lambda: "interrupt", lambda k: None, lambda s: None)
     with pytest.raises(KeyboardInterrupt):
         deepen(HARD, BOUNDS, 11, watch=watch)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_the_child_dies_with_its_parent_even_when_the_parent_is_killed():
+    """SIGKILL leaves the parent no chance to kill the child: the kernel does (a grounding child
+    would otherwise run to its end, alone)."""
+    parent = subprocess.Popen([sys.executable, "-c", "from agreement.witness.child import run_in_child; "
+                               "from tests.agreement.witness_tasks import deaf; run_in_child(deaf, (60,))"],
+                              env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)})
+    deadline = time.monotonic() + 30
+    while not (found := children(parent.pid)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert found, "no child started"
+    parent.kill()
+    parent.wait()
+    while alive(found[0]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(found[0])
