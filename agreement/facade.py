@@ -535,7 +535,9 @@ def search_witness(query: Source, options: Options | None = None, on_progress: P
             pair, :data:`agreement.witness.find.PROFILES`), the search space
             (:class:`~agreement.options.WitnessOptions`: ``horizon`` defaults to the period) and
             ``max_ground`` and ``time_limit`` (after that many seconds the best witness so far is
-            returned, not proven minimal).
+            returned, not proven minimal; checked while clingo solves, not while it grounds:
+            ``lars witness`` runs this in a child process to hold it there too,
+            :mod:`agreement.witness.child`).
         on_progress: called after each deepening step with the steps so far and the bound tried.
         watch: for a search run from a parent process that owns the clock (``lars witness``,
             :mod:`agreement.witness.child`): asked whether to stop, told what is ruled out.
