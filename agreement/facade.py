@@ -84,6 +84,7 @@ if TYPE_CHECKING:  # for annotations only; each is imported by the function that
     from agreement.events.compare import EventComparison
     from agreement.notebook.eventviews import EventAnswersView, EventProgramView
     from agreement.notebook.views import AnswerStreamView
+    from agreement.witness.child import Watch
     from agreement.witness.find import SearchResult, Witness
     from agreement.witness.search import Progress
 
@@ -534,7 +535,7 @@ def analyze_query(query: Source, options: Options | None = None,
 
 
 def search_witness(query: Source, options: Options | None = None, on_progress: Progress | None = None,
-                   **changes: Any) -> tuple[SearchResult, Witness | None]:
+                   watch: Watch | None = None, **changes: Any) -> tuple[SearchResult, Witness | None]:
     """The smallest stream on which C-SPARQL and CQELS disagree (``lars witness``, SPEC section 13).
 
     Args:
@@ -548,8 +549,12 @@ def search_witness(query: Source, options: Options | None = None, on_progress: P
             pair, :data:`agreement.witness.find.PROFILES`), the search space
             (:class:`~agreement.options.WitnessOptions`: ``horizon`` defaults to the period) and
             ``max_ground`` and ``time_limit`` (after that many seconds the best witness so far is
-            returned, not proven minimal).
+            returned, not proven minimal; checked while clingo solves, not while it grounds:
+            ``lars witness`` runs this in a child process to hold it there too,
+            :mod:`agreement.witness.child`).
         on_progress: called after each deepening step with the steps so far and the bound tried.
+        watch: for a search run from a parent process that owns the clock (``lars witness``,
+            :mod:`agreement.witness.child`): asked whether to stop, told what is ruled out.
 
     Returns:
         what was searched, and the witness (``None`` when there is none within the bounds): its
@@ -580,7 +585,7 @@ def search_witness(query: Source, options: Options | None = None, on_progress: P
                     space.earliest, compute.time_limit)
     return find_witness(parsed, graphs, ticks, bounds, other, chosen.query.variant,
                         chosen.query.window_bounds, chosen.evaluation.profile_names() or PAPER_PAIR,
-                        on_progress)
+                        on_progress, watch)
 
 
 # --- event queries --------------------------------------------------------------------------------

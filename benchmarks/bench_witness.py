@@ -3,7 +3,8 @@ whole fresh processes (issue 29, item 3: each under 5 s and 200 MB with default 
 
 Each example runs once in a child process (``python -c 'from agreement.cli import main; ...'``)
 with a checkout on ``PYTHONPATH``; its wall seconds, CPU seconds (user + system, from
-``os.wait4``) and peak resident memory (``ru_maxrss``) are printed with the first line of its
+``os.wait4``, which counts the search's own child process too) and peak resident memory
+(``ru_maxrss``: the largest of the processes) are printed with the first line of its
 report, so a changed verdict shows beside the figures. With ``--before DIR`` (another checkout,
 e.g. the main branch) the same examples run there too, each after this checkout's run; a run
 past ``--timeout`` seconds is stopped and printed as such (the exhaustive search refuting three

@@ -1,7 +1,9 @@
 """``lars witness``: options, the search, the report, the exit status (0 none, 1 witness, 2 error).
 
-:func:`add_parser` declares the options, :func:`command_witness` maps them onto the façade's
-:func:`agreement.facade.search_witness` and prints :mod:`agreement.witness.report`.
+:func:`add_parser` declares the options; :func:`command_witness` runs :func:`search_and_report`
+in a child process (:mod:`agreement.witness.child`: ``--time-limit`` holds while clingo grounds),
+which maps them onto the façade's :func:`agreement.facade.search_witness` and renders
+:mod:`agreement.witness.report`; this process writes the report and ``--output``.
 """
 
 from __future__ import annotations
@@ -10,13 +12,19 @@ import argparse
 import json
 import shlex
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from agreement.cli import options
 from agreement.cli.choices import ENGINES, READINGS
 from agreement.cli.model import NOTES, options_of
 from agreement.optiondefaults import DEFAULT_MAX_GROUND, PAPER_PAIR
+
+if TYPE_CHECKING:  # for annotations only: the search is loaded in the child process
+    from agreement.witness.child import Watch
+    from agreement.witness.find import SearchResult, Witness
+    from agreement.witness.search import Progress
 
 EXAMPLE = """\
 example (CSRBench Q1, in C-SPARQL; the period is its STEP, 10s):
@@ -66,8 +74,9 @@ def add_parser(commands) -> argparse.ArgumentParser:
                         help="refuse a search whose ground program is estimated larger than N "
                              f"(default {DEFAULT_MAX_GROUND:,})")
     parser.add_argument("--time-limit", type=options.seconds, metavar="SECONDS",
-                        help="stop solving after SECONDS with the best witness so far (not proven "
-                             "minimal); without one found, exit 2 (default: no limit)")
+                        help="stop the search after SECONDS of wall time, grounding included, "
+                             "with the best witness so far (not proven minimal); without one "
+                             "found, exit 2 with what is ruled out (default: no limit)")
     parser.add_argument("--variant", default="brave", help="CQELS variant of cq(Q): brave, cautious or an id")
     parser.add_argument("--unit", default="1s", type=options.unit, help="length of one tick (default %(default)s)")
     parser.add_argument("--window-bounds", choices=READINGS, default="closed",
@@ -117,29 +126,75 @@ def next_command(args: argparse.Namespace) -> str:
     return shlex.join(words + ["--earliest", "1"])
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """What the child process hands back: the report as it is written, the witness stream for
+    ``--output`` (``None`` without one), whether the search was stopped early, the exit status."""
+
+    report: str
+    stream: str | None
+    interrupted: bool
+    status: int
+
+
+def search_and_report(args: argparse.Namespace, watch: Watch) -> Outcome:
+    """The search and its report, in the child process (:func:`command_witness`); a witness
+    found before the whole space is searched is offered to the parent, which shows it if the
+    search is stopped later (:func:`agreement.witness.find.find_witness`)."""
+    from dataclasses import replace
+
+    from agreement.facade import search_witness  # the search, loaded when it runs (issue 17)
+
+    offering = replace(watch, found=lambda result, witness: watch.offer(report(args, result, witness)))
+    return report(args, *search_witness(Path(args.query), options_of(args), watch.progress, offering))
+
+
+def report(args: argparse.Namespace, result: SearchResult, witness: Witness | None) -> Outcome:
+    """The report of a search as :class:`Outcome`."""
+    from agreement.witness.report import render_text, stream_text, to_json
+
+    command = check_command(args, args.output or "WITNESS.nt", result.bounds.horizon)
+    stream = stream_text(witness.elements, command) if witness is not None and args.output else None
+    if args.format == "json":
+        text = json.dumps(to_json(result, witness, command, next_command(args)), indent=1,
+                          ensure_ascii=False) + "\n"
+    else:
+        text = render_text(result, witness, command, args.output, next_command(args))
+    return Outcome(text, stream, witness is not None and witness.found.interrupted,
+                   0 if witness is None else 1)
+
+
 def command_witness(args: argparse.Namespace, out: TextIO) -> int:
     """``lars witness QUERY``: 1 with a witness, 0 when there is none within the bounds."""
-    from agreement.facade import search_witness  # the search, loaded when it runs (issue 17)
-    from agreement.witness.report import render_text, stream_text, to_json
-    from agreement.witness.search import terminal_progress
+    from agreement.witness.child import run_in_child
     from solver.sinks import check_target, opened_output
 
     if args.output is not None:
         check_target(args.output, options.input_files(args))
-
     progress = None if args.quiet else terminal_progress()
-    result, witness = search_witness(Path(args.query), options_of(args), progress)
-    if progress is not None:
-        sys.stderr.write("\r\033[K")
-    command = check_command(args, args.output or "WITNESS.nt", result.bounds.horizon)
-    if witness is not None and args.output:
+    try:
+        outcome = run_in_child(search_and_report, (args,), args.time_limit, progress)
+    finally:
+        if progress is not None:
+            sys.stderr.write("\r\033[K")
+    if outcome.stream is not None:
         with opened_output(args.output, binary=False) as file:
-            file.write(stream_text(witness.elements, command))
-    if args.format == "json":
-        out.write(json.dumps(to_json(result, witness, command, next_command(args)), indent=1,
-                             ensure_ascii=False) + "\n")
-    else:
-        out.write(render_text(result, witness, command, args.output, next_command(args)))
-    if witness is not None and witness.found.interrupted:
+            file.write(outcome.stream)
+    out.write(outcome.report)
+    if outcome.interrupted:
         NOTES.show(["stopped early: the witness shown is the best found so far"])
-    return 0 if witness is None else 1
+    return outcome.status
+
+
+def terminal_progress(stream: TextIO | None = None) -> Progress | None:
+    """Deepening steps and the bound tried on ``stream`` (stderr, as it is when called: it may
+    be redirected), redrawn in place, only on a terminal."""
+    stream = sys.stderr if stream is None else stream
+    if not stream.isatty():
+        return None
+
+    def show(steps: int, bound: list[int]) -> None:
+        triples, last = (bound + [0, 0])[:2]
+        stream.write(f"\r{steps} step(s); now: ≤ {triples} triple(s), last at ≤ {last}   ")
+        stream.flush()
+    return show

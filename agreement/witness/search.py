@@ -24,16 +24,15 @@ a witness then shows that *some* choice of answer streams differs, and "none" th
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TextIO
 
 import clingo
 
 from agreement.compare import pull_range
 from agreement.optiondefaults import DEFAULT_MAX_GROUND
+from agreement.witness.child import Watch, limit_error
 from lars.analysis import is_stratified
 from lars.atoms import Atom
 from lars.errors import InputError, LimitError, SolverError
@@ -264,10 +263,16 @@ class Step:
 
 
 def deepen(program: str, bounds: Bounds, last: int, on_progress: Progress | None = None,
-           order: Callable[[Atom], int] | None = None, time_limit: float | None = None) -> Found | None:
+           order: Callable[[Atom], int] | None = None, time_limit: float | None = None,
+           watch: Watch | None = None, started: float | None = None,
+           whole: bool = True) -> Found | None:
     """The minimal stream of the search program by iterative deepening (SPEC section 13: fewest
-    triples, then the earliest last timestamp), or the best so far when interrupted (Ctrl-C) or
-    after ``time_limit`` seconds. Within a time point the stream lists its atoms by ``order``.
+    triples, then the earliest last timestamp), or the best so far when interrupted (Ctrl-C, or
+    ``watch`` asks to stop) or ``time_limit`` seconds after ``started`` (``time.monotonic()``;
+    default: now; the parent of a child process counts from its own start,
+    :mod:`agreement.witness.child`). Within a time point the stream lists its atoms by
+    ``order``. Only a program over the ``whole`` search space rules sizes out: then ``watch``
+    is told each number of triples ruled out, and a stopped search says which.
 
     The program is ground once; each step solves it under assumptions (:func:`guess_rules`).
     First the triples, over every time point: clingo's lower bound climbs ``k = 0, 1, …`` and
@@ -286,13 +291,17 @@ def deepen(program: str, bounds: Bounds, last: int, on_progress: Progress | None
     messages: list[str] = []
     control = clingo.Control(list(SOLVER_OPTIONS),
                              logger=lambda code, msg: messages.append(msg), message_limit=20)
-    start = time.monotonic()
+    start = time.monotonic() if started is None else started
+    if watch is not None:
+        watch.stage("grounding")
     try:
         control.add("base", [], program)
         ground(control)
     except RuntimeError as error:
         raise SolverError(f"clingo rejected the search program: {' '.join(messages) or error}")
-    attempt = Attempt(control, last, order, start, time_limit)
+    if watch is not None:
+        watch.stage("solving")
+    attempt = Attempt(control, last, order, start, time_limit, watch, whole)
     found = attempt(Step(bounds.max_triples, last), on_progress)
     if found is None:
         attempt.refuse_if_stopped()
@@ -308,13 +317,22 @@ def deepen(program: str, bounds: Bounds, last: int, on_progress: Progress | None
     return replace(found, steps=attempt.steps, seconds=time.monotonic() - start)
 
 
+def stop_reason(start: float, time_limit: float | None, watch: Watch | None) -> str | None:
+    """Why a search begun at ``start`` should stop now: ``"time"`` past the time limit or when
+    the watch says so, ``"interrupt"`` when the watch relays Ctrl-C; ``None`` to go on."""
+    if time_limit is not None and time.monotonic() - start > time_limit:
+        return "time"
+    return None if watch is None else watch.stop()
+
+
 class Attempt:
     """Solving one :class:`Step` on the ground program, within the time limit, Ctrl-C kept."""
 
     def __init__(self, control: clingo.Control, last: int, order: Callable[[Atom], int] | None,
-                 start: float, time_limit: float | None):
+                 start: float, time_limit: float | None, watch: Watch | None = None,
+                 whole: bool = True):
         self.control, self.last, self.order = control, last, order
-        self.start, self.time_limit = start, time_limit
+        self.start, self.time_limit, self.watch, self.whole = start, time_limit, watch, whole
         self.steps, self.bound = 0, 0
         self.stopped = self.timed_out = False
 
@@ -334,7 +352,10 @@ class Attempt:
 
         def on_unsat(lower: Sequence[int]) -> None:
             if lower:
-                self.bound = max(self.bound, lower[0]) if step.last == self.last else self.bound
+                if self.whole and step.last == self.last and lower[0] > self.bound:
+                    self.bound = lower[0]
+                    if self.watch is not None:
+                        self.watch.ruled_out(self.bound)
                 if lower[0] > step.triples:
                     passed.append(lower[0])
         self.steps += 1
@@ -347,9 +368,10 @@ class Attempt:
                     if passed:
                         handle.cancel()
                         break
-                    if self.time_limit is not None and time.monotonic() - self.start > self.time_limit:
+                    reason = self.reason()
+                    if reason is not None:
                         handle.cancel()
-                        self.stopped = self.timed_out = True
+                        self.stopped, self.timed_out = True, reason == "time"
                         break
             except KeyboardInterrupt:
                 handle.cancel()
@@ -362,28 +384,13 @@ class Attempt:
         return Found(model["stream"], model["differ"], not self.stopped, self.steps,
                      time.monotonic() - self.start, self.stopped)
 
+    def reason(self) -> str | None:
+        return stop_reason(self.start, self.time_limit, self.watch)
+
     def refuse_if_stopped(self) -> None:
         """Stopped before any witness: say what is ruled out, and nothing more."""
         if not self.stopped:
             return
         if self.timed_out:
-            ruled = (f"none with ≤ {self.bound - 1} triple(s) exists within the bounds, but larger ones "
-                     "were not ruled out" if self.bound else "none ruled out")
-            raise LimitError(f"no witness found within the time limit of {self.time_limit:g} s, and "
-                             f"{ruled}: the bounds are not exhausted",
-                             hint="raise --time-limit or lower the bounds")
+            raise limit_error(self.time_limit, self.bound)
         raise KeyboardInterrupt
-
-
-def terminal_progress(stream: TextIO | None = None) -> Progress | None:
-    """Models found and the current optimum on ``stream`` (stderr, as it is when called: this
-    module may be imported while it is redirected), redrawn in place, only on a terminal."""
-    stream = sys.stderr if stream is None else stream
-    if not stream.isatty():
-        return None
-
-    def show(steps: int, bound: list[int]) -> None:
-        triples, last = (bound + [0, 0])[:2]
-        stream.write(f"\r{steps} step(s); now: ≤ {triples} triple(s), last at ≤ {last}   ")
-        stream.flush()
-    return show

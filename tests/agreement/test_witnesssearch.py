@@ -9,7 +9,8 @@ from dataclasses import replace
 
 import pytest
 
-from agreement.witness.search import Bounds, Side, check_sides, deepen, terminal_progress
+from agreement.cli.witness import terminal_progress
+from agreement.witness.search import Bounds, Side, check_sides, deepen
 from lars.errors import LimitError
 from lars.parser import parse_program
 from translate.api import parse_query, translate
