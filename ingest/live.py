@@ -38,14 +38,18 @@ import uuid
 from collections.abc import Callable, Iterator
 from urllib.parse import urlsplit
 
+from ingest.kafkatime import KafkaTime, StampedLine, message_ms
 from lars.errors import InputError, Position
 
 POLL_SECONDS = 0.02
 """How long a followed file or a Kafka consumer waits before looking for new lines again."""
 
 
-def live_lines(address: str, idle: float | None = None) -> Iterator[str]:
-    """The lines of ``address`` as they arrive (see the module docstring).
+def live_lines(address: str, idle: float | None = None, kafka_time: KafkaTime | None = None
+               ) -> Iterator[str]:
+    """The lines of ``address`` as they arrive (see the module docstring); a Kafka message's
+    lines are :class:`~ingest.kafkatime.StampedLine` at the message's time when ``kafka_time``
+    says where to take it from (other sources ignore it).
 
     Raises:
         InputError: an unknown scheme, a source that cannot be opened, a Kafka address without
@@ -56,6 +60,8 @@ def live_lines(address: str, idle: float | None = None) -> Iterator[str]:
     if reader is None:
         raise InputError(f"cannot follow a {scheme}:// address", Position(address),
                          hint="give a file, a pipe, '-', ws://, wss:// or kafka://")
+    if scheme == "kafka":
+        return reader(address, idle, kafka_time)
     return reader(address, idle)
 
 
@@ -214,8 +220,10 @@ def kafka_reason(error: object) -> str:
     return text() if callable(text) else str(error)
 
 
-def kafka_lines(address: str, idle: float | None) -> Iterator[str]:
-    """The messages of a Kafka topic from its start, read by a consumer group of their own."""
+def kafka_lines(address: str, idle: float | None, kafka_time: KafkaTime | None = None
+                ) -> Iterator[str]:
+    """The messages of a Kafka topic from its start, read by a consumer group of their own;
+    each line at its message's time if ``kafka_time`` is given (:mod:`ingest.kafkatime`)."""
     servers, topic = kafka_address(address, topic_needed=True)
     consumer = kafka_client(kafka_consumer, servers, address, **{
         "group.id": f"lars-{uuid.uuid4().hex}", "auto.offset.reset": "earliest",
@@ -231,12 +239,17 @@ def kafka_lines(address: str, idle: float | None) -> Iterator[str]:
             if message.error():
                 raise InputError(f"Kafka: {message.error()}", Position(address))
             quiet_since = time.monotonic()
-            yield from split_lines(iter((message.value() or b"",)))
+            lines = split_lines(iter((message.value() or b"",)))
+            if kafka_time is None:
+                yield from lines
+            else:
+                stamp = message_ms(message, kafka_time, address)
+                yield from (StampedLine(line, stamp) for line in lines)
     finally:
         consumer.close()
 
 
-READERS: dict[str, Callable[[str, float | None], Iterator[str]]] = {
+READERS: dict[str, Callable[..., Iterator[str]]] = {
     "": file_lines, "ws": websocket_lines, "wss": websocket_lines, "kafka": kafka_lines,
 }
 
