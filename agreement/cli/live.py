@@ -147,7 +147,9 @@ def delay_ticks(text: str | int | None, unit: str) -> int:
 def follow_query(args: argparse.Namespace, out: TextIO) -> int:
     """``lars agree QUERY --stream SOURCE --follow``: both sides computed over a live stream
     (:mod:`agreement.agree.livestream`)."""
-    from agreement.agree.livestream import LateNotes, LiveSlices, window_reach
+    from agreement.agree.livestream import LateNotes
+    from ingest.liveslices import LiveSlices
+    from translate.reports import window_reach
     from agreement.agree.streaming import ComputedCheck
     from agreement.defaults import default_period
     from agreement.facade import query_pair
