@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import queue
+from collections import deque
 import stat
 import sys
 import threading
@@ -262,10 +263,11 @@ def interleave(sources: dict[str, Iterator[str]], ends: bool = False
                ) -> Iterator[tuple[str, int, str]]:
     """``(name, line number, line)`` of several sources, in the order their lines arrive (and
     ``(name, 0, END)`` when a source has ended, if ``ends``): each
-    source is read by a thread of its own (daemon threads: Ctrl-C in the caller ends them with
-    the program); the first error of any source is raised here, and the other sources stop
-    at their next line (a source waiting for one stays blocked until it comes or the program
-    ends).
+    source is read by a thread of its own, started at once (a WebSocket replay waits for every
+    file's client before it sends anything; daemon threads: Ctrl-C in the caller ends them
+    with the program); the first error of any source is raised here, and the other sources
+    stop at their next line (a source waiting for one stays blocked until it comes or the
+    program ends).
 
     >>> sorted(interleave({"a": iter(["x", "y"]), "b": iter(["z"])}))
     [('a', 1, 'x'), ('a', 2, 'y'), ('b', 1, 'z')]
@@ -299,7 +301,13 @@ def interleave(sources: dict[str, Iterator[str]], ends: bool = False
 
     for name, lines in sources.items():
         threading.Thread(target=pump, args=(name, lines), daemon=True, name=f"lars-{name}").start()
-    running = len(sources)
+    return arrivals(arrived, stop, len(sources), ends)
+
+
+def arrivals(arrived: queue.Queue, stop: threading.Event, running: int, ends: bool
+             ) -> Iterator[tuple[str, int, str]]:
+    """What the threads of :func:`interleave` put in ``arrived``, until ``running`` sources
+    have ended."""
     try:
         while running:
             try:
@@ -315,6 +323,38 @@ def interleave(sources: dict[str, Iterator[str]], ends: bool = False
             yield name, number, line
     finally:  # an error, Ctrl-C or the caller's end: the other sources stop at their next line
         stop.set()
+
+
+class PerSource:
+    """The lines of several sources read by one :func:`interleave`, handed out source by
+    source (``lars check --follow`` reads the answers and the stream each as it needs them):
+    while one source's lines are waited for, the others' are kept until asked for, so that no
+    reading thread stalls on a full queue while a line of another source is awaited (a replay
+    that sends every file in one time order would wait for it too).
+
+    >>> both = PerSource({"a": iter(["x", "y"]), "b": iter(["z"])})
+    >>> list(both.lines("b")), list(both.lines("a"))
+    ([(1, 'z')], [(1, 'x'), (2, 'y')])
+    """
+
+    def __init__(self, sources: dict[str, Iterator[str]]) -> None:
+        self.arrivals = interleave(sources, ends=True)
+        self.kept: dict[str, deque] = {name: deque() for name in sources}
+
+    def lines(self, name: str) -> Iterator[tuple[int, str]]:
+        """``(line number, line)`` of source ``name`` as they arrive, until it ends."""
+        kept = self.kept[name]
+        while True:
+            while kept:
+                item = kept.popleft()
+                if item is END:
+                    return
+                yield item
+            arrived = next(self.arrivals, None)
+            if arrived is None:
+                return
+            source, number, line = arrived
+            self.kept[source].append(END if line is END else (number, line))
 
 
 QUEUE_LINES = 10_000

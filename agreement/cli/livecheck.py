@@ -17,7 +17,7 @@ from agreement.check.follow import FollowedCheck, Outcome
 from agreement.check.live import Dropped, LateRelation, LateTriples, Verdict
 from agreement.check.report import COMPARISON_TEXT, REASONS
 from agreement.cli.live import LiveWriter, delay_ticks, followed
-from ingest.live import interleave
+from ingest.live import PerSource
 from lars.errors import InputError
 
 ENDED = "the run ended before this relation"
@@ -31,9 +31,11 @@ def command_check_follow(args: argparse.Namespace, out: TextIO) -> int:
                          "text or jsonl")
     if args.stream == "-" == args.answers:
         raise InputError("only one input can be the standard input ('-')")
+    sources = PerSource({"stream": followed(args.stream, args),
+                         "answers": followed(args.answers, args)})
     check = FollowedCheck(
-        args.query, args.stream, args.answers, args.profile, lines(args.stream, args),
-        lines(args.answers, args), delay_ticks(args.max_delay, args.unit), args.static,
+        args.query, args.stream, args.answers, args.profile, sources.lines("stream"),
+        sources.lines("answers"), delay_ticks(args.max_delay, args.unit), args.static,
         args.unit, args.engine, args.stream_iri, args.compare, args.merge_same_time, args.period,
         args.variant, args.start, args.end, args.select, args.max_t0, args.max_time_points)
     writer = LiveWriter(out, args.format)
@@ -46,11 +48,6 @@ def command_check_follow(args: argparse.Namespace, out: TextIO) -> int:
         finish(writer, check, None, interrupted=True)
         raise
     raise AssertionError("the check ended without an outcome")
-
-
-def lines(address: str, args: argparse.Namespace):
-    """``(line number, text)`` of one source, read by a thread of its own."""
-    return ((number, text) for _, number, text in interleave({address: followed(address, args)}))
 
 
 def write(writer: LiveWriter, event: Verdict | LateRelation | LateTriples) -> None:

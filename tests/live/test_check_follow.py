@@ -106,7 +106,14 @@ def test_shuffled_within_d_the_verdict_is_the_same_with_max_delay_d(capsys, tmp_
     assert (status, summary["t0"], summary["late_relations"], summary["late_triples"]) == (0, 0, 0, 0), err
     in_order_status, in_order, _ = live(capsys, query, stream_file, tmp_path / "in-order.jsonl",
                                         "cqels", options)
-    assert [e for e in events if e["kind"] == "relation"] == [e for e in in_order if e["kind"] == "relation"]
+    assert judged(events) == judged(in_order)
+
+
+def judged(events: list[dict]) -> list[dict]:
+    """The relations' verdicts, without their labels: a relation merged from one tick's is
+    labelled with the first of them to arrive, which a shuffle changes."""
+    return [{key: value for key, value in e.items() if key != "timestamp"}
+            for e in events if e["kind"] == "relation"]
 
 
 def test_late_lines_are_reported_not_dropped(capsys, tmp_path, stream_file):
