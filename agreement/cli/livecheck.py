@@ -104,7 +104,7 @@ def dropped_text(dropped: Dropped) -> str:
     if dropped.reason == "ended":
         return ENDED
     if dropped.expected is None:
-        return "no expected relation up to its time matches it"
+        return "no relation is expected up to its time"
     counts = f": {dropped.missing} missing, {dropped.extra} extra" if dropped.reason == "rows" else ""
     return f"{REASONS[dropped.reason]} (expected at {dropped.expected.time}{counts})"
 
