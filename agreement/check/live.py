@@ -85,8 +85,12 @@ class LiveRuns(RunCache):
         return takewhile(lambda report: not self.past_end(report.time), reports)
 
     def started(self) -> None:
-        """Every run is asked for: the stream's start is let go (only the runs hold it now)."""
+        """Every run is asked for: the stream's start and the runs are let go, so that only
+        the readings hold them (the slices of the stream are kept only as far back as the
+        slowest run still read needs them)."""
         self._start = None
+        for runs in (self._runs, self._widened_runs, self._counted_runs):
+            runs.clear()
 
 
 @dataclass
@@ -193,9 +197,11 @@ class LiveJudge:
             else:
                 self.step(reading, relation, failures)
         index, self.judged = self.judged, self.judged + 1
+        self.readings = [reading for reading in self.readings if reading.starts]  # the others
+        # are let go, with the stream's slices their runs were still to read
         paired = {}
         for reading in self.readings:
-            if reading.starts and reading.t0 not in paired:
+            if reading.t0 not in paired:
                 paired[reading.t0] = reading.at(reading.starts[0] + index).time
         dropped = tuple(failures[t0] for t0 in sorted(before - set(paired)) if t0 in failures)
         return Verdict(index, relation, self.tick(relation), paired, dropped)
