@@ -13,7 +13,7 @@ import pytest
 
 from agreement.cli.app import main
 from ingest.replay import timed_lines
-from tests.live.conftest import ANSWERS, verdicts
+from tests.live.conftest import ANSWERS, ROOT, verdicts
 
 mockafka = pytest.importorskip("mockafka")
 admin = pytest.importorskip("confluent_kafka.admin")
@@ -113,3 +113,21 @@ def test_a_bad_kafka_time_option_is_refused(capsys):
         main(["agree", "--follow", "--kafka-time", "offset"])
     assert ended.value.code == 2
     assert "--kafka-time is 'timestamp' or 'field:NAME', not 'offset'" in capsys.readouterr().err
+
+
+def test_lars_check_follow_takes_the_message_time_too(fake_kafka, capsys, stream_file):
+    """YASPER's answers to the 2023 study's Q3 (correct at t0 = 2, as batch ``lars check``
+    says), their lines stamped wrong, the stream as plain N-Triples: right only if each line
+    is at its message's time."""
+    answers = ROOT / "examples" / "csrbench-2023" / "answers" / "yasper-answer-3.json"
+    publish(fake_kafka, "answers", [(wrong_time(line), {"timestamp": ms})
+                                    for ms, line in timed_lines(str(answers), 1000)])
+    publish(fake_kafka, "stream", [(line.rsplit(" ", 1)[0] + " .", {"timestamp": max(ms, 1)})
+                                   for ms, line in timed_lines(str(stream_file), 1000)])
+    status = main(["check", str(ROOT / "examples" / "csrbench-2023" / "queries" / "q3.rspql"),
+                   "--profile", "yasper", "--select", "sensor,obs,value", "--csrbench", "--follow",
+                   "--idle", "1", "--format", "jsonl", "--kafka-time", "timestamp",
+                   "--stream", BASE + "stream", "--answers", BASE + "answers"])
+    captured = capsys.readouterr()
+    summary = json.loads(captured.out.splitlines()[-1])
+    assert (status, summary["t0"], summary["relations"]) == (0, 2, 4), captured.err
