@@ -239,6 +239,9 @@ class LiveOptions:
             line later than that is reported as late (default 0).
         idle: seconds without a new line after which a followed file or Kafka topic has ended
             (default: never; Ctrl-C ends the check with its summary).
+        kafka_time: where a ``kafka://`` source's lines take their time: ``timestamp`` (the
+            Kafka message's) or ``field:NAME`` (an integer field of a JSON message), in ms
+            (default: the time written in the line).
         replayed: the files ``lars replay`` publishes.
         rate: how many times real time they are replayed at.
         to: where: ``-``, ``ws://HOST:PORT`` or ``kafka://HOST:PORT/TOPIC``.
@@ -248,6 +251,7 @@ class LiveOptions:
     follow: bool = False
     max_delay: str | int | None = None
     idle: float | None = None
+    kafka_time: str | None = None
     replayed: tuple[str, ...] = ()
     rate: float = 1.0
     to: str = "-"

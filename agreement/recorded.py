@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agreement.compare import AnswerSeries, Row
+from ingest.kafkatime import stamp_of
 from ingest.recordedjson import parse_json, relations_of
 from lars.errors import InputError, ParseError, Position
 from translate.documents import read_document
@@ -107,6 +108,38 @@ def read_relations(path: str | Path, unit_ms: int = 1000) -> RecordedStream:
     checked = relations_of(document, source)
     return RecordedStream(checked.variables, tuple(RecordedRelation(timestamp, rows)
                                                    for timestamp, rows in checked.relations))
+
+
+def relation_line(text: str, source: str, number: int, unit_ms: int) -> RecordedStream:
+    """The relations of one line of recorded answers read live (``--follow``): a CSRBench
+    relation or a ``lars run --format sparql-json`` line, checked as the files are, errors at
+    the line's position. A :class:`~ingest.kafkatime.StampedLine` (``--kafka-time``) is at its
+    message's time: a CSRBench relation then needs no ``timestamp`` of its own.
+
+    >>> line = '{"head": {"vars": ["x"]}, "timestamp": 2000, "results": {"bindings": []}}'
+    >>> relation_line(line, "a.jsonl", 3, 1000).relations
+    (RecordedRelation(timestamp=2000, rows=()),)
+    """
+    if not text.strip():
+        return RecordedStream((), ())
+    stamp = stamp_of(text)
+    try:
+        document = parse_json(text, source)
+        if isinstance(document, dict) and "time" in document:
+            relations = sparql_json_lines(text, source, unit_ms)
+        else:
+            if stamp is not None and isinstance(document, dict):
+                document.setdefault("timestamp", stamp)  # the message's time replaces it
+            relations = [document]
+        checked = relations_of({"relations": relations}, source)
+    except (InputError, ParseError) as error:  # the readers' positions: a one-line file
+        where = error.position or Position(source)
+        column = where.column or len(text) - len(text.lstrip()) + 1  # else the line's object
+        raise type(error)(error.message.removeprefix("relations[0]."),
+                          Position(source, number, column), error.hint) from None
+    return RecordedStream(checked.variables, tuple(
+        RecordedRelation(timestamp if stamp is None else stamp, rows)
+        for timestamp, rows in checked.relations))
 
 
 def read_recorded(path: str | Path, unit_ms: int, label_ms: int = 0) -> AnswerSeries:

@@ -17,19 +17,23 @@ the network (SPEC section 11).
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import datetime, timezone
 
 from rdflib import Dataset, URIRef
 
+from ingest.kafkatime import stamp_of
 from ingest.rdffiles import StreamTriple, parse_ntriples_line
 from lars.errors import InputError, ParseError, Position
 
 GENERATED_AT = URIRef("http://www.w3.org/ns/prov#generatedAtTime")
 
 
-def jsonld_element(text: str, source: str, number: int, unit_ms: int, stream: URIRef | None
-                   ) -> tuple[int, list[StreamTriple]]:
-    """``(t, triples)`` of one JSON-LD stream element (see the module docstring).
+def jsonld_element(text: str, source: str, number: int, unit_ms: int, stream: URIRef | None,
+                   timed_apart: bool = False) -> tuple[int, list[StreamTriple]]:
+    """``(t, triples)`` of one JSON-LD stream element (see the module docstring); with
+    ``timed_apart`` (its time is the Kafka message's) it needs no ``generatedAtTime`` (``t``
+    is then 0 for the caller to replace).
 
     Raises:
         ParseError: not JSON, or not JSON-LD rdflib can read.
@@ -52,12 +56,15 @@ def jsonld_element(text: str, source: str, number: int, unit_ms: int, stream: UR
     except Exception as error:  # noqa: BLE001 - rdflib's JSON-LD parser raises many kinds
         raise ParseError(f"not JSON-LD rdflib reads: {error}", where) from None
     times = [o for _, _, o, g in dataset.quads((None, GENERATED_AT, None, None))]
-    if len(times) != 1:
+    if timed_apart and not times:
+        time = 0
+    elif len(times) != 1:
         raise InputError(f"a stream element has one prov:generatedAtTime, not {len(times)}", where)
-    time = element_time(str(times[0]), unit_ms, where)
+    else:
+        time = element_time(str(times[0]), unit_ms, where)
     triples = [StreamTriple(time, stream, (s, p, o), where)
                for s, p, o, g in dataset.quads((None, None, None, None))
-               if not (p == GENERATED_AT and o == times[0])]
+               if not (p == GENERATED_AT and times and o == times[0])]
     return time, triples
 
 
@@ -87,7 +94,24 @@ def element_time(text: str, unit_ms: int, where: Position) -> int:
 def stream_line(text: str, source: str, number: int, unit_ms: int, stream: URIRef | None
                 ) -> tuple[int, list[StreamTriple]] | None:
     """One line of a live stream: a JSON-LD element (it starts with ``{``) or a timestamped
-    N-Triples line (:func:`ingest.rdffiles.parse_ntriples_line`; ``None`` if blank or a comment)."""
+    N-Triples line (:func:`ingest.rdffiles.parse_ntriples_line`; ``None`` if blank or a comment).
+
+    A :class:`~ingest.kafkatime.StampedLine` (``--kafka-time``) is at its message's time,
+    ``floor(ms / unit)``, not at the one written in it; its N-Triples line may then end with
+    ``.`` and no time of its own, as plain N-Triples.
+
+    >>> from ingest.kafkatime import StampedLine
+    >>> stream_line(StampedLine("<http://e/a> <http://e/p> <http://e/b> .", 12500), "k", 1, 1000, None)[0]
+    12
+    """
+    stamp = stamp_of(text)
+    if stamp is not None and text.rstrip().endswith("."):
+        text = f"{text} 0"  # plain N-Triples: the time is the message's
     if text.lstrip().startswith("{"):
-        return jsonld_element(text, source, number, unit_ms, stream)
-    return parse_ntriples_line(text, source, number, default_stream=stream)
+        parsed = jsonld_element(text, source, number, unit_ms, stream, stamp is not None)
+    else:
+        parsed = parse_ntriples_line(text, source, number, default_stream=stream)
+    if stamp is None or parsed is None:
+        return parsed
+    time = stamp // unit_ms
+    return time, [replace(element, time=time) for element in parsed[1]]

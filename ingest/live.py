@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import queue
+from collections import deque
 import stat
 import sys
 import threading
@@ -38,14 +39,18 @@ import uuid
 from collections.abc import Callable, Iterator
 from urllib.parse import urlsplit
 
+from ingest.kafkatime import KafkaTime, StampedLine, message_ms
 from lars.errors import InputError, Position
 
 POLL_SECONDS = 0.02
 """How long a followed file or a Kafka consumer waits before looking for new lines again."""
 
 
-def live_lines(address: str, idle: float | None = None) -> Iterator[str]:
-    """The lines of ``address`` as they arrive (see the module docstring).
+def live_lines(address: str, idle: float | None = None, kafka_time: KafkaTime | None = None
+               ) -> Iterator[str]:
+    """The lines of ``address`` as they arrive (see the module docstring); a Kafka message's
+    lines are :class:`~ingest.kafkatime.StampedLine` at the message's time when ``kafka_time``
+    says where to take it from (other sources ignore it).
 
     Raises:
         InputError: an unknown scheme, a source that cannot be opened, a Kafka address without
@@ -56,6 +61,8 @@ def live_lines(address: str, idle: float | None = None) -> Iterator[str]:
     if reader is None:
         raise InputError(f"cannot follow a {scheme}:// address", Position(address),
                          hint="give a file, a pipe, '-', ws://, wss:// or kafka://")
+    if scheme == "kafka":
+        return reader(address, idle, kafka_time)
     return reader(address, idle)
 
 
@@ -214,8 +221,10 @@ def kafka_reason(error: object) -> str:
     return text() if callable(text) else str(error)
 
 
-def kafka_lines(address: str, idle: float | None) -> Iterator[str]:
-    """The messages of a Kafka topic from its start, read by a consumer group of their own."""
+def kafka_lines(address: str, idle: float | None, kafka_time: KafkaTime | None = None
+                ) -> Iterator[str]:
+    """The messages of a Kafka topic from its start, read by a consumer group of their own;
+    each line at its message's time if ``kafka_time`` is given (:mod:`ingest.kafkatime`)."""
     servers, topic = kafka_address(address, topic_needed=True)
     consumer = kafka_client(kafka_consumer, servers, address, **{
         "group.id": f"lars-{uuid.uuid4().hex}", "auto.offset.reset": "earliest",
@@ -231,12 +240,17 @@ def kafka_lines(address: str, idle: float | None) -> Iterator[str]:
             if message.error():
                 raise InputError(f"Kafka: {message.error()}", Position(address))
             quiet_since = time.monotonic()
-            yield from split_lines(iter((message.value() or b"",)))
+            lines = split_lines(iter((message.value() or b"",)))
+            if kafka_time is None:
+                yield from lines
+            else:
+                stamp = message_ms(message, kafka_time, address)
+                yield from (StampedLine(line, stamp) for line in lines)
     finally:
         consumer.close()
 
 
-READERS: dict[str, Callable[[str, float | None], Iterator[str]]] = {
+READERS: dict[str, Callable[..., Iterator[str]]] = {
     "": file_lines, "ws": websocket_lines, "wss": websocket_lines, "kafka": kafka_lines,
 }
 
@@ -249,10 +263,11 @@ def interleave(sources: dict[str, Iterator[str]], ends: bool = False
                ) -> Iterator[tuple[str, int, str]]:
     """``(name, line number, line)`` of several sources, in the order their lines arrive (and
     ``(name, 0, END)`` when a source has ended, if ``ends``): each
-    source is read by a thread of its own (daemon threads: Ctrl-C in the caller ends them with
-    the program); the first error of any source is raised here, and the other sources stop
-    at their next line (a source waiting for one stays blocked until it comes or the program
-    ends).
+    source is read by a thread of its own, started at once (a WebSocket replay waits for every
+    file's client before it sends anything; daemon threads: Ctrl-C in the caller ends them
+    with the program); the first error of any source is raised here, and the other sources
+    stop at their next line (a source waiting for one stays blocked until it comes or the
+    program ends).
 
     >>> sorted(interleave({"a": iter(["x", "y"]), "b": iter(["z"])}))
     [('a', 1, 'x'), ('a', 2, 'y'), ('b', 1, 'z')]
@@ -286,7 +301,13 @@ def interleave(sources: dict[str, Iterator[str]], ends: bool = False
 
     for name, lines in sources.items():
         threading.Thread(target=pump, args=(name, lines), daemon=True, name=f"lars-{name}").start()
-    running = len(sources)
+    return arrivals(arrived, stop, len(sources), ends)
+
+
+def arrivals(arrived: queue.Queue, stop: threading.Event, running: int, ends: bool
+             ) -> Iterator[tuple[str, int, str]]:
+    """What the threads of :func:`interleave` put in ``arrived``, until ``running`` sources
+    have ended."""
     try:
         while running:
             try:
@@ -302,6 +323,38 @@ def interleave(sources: dict[str, Iterator[str]], ends: bool = False
             yield name, number, line
     finally:  # an error, Ctrl-C or the caller's end: the other sources stop at their next line
         stop.set()
+
+
+class PerSource:
+    """The lines of several sources read by one :func:`interleave`, handed out source by
+    source (``lars check --follow`` reads the answers and the stream each as it needs them):
+    while one source's lines are waited for, the others' are kept until asked for, so that no
+    reading thread stalls on a full queue while a line of another source is awaited (a replay
+    that sends every file in one time order would wait for it too).
+
+    >>> both = PerSource({"a": iter(["x", "y"]), "b": iter(["z"])})
+    >>> list(both.lines("b")), list(both.lines("a"))
+    ([(1, 'z')], [(1, 'x'), (2, 'y')])
+    """
+
+    def __init__(self, sources: dict[str, Iterator[str]]) -> None:
+        self.arrivals = interleave(sources, ends=True)
+        self.kept: dict[str, deque] = {name: deque() for name in sources}
+
+    def lines(self, name: str) -> Iterator[tuple[int, str]]:
+        """``(line number, line)`` of source ``name`` as they arrive, until it ends."""
+        kept = self.kept[name]
+        while True:
+            while kept:
+                item = kept.popleft()
+                if item is END:
+                    return
+                yield item
+            arrived = next(self.arrivals, None)
+            if arrived is None:
+                return
+            source, number, line = arrived
+            self.kept[source].append(END if line is END else (number, line))
 
 
 QUEUE_LINES = 10_000

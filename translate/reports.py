@@ -78,7 +78,7 @@ from translate.names import (
 )
 from translate.profiles import Profile
 from translate.rdf import STRIPLE, RdfTermEncoder
-from translate.rsp import RangeWindow, RspQuery, RspWindow
+from translate.rsp import NowWindow, RangeWindow, RspQuery, RspWindow
 from translate.sparqltext import window_text
 from translate.streamrules import TauResult, tau1, tau2
 from translate.triggers import with_trigger
@@ -387,3 +387,17 @@ def compile_profile(query: RspQuery, profile: Profile, t0: int = 0, period: int 
                        profile.translation, variant if profile.translation == "cqels" else None,
                        "engine", period if "periodic" in profile.report else None, profile.bounds,
                        profile=profile.name, report=REPORT, t0=t0, empty_group=profile.empty_group)
+
+
+def window_reach(queries: Sequence[RspQuery]) -> int | None:
+    """How far after its time point a triple can still be in a window of ``queries``: the
+    longest ``RANGE`` (``[NOW]``: 0); ``None`` when some window is not bounded in time
+    (``[TRIPLES N]``, ``[ALL]``), so a late triple may change every later verdict."""
+    reach = 0
+    for query in queries:
+        for spec in query.streams:
+            if isinstance(spec.window, RangeWindow):
+                reach = max(reach, spec.window.length)
+            elif not isinstance(spec.window, NowWindow):
+                return None
+    return reach

@@ -6,7 +6,8 @@ Each side's answers arrive as JSON lines, one relation per line, in either recor
 or a line of ``lars run --format sparql-json`` (``{"time": t, "results": …}``); both are
 checked by the readers of the recorded files (:mod:`ingest.recordedjson`,
 :mod:`agreement.recorded`). The stream, when given, is read as timestamped N-Triples lines and
-only tells the time: event time is the time points of the lines, not the wall clock.
+only tells the time: event time is the time points of the lines (or of their Kafka messages,
+``--kafka-time``, :mod:`ingest.kafkatime`), not the wall clock.
 
 Each input keeps its own order (the RSP-QL model): the *watermark* is the least over the
 inputs still running of the largest time point each has given, less ``max_delay`` ``D``; an
@@ -36,10 +37,9 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from agreement.compare import IntervalVerdict, Row, interval_verdict
-from agreement.recorded import sparql_json_lines
-from ingest.recordedjson import parse_json, relations_of
+from agreement.recorded import relation_line
 from ingest.jsonldstream import stream_line
-from lars.errors import InputError, ParseError, Position
+from lars.errors import InputError, Position
 
 KEPT_VERDICTS = 64
 """Judged intervals whose verdicts are kept to tell whether late answers would change them."""
@@ -129,32 +129,20 @@ class LiveCheck:
     def relations(self, side: str, name: str, number: int, text: str
                   ) -> Iterator[tuple[int, frozenset[Row]]]:
         """The relations of one answer line: ``(time point, rows in the check's variable
-        order)``, the time point ``floor((timestamp - label) / unit)``."""
-        if not text.strip():
-            return
-        try:
-            document = parse_json(text, name)
-            if isinstance(document, dict) and "time" in document:
-                relations = sparql_json_lines(text, name, self.unit_ms)
-            else:
-                relations = [document]
-            checked = relations_of({"relations": relations}, name)
-        except (InputError, ParseError) as error:  # the readers' positions: a one-line file
-            where = error.position or Position(name)
-            column = where.column or len(text) - len(text.lstrip()) + 1  # else the line's object
-            raise type(error)(error.message.removeprefix("relations[0]."),
-                              Position(name, number, column), error.hint) from None
-        where = f"{name}:{number}"
+        order)``, the time point ``floor((timestamp - label) / unit)`` (the timestamp that of the
+        Kafka message for a :class:`~ingest.kafkatime.StampedLine`, the line's own left out)."""
+        checked = relation_line(text, name, number, self.unit_ms)
         if not checked.relations:
             return
+        where = f"{name}:{number}"
         index = self.column_order(checked.variables, where)
         label = self.labels_ms[SIDES.index(side)]
-        for timestamp, rows in checked.relations:
-            if timestamp < label:
-                raise InputError(f"timestamp {timestamp} ms less the profile's label-ms {label} "
-                                 "lies before the timeline's start 0", Position(name, number))
-            yield (timestamp - label) // self.unit_ms, frozenset(tuple(row[i] for i in index)
-                                                                  for row in rows)
+        for relation in checked.relations:
+            if relation.timestamp < label:
+                raise InputError(f"timestamp {relation.timestamp} ms less the profile's label-ms "
+                                 f"{label} lies before the timeline's start 0", Position(name, number))
+            yield ((relation.timestamp - label) // self.unit_ms,
+                   frozenset(tuple(row[i] for i in index) for row in relation.rows))
 
     def column_order(self, variables: tuple[str, ...], where: str) -> list[int]:
         """Where each of the check's variables (the first relation's) is in ``variables``."""

@@ -1,7 +1,7 @@
 """A query checked over a stream that is still being written (issue 31, ``lars agree QUERY
 --stream ws://… --follow``): both sides computed by our translations, as ``lars agree`` does
 over a file (:class:`agreement.agree.streaming.ComputedCheck`), from timestamped N-Triples lines
-as they arrive.
+as they arrive (:class:`ingest.liveslices.LiveSlices`).
 
 The lines pass through a watermark (:class:`ingest.watermark.Reorder`, ``--max-delay D``, per
 stream): lines at most ``D`` out of order are put back in order, and each time point is handed
@@ -19,68 +19,9 @@ holding its last time point, as the timeline of ``lars agree`` on the finished f
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import ClassVar
-
-from ingest.lazy import RdfSlice
-from ingest.jsonldstream import stream_line
-from ingest.rdffiles import StreamTriple
-from ingest.watermark import Reorder, Timed
-
-
-@dataclass
-class LiveSlices:
-    """The slices of a live stream's lines, ``(t, triples)`` ascending, read as they come.
-
-    Args:
-        lines: ``(line number, text)`` of the stream as they arrive: timestamped N-Triples, or
-            JSON-LD elements as TripleWave sends them (:mod:`ingest.jsonldstream`).
-        source: the stream's address, for errors.
-        default_stream: the stream of a line that names none.
-        unit_ms: one tick in milliseconds (a JSON-LD element's time is a dateTime).
-        reorder: the watermark.
-        late: called with each late triple (see the module docstring).
-    """
-
-    lines: Iterator[tuple[int, str]]
-    source: str
-    default_stream: object
-    unit_ms: int
-    reorder: Reorder
-    late: Callable[[Timed], None]
-    last: int | None = field(default=None, init=False)
-    """The largest time point handed on."""
-    ended: bool = field(default=False, init=False)
-
-    def __iter__(self) -> Iterator[RdfSlice]:
-        for number, text in self.lines:
-            parsed = stream_line(text, self.source, number, self.unit_ms, self.default_stream)
-            if parsed is None:
-                continue
-            time, elements = parsed
-            for element in elements:
-                yield from self.slices(self.reorder.push(time, element, stream=element.stream))
-        yield from self.slices(self.reorder.flush())
-        self.ended = True
-
-    def slices(self, released: Iterator[Timed]) -> Iterator[RdfSlice]:
-        """The released lines grouped by time point: every time point released is complete."""
-        group: list[StreamTriple] = []
-        for item in released:
-            if item.late:
-                self.late(item)
-                continue
-            if group and item.time != group[0].time:
-                yield self.handed(group)
-                group = []
-            group.append(item.item)
-        if group:
-            yield self.handed(group)
-
-    def handed(self, group: list[StreamTriple]) -> RdfSlice:
-        self.last = group[0].time
-        return group[0].time, tuple(group)
 
 
 @dataclass
@@ -102,21 +43,6 @@ class StreamTally:
 
     def timeline(self) -> tuple[int, int]:
         return self.start, max(self.start, self.end if self.end is not None else self.start)
-
-
-def window_reach(queries) -> int | None:
-    """How far after its time point a triple can still be in a window of ``queries``: the
-    longest ``RANGE`` (``[NOW]``: 0); ``None`` when some window is not bounded in time
-    (``[TRIPLES N]``, ``[ALL]``), so a late triple may change every later verdict."""
-    from translate.rsp import NowWindow, RangeWindow
-    reach = 0
-    for query in queries:
-        for spec in query.streams:
-            if isinstance(spec.window, RangeWindow):
-                reach = max(reach, spec.window.length)
-            elif not isinstance(spec.window, NowWindow):
-                return None
-    return reach
 
 
 @dataclass

@@ -18,6 +18,7 @@ from rdflib import Literal as RdfLiteral
 from agreement.compare import Row
 from ingest.eager import QueryData
 from lars.errors import SolverError
+from lars.streams import Timeline
 from solver.strategies import evaluate, slices_of
 from translate.api import Translation
 from translate.profiles import Profile
@@ -236,16 +237,24 @@ def reports(translation: Translation, data: QueryData) -> tuple[Report, ...]:
 
 def report_stream(translation: Translation, data: QueryData) -> Iterator[Report]:
     """:func:`reports` one at a time, the solver stepping as they are read."""
+    return reports_over(translation, slices_of(data.stream), data.stream.timeline,
+                        data.background, data.encoder)
+
+
+def reports_over(translation: Translation, slices: Iterable, timeline: Timeline,
+                 background: Iterable, encoder) -> Iterator[Report]:
+    """The relations ``translation`` reports over ``slices`` (``(t, atoms)`` ascending, read as
+    the reports are: a live stream's too), one at a time."""
     select = translation.answer.select_order
-    for answer in evaluate(translation.program, slices_of(data.stream), data.stream.timeline,
-                           data.background, shown={translation.answer.predicate, translation.report}):
+    for answer in evaluate(translation.program, slices, timeline, background,
+                           shown={translation.answer.predicate, translation.report}):
         if len(answer.streams) != 1:
             raise SolverError(f"the {translation.profile} program has {len(answer.streams)} answer "
                               f"streams at {answer.time}; compiled profiles must have exactly one")
         atoms = [atom for atom, time in answer.streams[0] if time == answer.time]
         if not any(atom.predicate == translation.report for atom in atoms):
             continue
-        rows = translation.rows(atoms, data.encoder)
+        rows = translation.rows(atoms, encoder)
         yield Report(answer.time, frozenset(tuple(row[v] for v in select) for row in rows))
 
 

@@ -69,6 +69,11 @@ class RunCache:
             self._data = query_data([translation], self.elements, self.graphs, self.timeline)
         return self._data
 
+    def _reports(self, translation) -> Iterator[Report]:
+        """The reports of one compiled profile over the stream (``lars check --follow``: over
+        the live stream, :class:`agreement.check.live.LiveRuns`)."""
+        return report_stream(translation, self._data_for(translation))
+
     def _run(self, profile: Profile, t0: int) -> ExpectedRun:
         key = (profile, t0)
         step = self._slide(profile)
@@ -80,8 +85,7 @@ class RunCache:
         if key not in self._runs:
             translation = compile_profile(self.query, profile, t0, self.period, self.variant,
                                           self._reach)
-            computed = LazyReports(report_stream(translation, self._data_for(translation)),
-                                   self.timeline.end, step or 1)
+            computed = LazyReports(self._reports(translation), self.timeline.end, step or 1)
             full = replace(profile, startup="full")
             if profile.startup == "partial" and self._slide(full) is not None:
                 computed = self._started_up(computed, self._run(full, t0).reports, t0)
@@ -134,7 +138,7 @@ class RunCache:
         translation = compile_profile(full, profile, t0, self.period, self.variant, self._reach)
         names = translation.answer.select_order
         select = tuple(v.name for v in self.query.variables)
-        counted = report_stream(translation, self._data_for(translation))
+        counted = self._reports(translation)
         return replace(run, reports=_like(run.reports, (
             replace(r, counts=frozenset(multiplicities(other.rows, names, select).items())
                     if other else frozenset()) for r, other in at_times(run.reports, counted))))

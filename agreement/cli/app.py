@@ -254,13 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "pipe, '-', ws://... or kafka://host:port/topic): --recorded-csparql "
                             "and --recorded-cqels (and --stream for the time), or QUERY's --stream; "
                             "one line per interval as it closes (docs/live.md)")
-    agree.add_argument("--max-delay", type=options.ticks_or_duration, metavar="D",
-                       help="with --follow: judge an interval once every running input's "
-                            "largest time, less D, has passed its end (each input in its own "
-                            "order); later lines are reported as late (default 0)")
-    agree.add_argument("--idle", type=options.seconds, metavar="SECONDS",
-                       help="with --follow: a file or Kafka topic has ended after SECONDS "
-                            "without a new line (default: never; Ctrl-C ends with the summary)")
+    options.add_live_options(agree, "an interval")
     agree.set_defaults(handler="agreement.cli.commands:command_agree")
     add_witness_parser(commands)
     add_check_parser(commands)

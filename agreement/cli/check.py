@@ -14,6 +14,7 @@ from agreement.cli import options
 from agreement.cli.model import NOTES, options_of
 from agreement.cli.choices import COMPARISONS, ENGINES
 from agreement.optiondefaults import DEFAULT_MAX_T0
+from lars.errors import InputError
 from ingest.limits import DEFAULT_MAX_TIME_POINTS, MAX_TIME_POINTS_VARIABLE
 from translate.profiles import PROFILES
 
@@ -78,7 +79,9 @@ def add_check_parser(commands) -> None:
                        help="last time point (default: the last input plus the widest window)")
     check.add_argument("--no-suggest", dest="suggest", action="store_false",
                        help="when incorrect, do not try the profile's single-parameter variations")
-    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("--format", choices=("text", "json", "jsonl"), default="text",
+                       help="a report for people, one JSON document, or (with --follow) one JSON "
+                            "object per line as each relation is judged")
     check.add_argument("--engine", choices=ENGINES,
                        help="the query's language (default: guessed from its syntax)")
     check.add_argument("--variant", default="brave", help="CQELS variant of cq(Q) (default brave)")
@@ -89,6 +92,12 @@ def add_check_parser(commands) -> None:
     check.add_argument("--max-time-points", type=options.whole(1), metavar="N",
                        help="refuse a timeline of more than N time points (default: "
                             f"${MAX_TIME_POINTS_VARIABLE}, else {DEFAULT_MAX_TIME_POINTS:,})")
+    check.add_argument("--follow", action="store_true",
+                       help="read --stream and --answers as they are written (a file being "
+                            "appended to, a pipe, '-', ws://... or kafka://host:port/topic) and "
+                            "judge each recorded relation as it becomes final, every admissible "
+                            "t0 side by side (docs/live.md)")
+    options.add_live_options(check, "a recorded relation")
     check.set_defaults(handler="agreement.cli.check:command_check")
 
 
@@ -96,6 +105,15 @@ def command_check(args: argparse.Namespace, out: TextIO) -> int:
     """``lars check``: 0 if the recording is correct, 1 if not."""
     from agreement.facade import check_recording  # the judge, loaded when it runs (issue 17)
     from agreement.check.report import render_text, to_json
+
+    if args.follow:
+        from agreement.cli.livecheck import command_check_follow
+        return command_check_follow(args, out)
+    if args.max_delay is not None or args.idle is not None or args.kafka_time is not None:
+        raise InputError("--max-delay, --idle and --kafka-time apply to --follow only")
+    if args.format == "jsonl":
+        raise InputError("--format jsonl writes a live check as it runs: give --follow",
+                         hint="use --format json")
 
     judgement = check_recording(args.query, options_of(args))
     NOTES.show(judgement.notes)

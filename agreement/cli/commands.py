@@ -169,8 +169,9 @@ def command_agree(args: argparse.Namespace, out: TextIO) -> int:
     if events:
         return command_agree_events(args, out)
     refuse_event_options(args)
-    if not args.follow and (args.max_delay is not None or args.idle is not None):
-        raise InputError("--max-delay and --idle apply to --follow only")
+    if not args.follow and (args.max_delay is not None or args.idle is not None
+                            or args.kafka_time is not None):
+        raise InputError("--max-delay, --idle and --kafka-time apply to --follow only")
     if args.follow:
         if args.analyze:
             raise InputError("--analyze reads no answers: it does not take --follow")

@@ -24,7 +24,7 @@ NOT_FOR_EVENTS = {"engine": None, "variant": "brave", "window_bounds": "closed",
                   "partitions": 0, "max_facts": Limits().max_facts, "csparql": None,
                   "recorded_csparql": None, "recorded_cqels": None, "analyze": False,
                   "no_prefixes": False, "all_points": False, "verbose": False, "t0": None,
-                  "follow": False, "max_delay": None, "idle": None}
+                  "follow": False, "max_delay": None, "idle": None, "kafka_time": None}
 """Options of the RSP commands that event queries do not take, with their defaults."""
 RUN_FORMATS = ("table", "intervals", "json")
 """``lars run --format`` for event queries: ``table`` and ``intervals`` both list the events

@@ -23,6 +23,7 @@ from agreement.answers import values_text
 from agreement.compare import IntervalVerdict
 from agreement.facade import profile_pair
 from agreement.sources import period_ticks
+from ingest.kafkatime import kafka_time_mode
 from ingest.live import END, interleave, live_lines
 from lars.errors import InputError
 from rdflib import URIRef
@@ -113,7 +114,7 @@ def command_follow(args: argparse.Namespace, out: TextIO) -> int:
                       ("csparql", "cqels", "stream") if args.stream else ("csparql", "cqels"))
     addresses = {"csparql": args.recorded_csparql, "cqels": args.recorded_cqels,
                  **({"stream": args.stream} if args.stream else {})}
-    sources = {name: live_lines(address, args.idle) for name, address in addresses.items()}
+    sources = {name: followed(address, args) for name, address in addresses.items()}
     writer = LiveWriter(out, args.format)
     try:
         for name, number, line in interleave(sources, ends=True):
@@ -129,6 +130,11 @@ def command_follow(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if not writer.disagreeing else 1
 
 
+def followed(address: str, args: argparse.Namespace):
+    """The lines of one live source, as ``--idle`` and ``--kafka-time`` say."""
+    return live_lines(address, args.idle, kafka_time_mode(args.kafka_time))
+
+
 def delay_ticks(text: str | int | None, unit: str) -> int:
     """``--max-delay`` in ticks: a number of ticks or a duration (default 0)."""
     if text is None:
@@ -141,7 +147,9 @@ def delay_ticks(text: str | int | None, unit: str) -> int:
 def follow_query(args: argparse.Namespace, out: TextIO) -> int:
     """``lars agree QUERY --stream SOURCE --follow``: both sides computed over a live stream
     (:mod:`agreement.agree.livestream`)."""
-    from agreement.agree.livestream import LateNotes, LiveSlices, window_reach
+    from agreement.agree.livestream import LateNotes
+    from ingest.liveslices import LiveSlices
+    from translate.reports import window_reach
     from agreement.agree.streaming import ComputedCheck
     from agreement.defaults import default_period
     from agreement.facade import query_pair
@@ -193,7 +201,7 @@ def follow_query(args: argparse.Namespace, out: TextIO) -> int:
         for end, times in notes.late(item.time, tally.end):
             note(end, times)
 
-    lines = ((number, text) for _, number, text in interleave({"stream": live_lines(args.stream, args.idle)}))
+    lines = ((number, text) for _, number, text in interleave({"stream": followed(args.stream, args)}))
     feed = LiveSlices(lines, args.stream, default, parse_unit(args.unit),
                       Reorder(delay_ticks(args.max_delay, args.unit)), late)
 

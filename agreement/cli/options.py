@@ -15,6 +15,7 @@ import difflib
 import sys
 from collections.abc import Callable
 
+from ingest.kafkatime import kafka_time_mode
 from lars.errors import LarsError
 from translate.durations import parse_duration, parse_unit
 
@@ -88,6 +89,11 @@ def ticks_or_duration(text: str) -> str:
     return text if text.strip().isdigit() else duration(text)
 
 
+def kafka_time(text: str) -> str:
+    """``--kafka-time``: ``timestamp`` or ``field:NAME``."""
+    return _parsed(kafka_time_mode, text)
+
+
 def unit(text: str) -> str:
     """The length of one tick: a duration longer than zero."""
     return _parsed(parse_unit, text)
@@ -127,3 +133,19 @@ def input_files(args: argparse.Namespace) -> list[str]:
     for static in getattr(args, "static", None) or []:
         found += [static, static.split("=", 1)[-1]]
     return [value for value in found if value]
+
+
+def add_live_options(parser: argparse.ArgumentParser, judged: str) -> None:
+    """``--max-delay``, ``--idle`` and ``--kafka-time``, the options of ``--follow`` that
+    ``lars agree`` and ``lars check`` share (``judged``: what a verdict is on)."""
+    parser.add_argument("--max-delay", type=ticks_or_duration, metavar="D",
+                        help=f"with --follow: judge {judged} once every running input's "
+                             "largest time, less D, has passed its end (each input in its own "
+                             "order); later lines are reported as late (default 0)")
+    parser.add_argument("--idle", type=seconds, metavar="SECONDS",
+                        help="with --follow: a file or Kafka topic has ended after SECONDS "
+                             "without a new line (default: never; Ctrl-C ends with the summary)")
+    parser.add_argument("--kafka-time", type=kafka_time, metavar="timestamp|field:NAME",
+                        help="with --follow: a kafka:// source's lines are at their message's "
+                             "Kafka timestamp, or at the integer field NAME of the JSON message, "
+                             "in ms (default: the time written in the line)")

@@ -4,7 +4,8 @@ interval of its own time point; notes for intervals not yet written wait for the
 
 from __future__ import annotations
 
-from agreement.agree.livestream import LateNotes, window_reach
+from agreement.agree.livestream import LateNotes
+from translate.reports import window_reach
 from agreement.facade import query_pair
 from agreement.options import QueryOptions
 

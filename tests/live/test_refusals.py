@@ -29,8 +29,9 @@ def refused(capsys, argv: list[str]) -> str:
 
 
 @pytest.mark.parametrize(("extra", "message"), [
-    (["--max-delay", "2s"], "--max-delay and --idle apply to --follow only"),
-    (["--idle", "1"], "--max-delay and --idle apply to --follow only"),
+    (["--max-delay", "2s"], "--max-delay, --idle and --kafka-time apply to --follow only"),
+    (["--idle", "1"], "--max-delay, --idle and --kafka-time apply to --follow only"),
+    (["--kafka-time", "timestamp"], "--max-delay, --idle and --kafka-time apply to --follow only"),
 ])
 def test_live_options_without_follow_are_refused(capsys, answers, extra, message):
     err = refused(capsys, ["agree", "--recorded-csparql", answers, "--recorded-cqels", answers,
