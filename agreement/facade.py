@@ -446,7 +446,7 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
     split = partitioning(data, options.compute)
     if given.engine == "csparql":
         read_with, sole = stream_options(given, stream, reading, [])
-        read, _, _ = stream_reader(stream, read_with, ReadReport())
+        read, _, _ = stream_reader(stream, read_with, ReadReport(), end=end)
         triples = (e for _, elements in named_slices(read, sole, ReadReport())() for e in elements)
         parsed = derive_cqels(given, triples, graphs)
     elif given.engine in ("cqels", "rspql"):  # RSP-QL reads into the CQELS query (τ2)

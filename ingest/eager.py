@@ -36,7 +36,7 @@ def read_rdf_stream(path: str | os.PathLike | None, options: ReadOptions, report
     """All triples of a stream file or folder inside the timeline (``--from``/``--to``, else the
     default one, :func:`ingest.lazy.choose_timeline`, at most ``max_time_points`` long), and that
     timeline."""
-    read, first, last = stream_reader(path, options, report)
+    read, first, last = stream_reader(path, options, report, end=timeline[1])
     line = choose_timeline(first, last, *timeline, max_time_points)
     inside = within_timeline(read(), line.start, line.end, report, "triple")
     return [element for _, elements in inside for element in elements], line

@@ -210,7 +210,8 @@ def check_target(target: str | os.PathLike, inputs: Iterable[str | os.PathLike |
     any of ``inputs`` (the answers would replace the stream or the query they come from).
 
     Raises:
-        InputError: an empty name, a folder, a file that is not regular, or one of the inputs.
+        InputError: an empty name, a folder, a file that is not regular, one of the inputs, or a
+            new file in a folder that does not exist or cannot be written.
     """
     if str(target) == "-":
         return
@@ -219,6 +220,13 @@ def check_target(target: str | os.PathLike, inputs: Iterable[str | os.PathLike |
     try:
         found = os.stat(target)
     except FileNotFoundError:
+        folder = os.path.dirname(os.path.abspath(target))
+        if not os.path.isdir(folder):  # refused now, not after a long run (newcomer, issue 28)
+            raise InputError(f"cannot write the file: its folder {folder} does not exist",
+                             Position(str(target))) from None
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise InputError(f"cannot write the file: its folder {folder} is not writable",
+                             Position(str(target))) from None
         return
     except OSError as exc:
         raise InputError(f"cannot write the file: {exc.strerror or exc}", Position(str(target))) from None

@@ -60,7 +60,7 @@ from rdflib.util import from_n3
 from lars.atoms import Atom
 from lars.errors import InputError
 from lars.terms import Constant, Iri, Name, Number, String, is_iri_text
-from translate.xsdvalues import numeric
+from translate.xsdvalues import INTEGER_TYPES, numeric
 
 XSD = "http://www.w3.org/2001/XMLSchema#"
 XSD_INTEGER = URIRef(XSD + "integer")
@@ -142,7 +142,11 @@ def literal_constant(lexical: str, language: str | None, datatype: str | None) -
                          "it holds NUL")
     if language is not None:
         return String(Literal(lexical, lang=language.lower()).n3())
-    if datatype == _XSD_INTEGER_TEXT and re.fullmatch(r"0|-?[1-9][0-9]*", lexical) \
+    if len(lexical) > MAX_INTEGER_DIGITS and datatype in _INTEGER_TYPE_TEXTS:
+        raise InputError(f"cannot read an integer of {len(lexical)} characters (xsd:integer and its "
+                         f"subtypes: at most {MAX_INTEGER_DIGITS}; Python converts longer ones in "
+                         "quadratic time)", hint="write it as an xsd:decimal or xsd:double")
+    if datatype == _XSD_INTEGER_TEXT and len(lexical) <= 11 and re.fullmatch(r"0|-?[1-9][0-9]*", lexical) \
             and INT_MIN <= int(lexical) <= INT_MAX:
         return Number(int(lexical))
     if datatype == _XSD_BOOLEAN_TEXT and lexical in _BOOLEANS:
@@ -150,6 +154,13 @@ def literal_constant(lexical: str, language: str | None, datatype: str | None) -
     if datatype in (None, _XSD_STRING_TEXT) and not lexical.startswith('"'):
         return String(lexical)
     return String(Literal(lexical, datatype=datatype).n3())
+
+
+MAX_INTEGER_DIGITS = 4300
+"""The longest integer literal read: Python's own limit on converting text to ``int``
+(``sys.get_int_max_str_digits``); a longer one was an internal error (issue 28, newcomer)."""
+
+_INTEGER_TYPE_TEXTS = frozenset(map(str, INTEGER_TYPES))
 
 
 LONG_TEXT = 1 << 8

@@ -260,7 +260,7 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
     recorded = read_relations(answers, unit_ms)
     report = ReadReport()
     elements, line = read_named_stream(stream, {s.stream for s in query.streams},
-                                       ReadOptions(stream_iri), report, (start, None),
+                                       ReadOptions(stream_iri), report, (start, end),
                                        max_time_points)
     last = max((e.time for e in elements), default=0)
     timeline = check_timeline(query, last, start, end, max_time_points)

@@ -51,8 +51,12 @@ class Parser(argparse.ArgumentParser):
         known = set(self._option_string_actions) | set(
             command._option_string_actions if command is not None else ())  # noqa: SLF001
         for word in message.removeprefix("unrecognized arguments: ").split():
+            name = word.split("=", 1)[0]
+            if command is not None and name in self._option_string_actions:
+                return f"; {name} is an option of lars itself: give it before the command " \
+                       f"(lars {name} {command.prog.split()[-1]} …)"
             if word.startswith("--"):
-                close = difflib.get_close_matches(word.split("=", 1)[0], sorted(known), n=1, cutoff=0.75)
+                close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
                 if close:
                     return f"; did you mean {close[0]}?"
         return ""

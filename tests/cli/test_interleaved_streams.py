@@ -75,3 +75,29 @@ def test_partitions_keep_the_uncut_error_of_one_stream_going_back(tmp_path):
     cut = lars("run", query, "--stream", stream, "--profile", "rsp4j", "--partitions", "2")
     assert assert_refused(uncut[0], uncut[2], stream) == assert_refused(cut[0], cut[2], stream)
     assert "interleaves" not in cut[2]
+
+
+CQELS = """PREFIX : <http://ex.org/>
+SELECT ?x ?v
+WHERE { { STREAM :s1 [RANGE 2s] { ?x :p ?v } } UNION { STREAM :s2 [RANGE 2s] { ?x :p ?v } } }
+"""
+
+
+def test_agree_and_check_read_it_with_to_too(tmp_path):
+    """The refusal's ``--to`` works for ``agree`` and ``check`` as for ``run`` (newcomer: they
+    kept refusing the file)."""
+    query, stream = write(tmp_path, INTERLEAVED)
+    cqels = tmp_path / "q.rq"
+    cqels.write_text(CQELS)
+    status, _, err = lars("agree", cqels, "--stream", stream, "--period", "2s")
+    assert "--to 6" in assert_refused(status, err)
+    status, out, err = lars("agree", cqels, "--stream", stream, "--period", "2s", "--to", "6")
+    assert status in (0, 1) and "interleaves" not in err, err
+    status, answers, err = lars("run", query, "--stream", stream, "--profile", "rsp4j", "--to", "6",
+                                "--format", "sparql-json")
+    assert status == 0, err
+    recording = tmp_path / "answers.jsonl"
+    recording.write_text(answers)
+    status, out, err = lars("check", query, "--stream", stream, "--answers", recording,
+                            "--profile", "rsp4j", "--to", "6")
+    assert status == 0 and out.startswith("CORRECT"), out + err
