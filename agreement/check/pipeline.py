@@ -31,6 +31,7 @@ from ingest.policy import ReadReport, within_timeline
 from ingest.reach import count_reach
 from ingest.rdffiles import StreamTriple
 from lars.errors import InputError, LimitError, Position
+from lars.folds import has_folds
 from lars.streams import Timeline
 from translate.api import parse_query
 from translate.durations import parse_duration, parse_unit, to_ticks
@@ -70,6 +71,61 @@ class RunCache:
         return self._data
 
     def _run(self, profile: Profile, t0: int) -> ExpectedRun:
+        key = (profile, t0)
+        if key not in self._runs:
+            derived = self._derived(profile, t0)
+            if derived is not None:
+                self._runs[key] = derived
+        return self._computed(profile, t0)
+
+    def _derived(self, profile: Profile, t0: int) -> ExpectedRun | None:
+        """The run of ``profile`` read off another run that holds it, ``None`` if none does.
+
+        * The R2S operator the profile applies to this query (:meth:`Profile.r2s_for`) decides,
+          not how the profile spells it: a variation ``r2s = "istream"`` of a profile whose
+          query declares RSTREAM is the profile's own run.
+        * Empty relations dropped: the run that emits them, without its empty relations (the
+          program differs only in ``report ← out(X̄)`` for ``report ← trigger``, and every
+          answer rule needs ``trigger``, :func:`translate.triggers.with_trigger`).
+        * Istream and Dstream (emitting empty relations): the Rstream run emitting them, each
+          relation against the one before it; that run reports at every evaluation, and the
+          previous relation is the previous evaluation's, reported or not (SPEC section 12,
+          :func:`translate.reports.compile_profile`). Its own program recomputes the previous
+          relation with a second copy of the query at every time point. Not for aggregates: that
+          copy folds over the current window's elements (the fold's atom is not renamed,
+          :func:`translate.reports._rename`) and gives an empty group's row before the first
+          evaluation, so the program's Istream of an aggregate is not the previous relation's;
+          the verdicts stay the program's until it is settled.
+
+        The requested profile's program is compiled all the same: its errors (Istream with the
+        C-SPARQL translation) are raised as a computed run would raise them.
+        """
+        if profile.paper:
+            return None
+        name = self.query.name or ""
+        r2s = profile.r2s_for(self.query.name, self.query.r2s)
+        plain = replace(profile, r2s=r2s, r2s_by_query=((name, r2s),))
+        source: Profile | None = None
+        if plain != profile:
+            source, shown = plain, None
+        elif profile.empty == "drop":
+            source, shown = replace(profile, empty="emit"), _non_empty
+        elif r2s in ("istream", "dstream") and profile.translation == "cqels":
+            rstream = replace(profile, r2s="rstream", r2s_by_query=((name, "rstream"),))
+            if not has_folds(compile_profile(self.query, rstream, t0, self.period, self.variant,
+                                             self._reach).program):
+                source, shown = rstream, partial(_against_previous, r2s)
+        if source is None:
+            return None
+        translation = compile_profile(self.query, profile, t0, self.period, self.variant,
+                                      self._reach)
+        run = self._run(source, t0)
+        if shown is None:
+            return replace(run, translation=translation)
+        return replace(run, translation=translation, reports=_like(run.reports,
+                                                                   shown(run.reports)))
+
+    def _computed(self, profile: Profile, t0: int) -> ExpectedRun:
         key = (profile, t0)
         step = self._slide(profile)
         if key not in self._runs and step is not None and t0 >= step:
@@ -149,6 +205,20 @@ class RunCache:
             if profile.answers == "bag" and profile.r2s == "rstream" and not self.query.distinct:
                 run = replace(run, counted=partial(self._counted, profile, t0))
             yield run
+
+
+def _non_empty(reports: Iterable[Report]) -> Iterator[Report]:
+    return (report for report in reports if report.rows)
+
+
+def _against_previous(r2s: str, reports: Iterable[Report]) -> Iterator[Report]:
+    """Istream (rows not in the previous relation) or Dstream (rows of the previous relation no
+    longer there) of Rstream ``reports`` given at every evaluation; before the first, none."""
+    previous: frozenset = frozenset()
+    for report in reports:
+        rows = report.rows - previous if r2s == "istream" else previous - report.rows
+        previous = report.rows
+        yield Report(report.time, rows)
 
 
 def _like(reports: Sequence[Report], source: Iterable[Report]) -> LazyReports:
