@@ -96,6 +96,8 @@ class RunCache:
           :func:`translate.reports._rename`) and gives an empty group's row before the first
           evaluation, so the program's Istream of an aggregate is not the previous relation's;
           the verdicts stay the program's until it is settled.
+        * Window bounds ``(t-L, t]``: the run with ``[t-L, t)`` at ``t0 + 1``, one tick earlier
+          (:meth:`_shifts`); every t0 of that run is a t0 the verdict reads.
 
         The requested profile's program is compiled all the same: its errors (Istream with the
         C-SPARQL translation) are raised as a computed run would raise them.
@@ -106,6 +108,7 @@ class RunCache:
         r2s = profile.r2s_for(self.query.name, self.query.r2s)
         plain = replace(profile, r2s=r2s, r2s_by_query=((name, r2s),))
         source: Profile | None = None
+        source_t0 = t0
         if plain != profile:
             source, shown = plain, None
         elif profile.empty == "drop":
@@ -115,15 +118,38 @@ class RunCache:
             if not has_folds(compile_profile(self.query, rstream, t0, self.period, self.variant,
                                              self._reach).program):
                 source, shown = rstream, partial(_against_previous, r2s)
+        if source is None and self._shifts(profile):
+            source, source_t0 = replace(profile, bounds="right-open"), t0 + 1
+            shown = _earlier
         if source is None:
             return None
         translation = compile_profile(self.query, profile, t0, self.period, self.variant,
                                       self._reach)
-        run = self._run(source, t0)
+        run = self._run(source, source_t0)
         if shown is None:
-            return replace(run, translation=translation)
-        return replace(run, translation=translation, reports=_like(run.reports,
-                                                                   shown(run.reports)))
+            return replace(run, t0=t0, translation=translation)
+        return replace(run, t0=t0, translation=translation, reports=_like(run.reports,
+                                                                          shown(run.reports)))
+
+    def _shifts(self, profile: Profile) -> bool:
+        """Whether the run with bounds ``(t-L, t]`` at t0 is the run with ``[t-L, t)`` at
+        ``t0 + 1``, each report one tick earlier: the same time points are in scope
+        (``(R-L, R]`` is ``[R+1-L, R+1)``), and every condition of the program on the report
+        time ``R`` and t0 (window closes ``R - t0 - L ≡ 0 mod β``, full start-up
+        ``R ≥ t0 + L``, some input in scope) holds at ``R`` for one exactly when it holds at
+        ``R + 1`` for the other. One range window closed by a window-close policy (optionally
+        non-empty), and the timeline's last report time off the shifted run must report
+        nothing: so a non-empty policy and no input after ``end - L``. At the timeline's start
+        nothing is lost: a report of the shifted run at ``start`` would be one at ``start - 1``,
+        but its scope holds no input, which starts at ``start``. (Partial start-up windows need a
+        time point before ``R``, which the timeline's start breaks.)"""
+        streams = self.query.streams
+        last = max((e.time for e in self.elements), default=None)
+        return (profile.bounds == "left-open" and not profile.paper
+                and profile.startup == "full" and len(streams) == 1
+                and isinstance(streams[0].window, RangeWindow)
+                and profile.report == frozenset({"window-close", "non-empty"})
+                and (last is None or last <= self.timeline.end - streams[0].window.length))
 
     def _computed(self, profile: Profile, t0: int) -> ExpectedRun:
         key = (profile, t0)
@@ -219,6 +245,11 @@ def _against_previous(r2s: str, reports: Iterable[Report]) -> Iterator[Report]:
         rows = report.rows - previous if r2s == "istream" else previous - report.rows
         previous = report.rows
         yield Report(report.time, rows)
+
+
+def _earlier(reports: Iterable[Report]) -> Iterator[Report]:
+    """``reports`` one tick earlier."""
+    return (replace(report, time=report.time - 1) for report in reports)
 
 
 def _like(reports: Sequence[Report], source: Iterable[Report]) -> LazyReports:

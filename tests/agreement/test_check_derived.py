@@ -3,8 +3,9 @@ each run read off (:meth:`agreement.check.pipeline.RunCache._derived`) against t
 profile's own LARS program (:func:`translate.reports.compile_profile`), computed directly.
 
 Derived are: empty relations dropped (from the run that emits them), Istream and Dstream (from
-the Rstream run, each relation against the previous evaluation's; not for aggregates), and the
-R2S a profile applies to the query (not how it spells it).
+the Rstream run, each relation against the previous evaluation's; not for aggregates), the
+R2S a profile applies to the query (not how it spells it), and window bounds ``(t-L, t]`` from
+``[t-L, t)`` one tick later (:meth:`~agreement.check.pipeline.RunCache._shifts`).
 """
 
 from __future__ import annotations
@@ -63,24 +64,26 @@ items = st.lists(st.tuples(st.integers(0, 9), st.sampled_from("ab"), st.sampled_
                  max_size=10)
 
 
-@settings(max_examples=60, derandomize=True, deadline=None)
+@settings(max_examples=80, derandomize=True, deadline=None)
 @given(items, st.sampled_from(sorted(QUERIES)), st.integers(1, 4), st.integers(1, 3),
        st.sampled_from(BASES), st.sampled_from(("closed", "left-open", "right-open")),
        st.sampled_from(("emit", "drop")), st.sampled_from(("rstream", "istream", "dstream")),
-       st.sampled_from(("full", "partial")), st.integers(0, 4), st.booleans())
+       st.sampled_from(("full", "partial")), st.integers(0, 4), st.booleans(),
+       st.sampled_from((None, 2)))
 def test_a_derived_run_is_the_profiles_own_run(stream, name, length, step, base, bounds, empty,
-                                               r2s, startup, t0, to_end):
+                                               r2s, startup, t0, to_end, start):
     """Small streams of ``<s> <p> <o>`` items (times 0–9) under every R2S, empty reading,
     bounds and start-up of the built-in engine profiles: the run ``lars check`` reads is the
     program's, for t0 in [0, 4] (read off the run of ``t0 mod β`` or computed), also with a
     timeline ending at the last item (``to_end``, where ``(t-L, t]`` cannot be read off a run
-    one tick later)."""
+    one tick later) or starting at 2 (``--from 2``)."""
     elements = sorted((StreamTriple(t, STREAM, (URIRef(f"http://ex.org/{s}"), P,
                                                 URIRef(f"http://ex.org/{o}")), Position("s.nt"))
-                       for t, s, o in stream), key=lambda e: e.time)
+                       for t, s, o in stream if start is None or t >= start),
+                      key=lambda e: e.time)
     query = parse_query(QUERIES[name] % (length, step), "q.rq", "cqels", "1s")
     last = max((e.time for e in elements), default=0)
-    timeline = check_timeline(query, last, None, last if to_end else None)
+    timeline = check_timeline(query, last, start, max(last, start or 0) if to_end else None)
     cache = RunCache(query, elements, static_graphs([], query), timeline)
     engine = replace(profile(base), bounds=bounds, empty=empty, r2s=r2s, startup=startup)
     first, second = derived_and_direct(cache, engine, t0)
