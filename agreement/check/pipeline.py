@@ -62,7 +62,6 @@ class RunCache:
         self._runs: dict[tuple[Profile, int], ExpectedRun] = {}
         self._widened_runs: dict[tuple[Profile, int], ExpectedRun] = {}
         self._counted_runs: dict[tuple[Profile, int], ExpectedRun] = {}
-        self._ticks: dict[Profile, LazyReports] = {}
         self._data: QueryData | None = None
         self._reach = report_reach(self.query, [e.time for e in self.elements], self.period)
 
@@ -160,14 +159,6 @@ class RunCache:
             first = t0 + self.query.streams[0].window.length
             self._runs[key] = replace(base, t0=t0, reports=_like(
                 base.reports, (r for r in base.reports if r.time >= first)))
-        if (key not in self._runs and step is not None and step > 1
-                and any((profile, r) in self._runs for r in range(step))):
-            first = t0 + self.query.streams[0].window.length
-            every = self._every_tick(profile)
-            self._runs[key] = ExpectedRun(t0, compile_profile(
-                self.query, profile, t0, self.period, self.variant, self._reach), LazyReports(
-                    (r for r in every if r.time >= first and (r.time - first) % step == 0),
-                    self.timeline.end, step))
         if key not in self._runs:
             translation = compile_profile(self.query, profile, t0, self.period, self.variant,
                                           self._reach)
@@ -178,24 +169,6 @@ class RunCache:
                 computed = self._started_up(computed, self._run(full, t0).reports, t0)
             self._runs[key] = ExpectedRun(t0, translation, computed)
         return self._runs[key]
-
-    def _every_tick(self, profile: Profile) -> LazyReports:
-        """The run of ``profile`` with the query's window sliding by one tick (t0 = 0), which
-        holds the run of every t0 (:meth:`_slide`): the run of t0 is its reports at
-        ``t0 + L + kβ``, k ≥ 0, whose windows ``[R-L, R)`` are the same. Computed when a run of a
-        second residue ``t0 mod β`` is asked for: the query is evaluated at every tick (β times
-        as often), but the solver steps through the timeline, maintaining windows and reading
-        input, once for all residues (CSRBench Q4, β = 4: one such run costs 1.9 runs of one
-        residue)."""
-        if profile not in self._ticks:
-            spec = self.query.streams[0]
-            query = replace(self.query, streams=(replace(spec, window=replace(spec.window,
-                                                                               step=1)),))
-            translation = compile_profile(query, profile, 0, self.period, self.variant,
-                                          self._reach)
-            self._ticks[profile] = LazyReports(report_stream(
-                translation, self._data_for(translation)), self.timeline.end)
-        return self._ticks[profile]
 
     def _started_up(self, partial: LazyReports, full: Sequence[Report], t0: int) -> LazyReports:
         """The run with partial start-up windows: its own reports before the first window
@@ -213,8 +186,8 @@ class RunCache:
         for k ≥ 0, so the run of t0 is the run of ``t0 mod β`` from its report at ``t0 + L``
         on (the oracle tries every t0 in [0, L]: with β = 1 s, one LARS run instead of L + 1),
         and two reports are β apart. Istream and Dstream are left out: a run's first report
-        has no previous relation. From a second residue on, runs are read off one run with
-        the window sliding by one tick (:meth:`_every_tick`)."""
+        has no previous relation. (One run with windows sliding by one tick would serve every
+        t0, but it evaluates the query at every tick: β times the work of a run.)"""
         streams = self.query.streams
         if (len(streams) != 1 or not isinstance(streams[0].window, RangeWindow)
                 or profile.startup != "full" or profile.t0 is not None or profile.paper
