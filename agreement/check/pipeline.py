@@ -31,6 +31,7 @@ from ingest.policy import ReadReport, within_timeline
 from ingest.reach import count_reach
 from ingest.rdffiles import StreamTriple
 from lars.errors import InputError, LimitError, Position
+from lars.folds import has_folds
 from lars.streams import Timeline
 from translate.api import parse_query
 from translate.durations import parse_duration, parse_unit, to_ticks
@@ -75,6 +76,87 @@ class RunCache:
         return report_stream(translation, self._data_for(translation))
 
     def _run(self, profile: Profile, t0: int) -> ExpectedRun:
+        key = (profile, t0)
+        if key not in self._runs:
+            derived = self._derived(profile, t0)
+            if derived is not None:
+                self._runs[key] = derived
+        return self._computed(profile, t0)
+
+    def _derived(self, profile: Profile, t0: int) -> ExpectedRun | None:
+        """The run of ``profile`` read off another run that holds it, ``None`` if none does.
+
+        * The R2S operator the profile applies to this query (:meth:`Profile.r2s_for`) decides,
+          not how the profile spells it: a variation ``r2s = "istream"`` of a profile whose
+          query declares RSTREAM is the profile's own run.
+        * Empty relations dropped: the run that emits them, without its empty relations (the
+          program differs only in ``report ← out(X̄)`` for ``report ← trigger``, and every
+          answer rule needs ``trigger``, :func:`translate.triggers.with_trigger`).
+        * Istream and Dstream (emitting empty relations): the Rstream run emitting them, each
+          relation against the one before it; that run reports at every evaluation, and the
+          previous relation is the previous evaluation's, reported or not (SPEC section 12,
+          :func:`translate.reports.compile_profile`). Its own program recomputes the previous
+          relation with a second copy of the query at every time point. Not for aggregates: that
+          copy folds over the current window's elements (the fold's atom is not renamed,
+          :func:`translate.reports._rename`) and gives an empty group's row before the first
+          evaluation, so the program's Istream of an aggregate is not the previous relation's;
+          the verdicts stay the program's until it is settled.
+        * Window bounds ``(t-L, t]``: the run with ``[t-L, t)`` at ``t0 + 1``, one tick earlier
+          (:meth:`_shifts`); every t0 of that run is a t0 the verdict reads.
+
+        The requested profile's program is compiled all the same: its errors (Istream with the
+        C-SPARQL translation) are raised as a computed run would raise them.
+        """
+        if profile.paper:
+            return None
+        name = self.query.name or ""
+        r2s = profile.r2s_for(self.query.name, self.query.r2s)
+        plain = replace(profile, r2s=r2s, r2s_by_query=((name, r2s),))
+        source: Profile | None = None
+        source_t0 = t0
+        if plain != profile:
+            source, shown = plain, None
+        elif profile.empty == "drop":
+            source, shown = replace(profile, empty="emit"), _non_empty
+        elif r2s in ("istream", "dstream") and profile.translation == "cqels":
+            rstream = replace(profile, r2s="rstream", r2s_by_query=((name, "rstream"),))
+            if not has_folds(compile_profile(self.query, rstream, t0, self.period, self.variant,
+                                             self._reach).program):
+                source, shown = rstream, partial(_against_previous, r2s)
+        if source is None and self._shifts(profile):
+            source, source_t0 = replace(profile, bounds="right-open"), t0 + 1
+            shown = _earlier
+        if source is None:
+            return None
+        translation = compile_profile(self.query, profile, t0, self.period, self.variant,
+                                      self._reach)
+        run = self._run(source, source_t0)
+        if shown is None:
+            return replace(run, t0=t0, translation=translation)
+        return replace(run, t0=t0, translation=translation, reports=_like(run.reports,
+                                                                          shown(run.reports)))
+
+    def _shifts(self, profile: Profile) -> bool:
+        """Whether the run with bounds ``(t-L, t]`` at t0 is the run with ``[t-L, t)`` at
+        ``t0 + 1``, each report one tick earlier: the same time points are in scope
+        (``(R-L, R]`` is ``[R+1-L, R+1)``), and every condition of the program on the report
+        time ``R`` and t0 (window closes ``R - t0 - L ≡ 0 mod β``, full start-up
+        ``R ≥ t0 + L``, some input in scope) holds at ``R`` for one exactly when it holds at
+        ``R + 1`` for the other. One range window closed by a window-close policy (optionally
+        non-empty), and the timeline's last report time off the shifted run must report
+        nothing: so a non-empty policy and no input after ``end - L``. At the timeline's start
+        nothing is lost: a report of the shifted run at ``start`` would be one at ``start - 1``,
+        but its scope holds no input, which starts at ``start``. (Partial start-up windows need a
+        time point before ``R``, which the timeline's start breaks.)"""
+        streams = self.query.streams
+        last = max((e.time for e in self.elements), default=None)
+        return (profile.bounds == "left-open" and not profile.paper
+                and profile.startup == "full" and len(streams) == 1
+                and isinstance(streams[0].window, RangeWindow)
+                and profile.report == frozenset({"window-close", "non-empty"})
+                and (last is None or last <= self.timeline.end - streams[0].window.length))
+
+    def _computed(self, profile: Profile, t0: int) -> ExpectedRun:
         key = (profile, t0)
         step = self._slide(profile)
         if key not in self._runs and step is not None and t0 >= step:
@@ -153,6 +235,25 @@ class RunCache:
             if profile.answers == "bag" and profile.r2s == "rstream" and not self.query.distinct:
                 run = replace(run, counted=partial(self._counted, profile, t0))
             yield run
+
+
+def _non_empty(reports: Iterable[Report]) -> Iterator[Report]:
+    return (report for report in reports if report.rows)
+
+
+def _against_previous(r2s: str, reports: Iterable[Report]) -> Iterator[Report]:
+    """Istream (rows not in the previous relation) or Dstream (rows of the previous relation no
+    longer there) of Rstream ``reports`` given at every evaluation; before the first, none."""
+    previous: frozenset = frozenset()
+    for report in reports:
+        rows = report.rows - previous if r2s == "istream" else previous - report.rows
+        previous = report.rows
+        yield Report(report.time, rows)
+
+
+def _earlier(reports: Iterable[Report]) -> Iterator[Report]:
+    """``reports`` one tick earlier."""
+    return (replace(report, time=report.time - 1) for report in reports)
 
 
 def _like(reports: Sequence[Report], source: Iterable[Report]) -> LazyReports:

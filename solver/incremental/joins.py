@@ -34,7 +34,8 @@ from lars.errors import UnsupportedError
 from lars.formulas import At, AtAtom, WindowAtom, base_atom
 from lars.rules import Rule
 from lars.streams import Timeline
-from lars.terms import Constant, Number, Term, Variable, evaluate, order_key
+from lars.terms import (MAX_INTEGER, MIN_INTEGER, BinaryOp, Constant, Number, Term, Variable,
+                        evaluate, in_range, order_key)
 from solver.keys import LONG_KEY, Key, key_constant, key_of
 
 Tuple = tuple[Key, ...]
@@ -364,9 +365,90 @@ def _compile_assign(step: tuple, names: tuple[str, ...]) -> Callable[[list, list
 
 
 def _compile_filter(step: tuple, names: tuple[str, ...]) -> Callable[[list, list], list]:
-    """A comparison: the bindings it accepts."""
+    """A comparison: the bindings it accepts (:func:`integer_test` where it applies)."""
     condition = step[1]
+    test = integer_test(condition, names)
+    if test is not None:
+        return lambda bindings, found: [b for b in bindings if test(b)]
     return lambda bindings, found: [b for b in bindings if holds(condition, dict(zip(names, b)))]
+
+
+_OTHER = object()
+"""What an :func:`integer_term` function gives for a variable bound to a symbol: not an
+integer, to be compared by :func:`holds`."""
+
+_INTEGER_TESTS = {"=": int.__eq__, "!=": int.__ne__, "<": int.__lt__, "<=": int.__le__,
+                  ">": int.__gt__, ">=": int.__ge__}
+
+
+def integer_term(term: Term, names: tuple[str, ...]) -> Callable[[Tuple], object] | None:
+    """``term`` as a function of a binding (keys in the order of ``names``) when it is integer
+    arithmetic over variables and numbers, ``None`` for any other term. The function gives the
+    value as :func:`lars.terms.evaluate` does (``None`` where it is undefined: an operand
+    that is no integer, division by zero; a result off clingo's integers raises), or
+    :data:`_OTHER` for a variable bound to a symbol, which only :func:`holds` compares.
+
+    >>> f = integer_term(BinaryOp("%", Variable("X"), Number(-4)), ("X",))
+    >>> f((-7,)), f((7,)), f(("a",)), integer_term(Variable("X"), ("X",))(("a",)) is _OTHER
+    (-3, 3, None, True)
+    """
+    if isinstance(term, Number):
+        value = term.value
+        return lambda binding: value
+    if isinstance(term, Variable):
+        if term.name not in names:
+            return None
+        slot = names.index(term.name)
+        return lambda binding: binding[slot] if type(binding[slot]) is int else _OTHER
+    if not isinstance(term, BinaryOp):
+        return None
+    left, right = integer_term(term.left, names), integer_term(term.right, names)
+    if left is None or right is None:
+        return None
+    op = term.op
+
+    def value(binding: Tuple) -> int | None:
+        a, b = left(binding), right(binding)
+        if type(a) is not int or type(b) is not int:
+            return None
+        if op == "+":
+            found = a + b
+        elif op == "-":
+            found = a - b
+        elif op == "*":
+            found = a * b
+        elif b == 0:
+            return None
+        else:
+            quotient = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
+            found = quotient if op == "/" else a - b * quotient
+        return found if MIN_INTEGER <= found <= MAX_INTEGER else in_range(found, term)
+    return value
+
+
+def integer_test(condition: Comparison, names: tuple[str, ...]) -> Callable[[Tuple], bool] | None:
+    """:func:`holds` of ``condition`` as a function of a binding (keys in the order of
+    ``names``) when both sides are integer arithmetic (:func:`integer_term`): two integers are
+    compared directly (clingo orders numbers by value), anything else goes to :func:`holds`.
+    ``None`` when a side is another term.
+
+    >>> test = integer_test(Comparison("<", Variable("T"), BinaryOp("-", Variable("N"), Number(2))), ("N", "T"))
+    >>> test((5, 2)), test((5, 3)), test((5, "a"))
+    (True, False, False)
+    """
+    left, right = integer_term(condition.left, names), integer_term(condition.right, names)
+    if left is None or right is None:
+        return None
+    compare = _INTEGER_TESTS[condition.op]
+
+    def test(binding: Tuple) -> bool:
+        a, b = left(binding), right(binding)
+        if type(a) is int and type(b) is int:
+            return compare(a, b)
+        if a is None or b is None:
+            return False
+        return holds(condition, dict(zip(names, binding)))
+    return test
 
 
 _STEP_COMPILERS = {ASSIGN: _compile_assign, FILTER: _compile_filter}
