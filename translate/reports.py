@@ -61,7 +61,7 @@ from dataclasses import dataclass, replace
 from lars.analysis import derived_predicates
 from lars.atoms import TRUE_PREDICATE, Atom, Comparison
 from lars.errors import InputError, UnsupportedError
-from lars.formulas import At, WindowAtom
+from lars.formulas import At, Fold, WindowAtom
 from lars.rules import Literal, Program, Rule
 from lars.terms import BinaryOp, Number, Term, Variable
 from lars.windows import NOW, UNBOUNDED, TimeWindow
@@ -266,12 +266,15 @@ def _rename_atom(atom: Atom, names: dict[str, str]) -> Atom:
 
 
 def _rename(rule: Rule, names: dict[str, str]) -> Rule:
-    """``rule`` with the predicates in ``names`` renamed (heads, atoms, window atoms)."""
+    """``rule`` with the predicates in ``names`` renamed (heads, atoms, window atoms, and the
+    atom a fold reads: else an aggregate's previous relation folded the current one)."""
     def formula(f):
         if isinstance(f, Atom):
             return _rename_atom(f, names)
         if isinstance(f, WindowAtom):
             return WindowAtom(f.window, f.modality, _rename_atom(f.atom, names))
+        if isinstance(f, Fold):
+            return replace(f, atom=_rename_atom(f.atom, names))
         return f
     return Rule(formula(rule.head), tuple(Literal(formula(l.formula), l.negated) for l in rule.body))
 

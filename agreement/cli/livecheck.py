@@ -120,7 +120,8 @@ def verdict_json(verdict: Verdict) -> dict:
 
 def finish(writer: LiveWriter, check: FollowedCheck, outcome: Outcome | None,
            interrupted: bool) -> int:
-    """The summary line; the exit status.
+    """The summary line; the exit status (2 and UNDECIDED when the judged relations fit but late
+    lines were left out of the judgement).
 
     Raises:
         InputError: the inputs ended before any relation was judged (nothing to check).
@@ -131,6 +132,20 @@ def finish(writer: LiveWriter, check: FollowedCheck, outcome: Outcome | None,
     if correct is None and not interrupted:
         raise InputError("the inputs ended before any recorded relation was judged: nothing to check")
     comparison = COMPARISON_TEXT[check.judge.comparison]
+    left_out = check.ledger.relations + check.late_triples
+    if correct and left_out and not interrupted:
+        # (newcomer) a late line is left out of the judgement: with it the recording may not be
+        # correct, so the verdict is not given (batch judged such a recording INCORRECT).
+        summary = (f"UNDECIDED: the {judged} recorded relation(s) judged are a contiguous run of the "
+                   f"relations profile {name} expects (t0 = {left[0]}; {comparison}), but "
+                   f"{check.ledger.relations} late relation(s) and {check.late_triples} late "
+                   "triple(s) were left out of the judgement, and with them the recording may not "
+                   "be: judge the whole files with lars check, or give a larger --max-delay")
+        writer.emit({"kind": "summary", "correct": None, "t0": None, "left": list(left),
+                     "relations": judged, "late_relations": check.ledger.relations,
+                     "late_triples": check.late_triples, "uncompared": check.uncompared,
+                     "summary": summary, "interrupted": interrupted}, summary)
+        return 2
     if correct:
         also = f"; also t0 = {', '.join(map(str, left[1:]))}" if len(left) > 1 else ""
         summary = (f"CORRECT{' so far' if interrupted else ''}: the {judged} recorded "

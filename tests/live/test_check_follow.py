@@ -135,8 +135,9 @@ def test_late_lines_are_reported_not_dropped(capsys, tmp_path, stream_file):
 
 def test_a_late_triple_is_noted_with_the_relations_its_windows_reach(capsys, tmp_path, stream_file):
     """C-SPARQL's Q1: a triple at 12 s held to the end of the stream reaches the relation at
-    20 s (its window (10, 20]) but not the one at 30 s; it is not one the query reads (an
-    instant's type), so the verdict stays CORRECT."""
+    20 s (its window (10, 20]) but not the one at 30 s. The relations fit without it, but the
+    triple was left out of the judgement: UNDECIDED, exit 2, never CORRECT (a newcomer met a
+    live CORRECT where batch, with every line, says INCORRECT)."""
     query, recording = CSRBENCH / "queries" / "q1-csparql.rq", CSRBENCH / "engine-answers" / "csparql-answer-1.json"
     lines = stream_file.read_text().splitlines()
     held = next(line for line in lines if line.endswith(" 12") and "time#Instant>" in line)
@@ -146,7 +147,20 @@ def test_a_late_triple_is_noted_with_the_relations_its_windows_reach(capsys, tmp
     status, events, err = live(capsys, query, stream, answers, "csparql", ())
     notes = [e for e in events if e["kind"] == "late"]
     assert notes == [{"kind": "late", "what": "triples", "relation": 2, "times": [12]}], events
-    assert (status, events[-1]["late_triples"]) == (0, 1)
+    summary = events[-1]
+    assert (status, summary["late_triples"], summary["correct"]) == (2, 1, None)
+    assert summary["summary"].startswith("UNDECIDED: the 4 recorded relation(s) judged")
+
+
+def test_a_late_repeated_relation_leaves_the_verdict_undecided(capsys, tmp_path, stream_file):
+    """(newcomer) C-SPARQL's Q1 with its relation at 10 s written once more after the one at
+    30 s: batch says INCORRECT; live, the late copy is left out, so no CORRECT is given."""
+    query, recording = CSRBENCH / "queries" / "q1-csparql.rq", CSRBENCH / "engine-answers" / "csparql-answer-1.json"
+    relations = answer_lines(recording, tmp_path / "a.jsonl").read_text().splitlines()
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text("\n".join([*relations[:3], relations[0], relations[3]]) + "\n")
+    status, events, err = live(capsys, query, stream_file, answers, "csparql", ())
+    assert status in (1, 2) and events[-1]["correct"] is not True, events[-1]
 
 
 @pytest.mark.parametrize("where", ["answers", "stream"])
