@@ -25,13 +25,15 @@ them, and one interval late: an answer one engine gave in the interval and the o
 next (``window-boundary``, ``other-interval``: :func:`agreement.agree.explain.shifted_answers`) needs
 the next interval's answers. Answers moved further than a neighbouring interval are not
 explained as shifted (the whole answer history would have to be kept), and triples merged
-into C-SPARQL's default graph from another stream (condition ii on the stream) are those read
-so far, not those that arrive later.
+into C-SPARQL's default graph from another stream (condition ii on the stream) are those up to
+the time of the latest answers compared (one interval after the one explained), not those that
+arrive later, nor those the solver happened to read ahead.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -227,9 +229,18 @@ class ComputedCheck:
         def triples_at(t: int) -> int:
             return latest.get(t, 0) if remote is not None else len(history.between(t, t))
 
+        unseen: deque[tuple[int, Sequence[StreamTriple]]] = deque()  # read, not yet looked at
+
         def read(t: int, elements: Sequence[StreamTriple]) -> None:
             history.add(t, elements)
-            self.observed(elements)
+            unseen.append((t, elements))
+
+        def seen(upto: int | None) -> None:
+            """Look at the triples read up to ``upto`` (``None``: all): what condition (ii) on
+            the stream knows when the answers up to ``upto`` are compared, however far ahead
+            the solver read (its look-ahead over idle time points must not change a report)."""
+            while unseen and (upto is None or unseen[0][0] <= upto):
+                self.observed(unseen.popleft()[1])
 
         def fed() -> Iterator[tuple[int, list]]:
             for t, elements in slices:
@@ -256,6 +267,7 @@ class ComputedCheck:
         waiting: IntervalVerdict | None = None  # closed, to be explained once the next one is
         for cs_answer, cq_answer in sampled:
             t = cs_answer.time
+            seen(t)
             is_pull = self.pulls(cs_answer)
             is_push = self.pushes(cq_answer, bool(triples_at(t)))
             if is_pull:
@@ -274,6 +286,7 @@ class ComputedCheck:
                 yield self.result(waiting, self.windows(remote, history, waiting, t), pulled, pushed)
             waiting = verdict
             self.forget(waiting.start, history, pulled, pushed)
+        seen(None)
         if waiting is not None:
             yield self.result(waiting, self.windows(remote, history, waiting, None), pulled, pushed)
 
