@@ -208,7 +208,8 @@ class Tally(Protocol):
 
     def add(self, time: int, atoms: Sequence[Atom]) -> None: ...
 
-    def summary(self) -> object: ...
+    def summary(self) -> object:
+        """What was added since the last call (a range's answers go back in chunks)."""
 
 
 def watched(slices: Iterable[Slice], tally: Tally, span: Timeline) -> Iterator[Slice]:
@@ -271,6 +272,33 @@ def evaluate_range(task: RangeTask) -> RangeResult:
                        summary=None if tally is None else tally.summary())
 
 
+CHUNK_ATOMS = 50_000
+"""About how many answer atoms a Spark task sends back at a time (:func:`range_chunks`)."""
+
+
+def range_chunks(task: RangeTask, atoms: int = CHUNK_ATOMS) -> Iterator[RangeResult]:
+    """The answers of one range in chunks of about ``atoms`` answer atoms, each with its
+    warnings and the tally of the input read so far (so that the driver holds a chunk at a
+    time, not the range); an error as the last chunk."""
+    notes: list[str] = []
+    tally = None if task.watch is None else task.watch(task.span)
+    chunk: list[TimePointAnswer] = []
+    size = 0
+    try:
+        for answer in range_answers(task, notes, tally):
+            chunk.append(answer)
+            size += 1 + sum(len(stream) for stream in answer.streams)
+            if size >= atoms:
+                yield RangeResult(tuple(chunk), notes=tuple(notes),
+                                  summary=None if tally is None else tally.summary())
+                chunk, size = [], 0
+    except LarsError as error:
+        yield RangeResult(error=(type(error), error.message, error.position, error.hint))
+        return
+    yield RangeResult(tuple(chunk), notes=tuple(notes),
+                      summary=None if tally is None else tally.summary())
+
+
 def answers_of(result: RangeResult, notes: list[str],
                summaries: Any = None) -> tuple[TimePointAnswer, ...]:
     """The answers of a range, raising its error again on the driver; its warnings go to
@@ -318,17 +346,19 @@ def spark_runner(master: str = "local[*]") -> Runner:
     """A runner that evaluates each range as one Spark task (the executors run clingo).
 
     The session comes from :func:`solver.spark.spark_session` (pyspark loads only there,
-    when the first session starts). All answers come back to the driver at once (``collect``),
-    so the driver holds the whole answer stream; an error in a range is raised again there.
+    when the first session starts). The answers come back in chunks (:func:`range_chunks`), a
+    range at a time and the next one computed meanwhile (``toLocalIterator`` with prefetch), so
+    the driver's Python holds a chunk of answers, not the answer stream (Spark's driver JVM
+    holds a range's, serialized); an error in a range is raised again there.
     """
     def run(tasks: list[RangeTask], notes: list[str],
             summaries: Any = None) -> Iterator[tuple[TimePointAnswer, ...]]:
         if not tasks:
-            return iter(())
+            return
         with spark_session(master, job="solving the time ranges") as session:
-            rdd = session.sparkContext.parallelize(tasks, len(tasks))
-            results = rdd.map(evaluate_range).collect()
-        return (answers_of(result, notes, summaries) for result in results)
+            rdd = session.sparkContext.parallelize(tasks, len(tasks)).flatMap(range_chunks)
+            for result in rdd.toLocalIterator(prefetchPartitions=True):
+                yield answers_of(result, notes, summaries)
     return run
 
 

@@ -107,9 +107,12 @@ class InputTally:
         return StreamTriple(time, tried[0], triple, Position(""))
 
     def summary(self) -> InputSummary:
-        return InputSummary(self.times, self.counts, self.found,
-                            Counter({from_constant(stream): count
-                                     for stream, count in self.streams.items()}))
+        """What was added since the last call."""
+        summary = InputSummary(self.times, self.counts, self.found,
+                               Counter({from_constant(stream): count
+                                        for stream, count in self.streams.items()}))
+        self.times, self.counts, self.found, self.streams = array("q"), array("q"), {}, Counter()
+        return summary
 
 
 @dataclass(frozen=True)
