@@ -332,6 +332,7 @@ class ComputedCheck:
         and answers shifted to a neighbouring interval."""
         csparql = AnswerSeries(self.variables, pulled)
         cqels = AnswerSeries(self.variables, pushed)
+        self.derivations.found.clear()  # witness sets of earlier intervals' windows: not asked again
         return (self.shared + self.merged.explanations()
                 + snapshot_explanations(verdict, self.query, self.derivations, history,
                                         self.timeline, self.window_bounds)
