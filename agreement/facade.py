@@ -658,4 +658,5 @@ def check_recording(query: Source, options: Options | None = None, **changes: An
                        variant=chosen.query.variant, start=chosen.timeline.start,
                        end=chosen.timeline.end, suggest=judging.suggest,
                        select=judging.select, max_t0=judging.max_t0,
-                       max_time_points=chosen.timeline.max_time_points)
+                       max_time_points=chosen.timeline.max_time_points,
+                       cut=partitioning(data, chosen.compute))

@@ -16,7 +16,9 @@ from itertools import islice
 from rdflib import Literal as RdfLiteral
 
 from agreement.compare import Row
+from agreement.runplan import Partitioning, solve
 from ingest.eager import QueryData
+from ingest.policy import ReadReport
 from lars.errors import SolverError
 from solver.strategies import evaluate, slices_of
 from translate.api import Translation
@@ -234,11 +236,20 @@ def reports(translation: Translation, data: QueryData) -> tuple[Report, ...]:
     return tuple(report_stream(translation, data))
 
 
-def report_stream(translation: Translation, data: QueryData) -> Iterator[Report]:
-    """:func:`reports` one at a time, the solver stepping as they are read."""
+def report_stream(translation: Translation, data: QueryData,
+                  cut: Partitioning = Partitioning()) -> Iterator[Report]:
+    """:func:`reports` one at a time, the solver stepping as they are read; with ``cut``
+    (``lars check --partitions``) the run is solved range by range as ``lars run --partitions``
+    solves, each range shipped its slices (:func:`agreement.runplan.solve`): the same reports."""
     select = translation.answer.select_order
-    for answer in evaluate(translation.program, slices_of(data.stream), data.stream.timeline,
-                           data.background, shown={translation.answer.predicate, translation.report}):
+    shown = frozenset({translation.answer.predicate, translation.report})
+    if cut.partitions:
+        answers = solve(translation.program, data.stream.timeline, data.background,
+                        lambda: iter(slices_of(data.stream)), cut, ReadReport(), shown=shown)
+    else:
+        answers = evaluate(translation.program, slices_of(data.stream), data.stream.timeline,
+                           data.background, shown=shown)
+    for answer in answers:
         if len(answer.streams) != 1:
             raise SolverError(f"the {translation.profile} program has {len(answer.streams)} answer "
                               f"streams at {answer.time}; compiled profiles must have exactly one")

@@ -24,6 +24,7 @@ from agreement.check.judge import Judgement, judge
 from agreement.optiondefaults import DEFAULT_MAX_T0
 from agreement.recorded import read_relations
 from agreement.defaults import default_period, read_named_stream
+from agreement.runplan import Partitioning
 from ingest.eager import QueryData, query_data, static_graphs
 from ingest.limits import check_timeline_length, max_time_points as limit_in_force
 from ingest.options import ReadOptions
@@ -56,6 +57,8 @@ class RunCache:
     timeline: Timeline
     period: int | None = None
     variant: str = "brave"
+    cut: Partitioning = Partitioning()
+    """How each expected run is solved (``lars check --partitions``: range by range)."""
 
     def __post_init__(self) -> None:
         self._runs: dict[tuple[Profile, int], ExpectedRun] = {}
@@ -80,7 +83,7 @@ class RunCache:
         if key not in self._runs:
             translation = compile_profile(self.query, profile, t0, self.period, self.variant,
                                           self._reach)
-            computed = LazyReports(report_stream(translation, self._data_for(translation)),
+            computed = LazyReports(report_stream(translation, self._data_for(translation), self.cut),
                                    self.timeline.end, step or 1)
             full = replace(profile, startup="full")
             if profile.startup == "partial" and self._slide(full) is not None:
@@ -134,7 +137,7 @@ class RunCache:
         translation = compile_profile(full, profile, t0, self.period, self.variant, self._reach)
         names = translation.answer.select_order
         select = tuple(v.name for v in self.query.variables)
-        counted = report_stream(translation, self._data_for(translation))
+        counted = report_stream(translation, self._data_for(translation), self.cut)
         return replace(run, reports=_like(run.reports, (
             replace(r, counts=frozenset(multiplicities(other.rows, names, select).items())
                     if other else frozenset()) for r, other in at_times(run.reports, counted))))
@@ -231,7 +234,8 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
                 merge: bool = False, period: str | None = None, variant: str = "brave",
                 start: int | None = None, end: int | None = None,
                 suggest: bool = True, select: Sequence[str] | None = None,
-                max_t0: int = DEFAULT_MAX_T0, max_time_points: int | None = None) -> Judgement:
+                max_t0: int = DEFAULT_MAX_T0, max_time_points: int | None = None,
+                cut: Partitioning = Partitioning()) -> Judgement:
     """Judge the answers recorded in ``answers`` (CSRBench JSON, or ``lars run --format
     sparql-json`` lines) for a query file and a stream.
 
@@ -246,6 +250,9 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
         select: judge the query's results projected on these variables (``--select``).
         max_t0: the most t0 values tried for a profile whose t0 is any (:func:`check_t0_count`).
         max_time_points: the longest timeline accepted (:mod:`ingest.limits`).
+        cut: each expected run (every t0 tried, every variation a suggestion tries) solved
+            range by range (``--partitions``), each range shipped its slices: the same
+            judgement, with a note saying how.
     """
     chosen = resolve_profile(profile) if isinstance(profile, str) else profile
     unit_ms = parse_unit(unit)
@@ -266,8 +273,10 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
               for e in group]
     query = projected(query, select, recorded.variables, str(answers))
     cache = RunCache(query, inside, static_graphs(list(static), query), timeline, period_ticks,
-                     variant)
+                     variant, cut)
     judgement = judge(query, chosen, recorded, cache, inside, unit_ms, comparison, merge, suggest)
     every = "" if period_ticks is None else f", period {period_ticks} × {unit}"
-    return replace(judgement, notes=(*judgement.notes, *report.summary(),
+    split = [cut.note(cut.partitions, "each shipped its slices (every expected run: each t0 "
+                      "and each variation tried; the stream read by the driver)")] if cut.partitions else []
+    return replace(judgement, notes=(*judgement.notes, *report.summary(), *split,
                                      f"note: timeline [{timeline.start},{timeline.end}] (unit {unit}){every}"))
