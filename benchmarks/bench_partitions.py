@@ -92,7 +92,7 @@ def critical_path(query: Path, stream: Path, parts: int) -> dict:
     in this process, as ``lars run`` does): this process's CPU seconds and each range's."""
     ranges: list[float] = []
 
-    def runner(tasks, notes, summaries=None):
+    def runner(tasks, notes):
         if len(tasks) == 1:
             started = time.process_time()
             yield tuple(range_answers(tasks[0], notes))

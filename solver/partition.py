@@ -312,10 +312,11 @@ def answers_of(result: RangeResult, notes: list[str],
     raise kind(message, position, hint)
 
 
-Runner = Callable[[list[RangeTask], list[str], Any], Iterable[Iterable[TimePointAnswer]]]
-"""Maps range tasks to the answers of each range, in task order; the ranges' warnings about
-their input go to the first list, the summaries of their :attr:`RangeTask.watch` tallies to the
-second (each range's before its answers are given)."""
+Runner = Callable[..., Iterable[Iterable[TimePointAnswer]]]
+"""``(tasks, notes[, summaries])``: maps range tasks to the answers of each range, in task order;
+the ranges' warnings about their input go to ``notes``, the summaries of their
+:attr:`RangeTask.watch` tallies to ``summaries`` (each range's before its answers are given;
+passed only when tallies are asked for, so a runner of two arguments serves the rest)."""
 
 
 def in_process(tasks: list[RangeTask], notes: list[str],
@@ -392,7 +393,9 @@ def evaluate_ranges(program: Program, ranges: Sequence[tuple[Timeline, RangeSour
     inputs = None if inputs is None else frozenset(inputs)
     tasks = [RangeTask(program, frozenset(background), timeline, span, source, limits or Limits(),
                        shown, strategy, modules, inputs, watch) for span, source in ranges]
-    return itertools.chain.from_iterable(runner(tasks, [] if notes is None else notes, summaries))
+    notes = [] if notes is None else notes
+    found = runner(tasks, notes) if summaries is None else runner(tasks, notes, summaries)
+    return itertools.chain.from_iterable(found)
 
 
 def evaluate_partitioned(program: Program, slices: Iterable[Slice], timeline: Timeline,
