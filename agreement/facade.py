@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agreement.agree.modes import half_open
+from agreement.agree.arrivals import WindowReader
 from agreement.agree.plan import CheckPlan
 from agreement.compare import pull_range
 from agreement.agree.streaming import ComputedCheck
@@ -74,7 +75,7 @@ from translate.durations import parse_unit
 from translate.profilefile import resolve_profile
 from translate.profiles import Profile
 from translate.reports import compile_profile
-from translate.rsp import RspQuery
+from translate.rsp import AllWindow, RspQuery, TriplesWindow
 from translate.variants import cs, variant_ids
 
 if TYPE_CHECKING:  # for annotations only; each is imported by the function that needs it
@@ -486,11 +487,22 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
             cut = partial(file_ranges, os.fspath(stream), timeline=line, encoder=check.encoder,
                           stream_iri=read_with.stream, sole=sole,
                           sole_note=stream_note(sole) if sole else "")
+        windows = None
+        if cut is not None and profiles is None and time_windows(parsed):
+            windows = WindowReader(os.path.abspath(os.fspath(stream)), read_with.stream, sole)
         plans.append(CheckPlan(check, slices, report,
                                tuple(notes + notices), parsed.prefixes,
                                "query" if source == TEXT_SOURCE else Path(source).name, extended,
-                               replace(split, cut=cut)))
+                               replace(split, cut=cut), windows))
     return plans
+
+
+def time_windows(query: RspQuery) -> bool:
+    """Whether every stream window of ``query`` is a time window (or ``NOW``): then a disagreeing
+    interval's snapshots read a bounded stretch of time, which the driver of a partitioned check
+    re-reads from the file instead of reading the stream (:mod:`agreement.agree.arrivals`);
+    ``TRIPLES n`` and ``ALL`` reach back an unknown way, and the driver reads the stream then."""
+    return not any(isinstance(spec.window, (AllWindow, TriplesWindow)) for spec in query.streams)
 
 
 def profile_pair(profiles: str | Sequence[str] | None) -> tuple[Profile, Profile] | None:
@@ -665,4 +677,5 @@ def check_recording(query: Source, options: Options | None = None, **changes: An
                        variant=chosen.query.variant, start=chosen.timeline.start,
                        end=chosen.timeline.end, suggest=judging.suggest,
                        select=judging.select, max_t0=judging.max_t0,
-                       max_time_points=chosen.timeline.max_time_points)
+                       max_time_points=chosen.timeline.max_time_points,
+                       cut=partitioning(data, chosen.compute))

@@ -36,6 +36,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from lars.analysis import Signature, check_safety, program_functions
 from lars.atoms import Atom
@@ -196,17 +197,41 @@ class RangeTask:
     strategy: str = "reference"
     modules: tuple[str, ...] = ()
     inputs: frozenset[Signature] | None = None
+    watch: Callable[[Timeline], Tally] | None = None
 
 
-def range_answers(task: RangeTask, notes: list[str]) -> Iterator[TimePointAnswer]:
+class Tally(Protocol):
+    """What an executor notes about its range's own input (:attr:`RangeTask.watch` makes one per
+    range): fed the slices of the range's span as they are read, it sends back a small
+    :meth:`summary` instead of the input (``lars agree --partitions``: the time points with
+    input, a few triples, :mod:`agreement.agree.rangeinputs`)."""
+
+    def add(self, time: int, atoms: Sequence[Atom]) -> None: ...
+
+    def summary(self) -> object:
+        """What was added since the last call (a range's answers go back in chunks)."""
+
+
+def watched(slices: Iterable[Slice], tally: Tally, span: Timeline) -> Iterator[Slice]:
+    """``slices`` as they are, those inside ``span`` also handed to ``tally``."""
+    for time, atoms in slices:
+        if span.start <= time <= span.end:
+            tally.add(time, atoms)
+        yield time, atoms
+
+
+def range_answers(task: RangeTask, notes: list[str],
+                  tally: Tally | None = None) -> Iterator[TimePointAnswer]:
     """The answers of one range, one time point at a time (nothing is gathered); warnings about
-    its input go to ``notes``.
+    its input go to ``notes``, the slices of its span to ``tally``.
 
     The reference solves the range's time points only; the faster strategies step from the
     start of the timeline over the range's slices (the time points before the first of them
     without input, jumped over where nothing moves) and report the range's answers."""
     load(task.modules)
     slices = iter(task.source(notes))
+    if tally is not None:
+        slices = watched(slices, tally, task.span)
     if task.strategy == "reference":
         problem = Problem(task.program, Stream(task.timeline, tuple(slices)), task.background,
                           task.limits)
@@ -231,66 +256,110 @@ class RangeResult:
     answers: tuple[TimePointAnswer, ...] = ()
     error: tuple | None = None
     notes: tuple[str, ...] = ()
+    summary: object = None
 
 
 def evaluate_range(task: RangeTask) -> RangeResult:
-    """All answers of one range, gathered to be sent back from an executor (errors as data)."""
+    """All answers of one range, gathered to be sent back from an executor (errors as data),
+    with its :attr:`RangeTask.watch` tally's summary."""
     notes: list[str] = []
+    tally = None if task.watch is None else task.watch(task.span)
     try:
-        return RangeResult(tuple(range_answers(task, notes)), notes=tuple(notes))
+        answers = tuple(range_answers(task, notes, tally))
     except LarsError as error:
         return RangeResult(error=(type(error), error.message, error.position, error.hint))
+    return RangeResult(answers, notes=tuple(notes),
+                       summary=None if tally is None else tally.summary())
 
 
-def answers_of(result: RangeResult, notes: list[str]) -> tuple[TimePointAnswer, ...]:
+CHUNK_ATOMS = 50_000
+"""About how many answer atoms a Spark task sends back at a time (:func:`range_chunks`)."""
+
+
+def range_chunks(task: RangeTask, atoms: int = CHUNK_ATOMS) -> Iterator[RangeResult]:
+    """The answers of one range in chunks of about ``atoms`` answer atoms, each with its
+    warnings and the tally of the input read so far (so that the driver holds a chunk at a
+    time, not the range); an error as the last chunk."""
+    notes: list[str] = []
+    tally = None if task.watch is None else task.watch(task.span)
+    chunk: list[TimePointAnswer] = []
+    size = 0
+    try:
+        for answer in range_answers(task, notes, tally):
+            chunk.append(answer)
+            size += 1 + sum(len(stream) for stream in answer.streams)
+            if size >= atoms:
+                yield RangeResult(tuple(chunk), notes=tuple(notes),
+                                  summary=None if tally is None else tally.summary())
+                chunk, size = [], 0
+    except LarsError as error:
+        yield RangeResult(error=(type(error), error.message, error.position, error.hint))
+        return
+    yield RangeResult(tuple(chunk), notes=tuple(notes),
+                      summary=None if tally is None else tally.summary())
+
+
+def answers_of(result: RangeResult, notes: list[str],
+               summaries: Any = None) -> tuple[TimePointAnswer, ...]:
     """The answers of a range, raising its error again on the driver; its warnings go to
-    ``notes`` (each once)."""
+    ``notes`` (each once), its input's summary to ``summaries`` (before its answers are read)."""
     notes.extend(note for note in result.notes if note not in notes)
     if result.error is None:
+        if summaries is not None and result.summary is not None:
+            summaries.append(result.summary)
         return result.answers
     kind, message, position, hint = result.error
     raise kind(message, position, hint)
 
 
-Runner = Callable[[list[RangeTask], list[str]], Iterable[Iterable[TimePointAnswer]]]
-"""Maps range tasks to the answers of each range, in task order; the ranges' warnings about
-their input go to the list."""
+Runner = Callable[..., Iterable[Iterable[TimePointAnswer]]]
+"""``(tasks, notes[, summaries])``: maps range tasks to the answers of each range, in task order;
+the ranges' warnings about their input go to ``notes``, the summaries of their
+:attr:`RangeTask.watch` tallies to ``summaries`` (each range's before its answers are given;
+passed only when tallies are asked for, so a runner of two arguments serves the rest)."""
 
 
-def in_process(tasks: list[RangeTask], notes: list[str]) -> Iterator[Iterator[TimePointAnswer]]:
-    """The plain runner: one range after another in this process, each answer as it is found."""
-    return (range_answers(task, notes) for task in tasks)
+def in_process(tasks: list[RangeTask], notes: list[str],
+               summaries: Any = None) -> Iterator[Iterable[TimePointAnswer]]:
+    """The plain runner: one range after another in this process, each answer as it is found
+    (a range with a tally is gathered first, so that its summary comes before its answers)."""
+    return (answers_of(evaluate_range(task), notes, summaries) if task.watch is not None
+            else range_answers(task, notes) for task in tasks)
 
 
-def process_runner(tasks: list[RangeTask], notes: list[str]) -> Iterator[tuple[TimePointAnswer, ...]]:
+def process_runner(tasks: list[RangeTask], notes: list[str],
+                   summaries: Any = None) -> Iterator[tuple[TimePointAnswer, ...]]:
     """A runner that evaluates the ranges in parallel in worker processes, as many as this
     process may use cores (more ranges wait for a free worker), and gives each range's answers
     once it is done, in task order."""
     if len(tasks) <= 1:
-        yield from (tuple(range_answers(task, notes)) for task in tasks)
+        yield from (answers_of(evaluate_range(task), notes, summaries) for task in tasks)
         return
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
                                           else None)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     with ProcessPoolExecutor(max_workers=min(len(tasks), cores or 1), mp_context=context) as pool:
         for result in [pool.submit(evaluate_range, task) for task in tasks]:
-            yield answers_of(result.result(), notes)
+            yield answers_of(result.result(), notes, summaries)
 
 
 def spark_runner(master: str = "local[*]") -> Runner:
     """A runner that evaluates each range as one Spark task (the executors run clingo).
 
     The session comes from :func:`solver.spark.spark_session` (pyspark loads only there,
-    when the first session starts). All answers come back to the driver at once (``collect``),
-    so the driver holds the whole answer stream; an error in a range is raised again there.
+    when the first session starts). The answers come back in chunks (:func:`range_chunks`), a
+    range at a time and the next one computed meanwhile (``toLocalIterator`` with prefetch), so
+    the driver's Python holds a chunk of answers, not the answer stream (Spark's driver JVM
+    holds a range's, serialized); an error in a range is raised again there.
     """
-    def run(tasks: list[RangeTask], notes: list[str]) -> Iterator[tuple[TimePointAnswer, ...]]:
+    def run(tasks: list[RangeTask], notes: list[str],
+            summaries: Any = None) -> Iterator[tuple[TimePointAnswer, ...]]:
         if not tasks:
-            return iter(())
+            return
         with spark_session(master, job="solving the time ranges") as session:
-            rdd = session.sparkContext.parallelize(tasks, len(tasks))
-            results = rdd.map(evaluate_range).collect()
-        return (answers_of(result, notes) for result in results)
+            rdd = session.sparkContext.parallelize(tasks, len(tasks)).flatMap(range_chunks)
+            for result in rdd.toLocalIterator(prefetchPartitions=True):
+                yield answers_of(result, notes, summaries)
     return run
 
 
@@ -299,7 +368,9 @@ def evaluate_ranges(program: Program, ranges: Sequence[tuple[Timeline, RangeSour
                     runner: Runner = in_process, limits: Limits | None = None,
                     shown: Iterable[str] | None = None, strategy: str = "reference",
                     notes: list[str] | None = None,
-                    inputs: Iterable[Signature] | None = None) -> Iterator[TimePointAnswer]:
+                    inputs: Iterable[Signature] | None = None,
+                    watch: Callable[[Timeline], Tally] | None = None,
+                    summaries: Any = None) -> Iterator[TimePointAnswer]:
     """The answers at every point of ``timeline``, computed range by range, in time order.
 
     Args:
@@ -309,6 +380,8 @@ def evaluate_ranges(program: Program, ranges: Sequence[tuple[Timeline, RangeSour
         timeline, background, runner, limits, shown, strategy, inputs: as for
             :func:`evaluate_partitioned`.
         notes: where the ranges' warnings about their input go.
+        watch, summaries: each range's input tallied on its worker by ``watch(span)``
+            (:class:`Tally`), its summary appended to ``summaries`` before its answers come.
 
     Raises:
         InputError: an unsafe rule; UnsupportedError: a rule outside the fragment.
@@ -319,8 +392,10 @@ def evaluate_ranges(program: Program, ranges: Sequence[tuple[Timeline, RangeSour
     modules = modules_of(program_functions(program))
     inputs = None if inputs is None else frozenset(inputs)
     tasks = [RangeTask(program, frozenset(background), timeline, span, source, limits or Limits(),
-                       shown, strategy, modules, inputs) for span, source in ranges]
-    return itertools.chain.from_iterable(runner(tasks, [] if notes is None else notes))
+                       shown, strategy, modules, inputs, watch) for span, source in ranges]
+    notes = [] if notes is None else notes
+    found = runner(tasks, notes) if summaries is None else runner(tasks, notes, summaries)
+    return itertools.chain.from_iterable(found)
 
 
 def evaluate_partitioned(program: Program, slices: Iterable[Slice], timeline: Timeline,

@@ -116,15 +116,26 @@ class MergedTriples:
     def add(self, elements: Sequence[StreamTriple]) -> None:
         """Look at the triples of one time point."""
         for element in elements:
-            own, others = self.patterns(element.stream, element.triple[1])
-            if not others or any(bind(p, element.triple, {}) is not None for p in own):
-                continue
-            other = next((p for p in others if bind(p, element.triple, {}) is not None), None)
-            if other is not None:
-                _, kept, count = self.found.setdefault((element.stream, other), (other, [], [0]))
-                count[0] += 1
-                if len(kept) < MERGED_WITNESSES:
-                    kept.append(element)
+            key = self.match(element)
+            if key is not None:
+                self.count(key, 1, (element,))
+
+    def match(self, element: StreamTriple) -> tuple | None:
+        """``(stream, pattern)``: the stream of ``element`` and the first pattern not its own
+        that matches it, when none of its own does; else ``None``."""
+        own, others = self.patterns(element.stream, element.triple[1])
+        if not others or any(bind(p, element.triple, {}) is not None for p in own):
+            return None
+        other = next((p for p in others if bind(p, element.triple, {}) is not None), None)
+        return None if other is None else (element.stream, other)
+
+    def count(self, key: tuple, count: int, first: Sequence[StreamTriple]) -> None:
+        """``count`` more triples met ``key`` (:meth:`match`), ``first`` the earliest of them:
+        kept while fewer than :data:`MERGED_WITNESSES` are (a worker's tally, replayed by the
+        driver, :mod:`agreement.agree.arrivals`)."""
+        _, kept, total = self.found.setdefault(key, (key[1], [], [0]))
+        total[0] += count
+        kept.extend(first[:MERGED_WITNESSES - len(kept)])
 
     def explanations(self) -> list[Explanation]:
         """One explanation per stream and pattern that read such triples so far."""

@@ -17,7 +17,7 @@ from agreement.check.expected import reports
 from agreement.agree.explain import shifted_answers
 from agreement.recorded import read_recorded
 from agreement.agree.report import AgreementReport
-from agreement.agree.streaming import ComputedCheck, Solve
+from agreement.agree.streaming import ComputedCheck, Remote, Solve
 from ingest.eager import query_data
 from ingest.lazy import RdfSlice
 from ingest.rdffiles import StreamTriple
@@ -114,7 +114,8 @@ def check_profiles(query: RspQuery, elements: Sequence[StreamTriple], graphs: di
     return report
 
 
-def collect_check(check: ComputedCheck, slices: Iterator[RdfSlice], solve: Solve | None = None
+def collect_check(check: ComputedCheck, slices: Iterator[RdfSlice] | None,
+                  solve: Solve | None = None, remote: Remote | None = None
                   ) -> tuple[AgreementReport, dict[int, int]]:
     """Both sides computed from a query over a stream, collected into one report, and the
     number of triples at each time point with input (SPEC section 9).
@@ -136,7 +137,7 @@ def collect_check(check: ComputedCheck, slices: Iterator[RdfSlice], solve: Solve
             pushed[t] = cqels
 
     verdicts, explanations = [], {}
-    for result in check.intervals(slices, observe, solve):
+    for result in check.intervals(slices, observe, solve, remote):
         verdicts.append(result.verdict)
         if result.explanations is not None:
             explanations[(result.verdict.start, result.verdict.end)] = result.explanations

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from agreement.agree.arrivals import Arrivals, InputWatch, WindowReader
 from agreement.agree.modes import collect_check
 from agreement.notebook.checkview import AgreementView
 from agreement.agree.reportwriter import Head, ReportWriter
-from agreement.agree.streaming import ComputedCheck, Solve
+from agreement.agree.streaming import ComputedCheck, Remote, Solve
 from agreement.runplan import Partitioning, solve
 from ingest.lazy import RdfSlice
 from ingest.policy import ReadReport, within_timeline
@@ -46,6 +47,10 @@ class CheckPlan:
     title: str
     extended: str | None = None
     partitioning: Partitioning = Partitioning()
+    windows: WindowReader | None = None
+    """With :attr:`partitioning` cutting a stream file: the file, re-read for the window
+    snapshots of the intervals explained, the driver reading nothing else of it (``None``:
+    the driver reads the stream in step with the answers)."""
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -59,26 +64,32 @@ class CheckPlan:
         return count_reach(within_timeline(self.read(), line.start, line.end, self.report, "triple"),
                            streams, self.report)
 
-    def solving(self) -> tuple[Iterator[RdfSlice], Solve | None]:
+    def solving(self) -> tuple[Iterator[RdfSlice] | None, Solve | None, Remote | None]:
         """The slices the check reads and, with :attr:`partitioning`, how each side is solved
         apart from them (:meth:`agreement.agree.streaming.ComputedCheck.intervals`): its workers
         read their parts of the stream file, or the driver reads the stream first and ships
-        each range its slices."""
+        each range its slices. With :attr:`windows` the driver reads no slice: the workers
+        send back what it needs (:mod:`agreement.agree.arrivals`)."""
         cut = self.partitioning
         if not cut.partitions:
-            return self.slices(), None
+            return self.slices(), None, None
         check = self.check
+        remote = None
         if cut.cut is None:
             held = list(self.slices())
             encoded = [(t, slice_atoms(elements, check.encoder)) for t, elements in held]
             slices, shipped = iter(held), (lambda: iter(encoded))
+        elif self.windows is not None:
+            slices, shipped = None, (lambda: iter(()))
+            remote = Remote(Arrivals(check.query, self.report), self.windows)
         else:
             slices, shipped = self.slices(), (lambda: iter(()))
 
-        def solved(program, shown, inputs):
+        def solved(program, shown, inputs, arrivals=None):
+            watch = None if arrivals is None else InputWatch(check.query)
             return solve(program, check.timeline, check.background, shipped, cut, self.report,
-                         shown=shown, inputs=inputs)
-        return slices, solved
+                         shown=shown, inputs=inputs, watch=watch, summaries=arrivals)
+        return slices, solved, remote
 
     def view(self) -> AgreementView:
         """Check every interval and collect the answers of both sides."""
@@ -103,8 +114,8 @@ class CheckPlan:
             if cqels is not None:
                 writer.answers("cqels", t, cqels)
 
-        slices, solved = self.solving()
-        for result in self.check.intervals(slices, observe, solved):
+        slices, solved, remote = self.solving()
+        for result in self.check.intervals(slices, observe, solved, remote):
             writer.interval(result.verdict, result.explanations or [])
         writer.finish(self.check.notes() + ([self.extended] if self.extended else []))
         return writer.agree

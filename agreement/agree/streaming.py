@@ -25,17 +25,20 @@ them, and one interval late: an answer one engine gave in the interval and the o
 next (``window-boundary``, ``other-interval``: :func:`agreement.agree.explain.shifted_answers`) needs
 the next interval's answers. Answers moved further than a neighbouring interval are not
 explained as shifted (the whole answer history would have to be kept), and triples merged
-into C-SPARQL's default graph from another stream (condition ii on the stream) are those read
-so far, not those that arrive later.
+into C-SPARQL's default graph from another stream (condition ii on the stream) are those up to
+the time of the latest answers compared (one interval after the one explained), not those that
+arrive later, nor those the solver happened to read ahead.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from agreement.compare import AnswerSeries, IntervalVerdict, Row, interval_verdict, pull_range
+from agreement.agree.arrivals import Arrivals, Merged, WindowReader
 from agreement.agree.conditions import MergedTriples, shared_patterns, snapshot_explanations
 from agreement.agree.derivation import Derivations
 from agreement.answers import values_text
@@ -53,9 +56,20 @@ from translate.api import Translation, query_background, slice_atoms, translate
 from translate.background import background_patterns
 from translate.rsp import RspQuery
 
-Solve = Callable[[Program, frozenset[str], frozenset | None], Iterator[TimePointAnswer]]
-"""``(program, shown, inputs) -> answers``: a side's answers at every time point of the check's
-timeline, in order, computed elsewhere (:func:`agreement.runplan.solve`)."""
+Solve = Callable[[Program, frozenset[str], frozenset | None, Arrivals | None], Iterator[TimePointAnswer]]
+"""``(program, shown, inputs, arrivals) -> answers``: a side's answers at every time point of the
+check's timeline, in order, computed elsewhere (:func:`agreement.runplan.solve`); with
+``arrivals``, the workers' summaries of the input go there (:mod:`agreement.agree.arrivals`)."""
+
+
+@dataclass(frozen=True)
+class Remote:
+    """A stream file the driver does not read (``lars agree --partitions``): what the workers
+    send back about it, and the file re-read for the window snapshots of the intervals explained
+    (:mod:`agreement.agree.arrivals`)."""
+
+    arrivals: Arrivals
+    windows: WindowReader
 
 Observer = Callable[[int, int, frozenset[Row] | None, frozenset[Row] | None], None]
 """Called at each time point with input or a pull: ``(t, triples at t, C-SPARQL rows at t (at
@@ -204,21 +218,42 @@ class ComputedCheck:
             return [(self.common_program, self.shown(self.csparql), self.csparql.inputs)]
         return [(side.program, self.shown(side), side.inputs) for side in (self.csparql, self.cqels)]
 
-    def intervals(self, slices: Iterator[RdfSlice], observe: Observer | None = None,
-                  solve: Solve | None = None) -> Iterator[IntervalResult]:
+    def intervals(self, slices: Iterator[RdfSlice] | None, observe: Observer | None = None,
+                  solve: Solve | None = None, remote: Remote | None = None) -> Iterator[IntervalResult]:
         """The result of every pulling interval of the timeline, in time order, computed as
         ``slices`` (``(t, stream triples)`` ascending, inside the timeline) are read.
 
         The sides are solved over ``slices`` here, or by ``solve`` (``lars agree --partitions``:
         range by range, in workers that read the stream themselves); ``slices`` are then read
         in step with its answers, for the history the explanations need, and the verdicts and
-        explanations are those of the sides solved here."""
+        explanations are those of the sides solved here. With ``remote`` (and ``solve``), no
+        slice is read: the workers' summaries stand in for them, and the few triples an
+        explanation needs are re-read from the file (:class:`Remote`)."""
         line, period = self.timeline, self.period
         history = StreamHistory()
+        latest: dict[int, int] = {}  # remote: the triples at the latest time point with input
+
+        def came(t: int, count: int, merged: list[Merged]) -> None:
+            latest.clear()
+            latest[t] = count
+            for key, met, first in merged:
+                self.merged.count(key, met, first)
+
+        def triples_at(t: int) -> int:
+            return latest.get(t, 0) if remote is not None else len(history.between(t, t))
+
+        unseen: deque[tuple[int, Sequence[StreamTriple]]] = deque()  # read, not yet looked at
 
         def read(t: int, elements: Sequence[StreamTriple]) -> None:
             history.add(t, elements)
-            self.observed(elements)
+            unseen.append((t, elements))
+
+        def seen(upto: int | None) -> None:
+            """Look at the triples read up to ``upto`` (``None``: all): what condition (ii) on
+            the stream knows when the answers up to ``upto`` are compared, however far ahead
+            the solver read (its look-ahead over idle time points must not change a report)."""
+            while unseen and (upto is None or unseen[0][0] <= upto):
+                self.observed(unseen.popleft()[1])
 
         def fed() -> Iterator[tuple[int, list]]:
             for t, elements in slices:
@@ -230,9 +265,13 @@ class ComputedCheck:
             answers = [evaluate(program, fed_in, line, self.background, shown=shown, inputs=inputs)
                        for (program, shown, inputs), fed_in in zip(sides, itertools.tee(fed(), len(sides)))]
         else:
-            answers = [solve(program, frozenset(shown), inputs) for program, shown, inputs in sides]
+            arrivals = None if remote is None else remote.arrivals
+            answers = [solve(program, frozenset(shown), inputs, arrivals if index == 0 else None)
+                       for index, (program, shown, inputs) in enumerate(sides)]
         sampled = zip(*answers) if len(answers) == 2 else ((answer, answer) for answer in answers[0])
-        if solve is not None:
+        if remote is not None:
+            sampled = arriving(sampled, remote.arrivals, came)
+        elif solve is not None:
             sampled = in_step(sampled, slices, read)
         ends = pull_range(period, (line.start, line.end))
         shift = int(self.half_open)
@@ -241,14 +280,15 @@ class ComputedCheck:
         waiting: IntervalVerdict | None = None  # closed, to be explained once the next one is
         for cs_answer, cq_answer in sampled:
             t = cs_answer.time
+            seen(t)
             is_pull = self.pulls(cs_answer)
-            is_push = self.pushes(cq_answer, bool(history.times_between(t, t)))
+            is_push = self.pushes(cq_answer, bool(triples_at(t)))
             if is_pull:
                 pulled[t] = self.rows(self.csparql, cs_answer)
             if is_push:
                 pushed[t] = self.rows(self.cqels, cq_answer)
             if observe is not None and (is_pull or is_push):
-                observe(t, len(history.between(t, t)), pulled.get(t) if is_pull else None,
+                observe(t, triples_at(t), pulled.get(t) if is_pull else None,
                         pushed.get(t) if is_push else None)
             if t not in ends:
                 continue
@@ -256,11 +296,23 @@ class ComputedCheck:
                                        ((s, pushed[s]) for s in sorted(pushed)
                                         if t - period - shift < s <= t - shift))
             if waiting is not None:
-                yield self.result(waiting, history, pulled, pushed)
+                yield self.result(waiting, self.windows(remote, history, waiting, t), pulled, pushed)
             waiting = verdict
             self.forget(waiting.start, history, pulled, pushed)
+        seen(None)
         if waiting is not None:
-            yield self.result(waiting, history, pulled, pushed)
+            yield self.result(waiting, self.windows(remote, history, waiting, None), pulled, pushed)
+
+    def windows(self, remote: Remote | None, history: StreamHistory, verdict: IntervalVerdict,
+                upto: int | None) -> Callable[[], StreamHistory]:
+        """The triples the explanation of ``verdict`` may read, once the answers up to ``upto``
+        (``None``: all) are in: ``history``, or with ``remote`` those the driver that reads
+        the stream would hold then, re-read from the file (from where the interval's windows
+        begin, :func:`keep_from`)."""
+        if remote is None:
+            return lambda: history
+        start = keep_from(self.query, history, verdict.start, self.timeline, self.window_bounds)
+        return lambda: remote.windows.history(start, upto)
 
     def shown(self, side: Translation) -> set[str]:
         """The predicates the solver keeps of one side's answers."""
@@ -275,16 +327,17 @@ class ComputedCheck:
             for s in [s for s in answers if s <= oldest]:
                 del answers[s]
 
-    def result(self, verdict: IntervalVerdict, history: StreamHistory, pulled: dict,
+    def result(self, verdict: IntervalVerdict, history: Callable[[], StreamHistory], pulled: dict,
                pushed: dict) -> IntervalResult:
-        """The interval's result, explained if it disagrees and the cap allows."""
+        """The interval's result, explained if it disagrees and the cap allows (``history``
+        gives the triples its explanation reads)."""
         if verdict.agree:
             return IntervalResult(verdict)
         if self.max_explanations is not None and self.explained >= self.max_explanations:
             self.unexplained += 1
             return IntervalResult(verdict)
         self.explained += 1
-        return IntervalResult(verdict, self.explain(verdict, history, pulled, pushed))
+        return IntervalResult(verdict, self.explain(verdict, history(), pulled, pushed))
 
     def explain(self, verdict: IntervalVerdict, history: StreamHistory, pulled: dict,
                 pushed: dict) -> list[Explanation]:
@@ -292,6 +345,7 @@ class ComputedCheck:
         and answers shifted to a neighbouring interval."""
         csparql = AnswerSeries(self.variables, pulled)
         cqels = AnswerSeries(self.variables, pushed)
+        self.derivations.found.clear()  # witness sets of earlier intervals' windows: not asked again
         return (self.shared + self.merged.explanations()
                 + snapshot_explanations(verdict, self.query, self.derivations, history,
                                         self.timeline, self.window_bounds)
@@ -314,3 +368,17 @@ def in_step(sampled: Iterator[tuple[TimePointAnswer, TimePointAnswer]], slices: 
     while pending is not None:
         read(*pending)
         pending = next(slices, None)
+
+
+def arriving(sampled: Iterator[tuple[TimePointAnswer, TimePointAnswer]], arrivals: Arrivals,
+             came: Callable[[int, int, list[Merged]], None]
+             ) -> Iterator[tuple[TimePointAnswer, TimePointAnswer]]:
+    """``sampled``, each pair given once the workers' summaries of the time points up to its
+    time (and none later) have ``came``: :func:`in_step` for a stream the driver does not read."""
+    for pair in sampled:
+        for arrival in arrivals.upto(pair[0].time):
+            came(*arrival)
+        yield pair
+    for arrival in arrivals.upto(None):
+        came(*arrival)
+    arrivals.finish()

@@ -16,7 +16,9 @@ from itertools import islice
 from rdflib import Literal as RdfLiteral
 
 from agreement.compare import Row
+from agreement.runplan import Partitioning, solve
 from ingest.eager import QueryData
+from ingest.policy import ReadReport
 from lars.errors import SolverError
 from lars.streams import Timeline
 from solver.strategies import evaluate, slices_of
@@ -235,8 +237,16 @@ def reports(translation: Translation, data: QueryData) -> tuple[Report, ...]:
     return tuple(report_stream(translation, data))
 
 
-def report_stream(translation: Translation, data: QueryData) -> Iterator[Report]:
-    """:func:`reports` one at a time, the solver stepping as they are read."""
+def report_stream(translation: Translation, data: QueryData,
+                  cut: Partitioning = Partitioning()) -> Iterator[Report]:
+    """:func:`reports` one at a time, the solver stepping as they are read; with ``cut``
+    (``lars check --partitions``) the run is solved range by range as ``lars run --partitions``
+    solves, each range shipped its slices (:func:`agreement.runplan.solve`): the same reports."""
+    if cut.partitions:
+        shown = frozenset({translation.answer.predicate, translation.report})
+        answers = solve(translation.program, data.stream.timeline, data.background,
+                        lambda: iter(slices_of(data.stream)), cut, ReadReport(), shown=shown)
+        return _reports_of(translation, answers, data.encoder)
     return reports_over(translation, slices_of(data.stream), data.stream.timeline,
                         data.background, data.encoder)
 
@@ -245,9 +255,15 @@ def reports_over(translation: Translation, slices: Iterable, timeline: Timeline,
                  background: Iterable, encoder) -> Iterator[Report]:
     """The relations ``translation`` reports over ``slices`` (``(t, atoms)`` ascending, read as
     the reports are: a live stream's too), one at a time."""
+    return _reports_of(translation, evaluate(translation.program, slices, timeline, background,
+                                             shown={translation.answer.predicate, translation.report}),
+                       encoder)
+
+
+def _reports_of(translation: Translation, answers: Iterable, encoder) -> Iterator[Report]:
+    """The reports among a compiled profile's answers, as relations in the SELECT order."""
     select = translation.answer.select_order
-    for answer in evaluate(translation.program, slices, timeline, background,
-                           shown={translation.answer.predicate, translation.report}):
+    for answer in answers:
         if len(answer.streams) != 1:
             raise SolverError(f"the {translation.profile} program has {len(answer.streams)} answer "
                               f"streams at {answer.time}; compiled profiles must have exactly one")

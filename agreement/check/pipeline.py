@@ -24,6 +24,7 @@ from agreement.check.judge import Judgement, judge
 from agreement.optiondefaults import DEFAULT_MAX_T0
 from agreement.recorded import read_relations
 from agreement.defaults import default_period, read_named_stream
+from agreement.runplan import Partitioning
 from ingest.eager import QueryData, query_data, static_graphs
 from ingest.limits import check_timeline_length, max_time_points as limit_in_force
 from ingest.options import ReadOptions
@@ -57,6 +58,8 @@ class RunCache:
     timeline: Timeline
     period: int | None = None
     variant: str = "brave"
+    cut: Partitioning = Partitioning()
+    """How each expected run is solved (``lars check --partitions``: range by range)."""
 
     def __post_init__(self) -> None:
         self._runs: dict[tuple[Profile, int], ExpectedRun] = {}
@@ -73,7 +76,7 @@ class RunCache:
     def _reports(self, translation) -> Iterator[Report]:
         """The reports of one compiled profile over the stream (``lars check --follow``: over
         the live stream, :class:`agreement.check.live.LiveRuns`)."""
-        return report_stream(translation, self._data_for(translation))
+        return report_stream(translation, self._data_for(translation), self.cut)
 
     def _run(self, profile: Profile, t0: int) -> ExpectedRun:
         key = (profile, t0)
@@ -336,7 +339,8 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
                 merge: bool = False, period: str | None = None, variant: str = "brave",
                 start: int | None = None, end: int | None = None,
                 suggest: bool = True, select: Sequence[str] | None = None,
-                max_t0: int = DEFAULT_MAX_T0, max_time_points: int | None = None) -> Judgement:
+                max_t0: int = DEFAULT_MAX_T0, max_time_points: int | None = None,
+                cut: Partitioning = Partitioning()) -> Judgement:
     """Judge the answers recorded in ``answers`` (CSRBench JSON, or ``lars run --format
     sparql-json`` lines) for a query file and a stream.
 
@@ -351,6 +355,9 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
         select: judge the query's results projected on these variables (``--select``).
         max_t0: the most t0 values tried for a profile whose t0 is any (:func:`check_t0_count`).
         max_time_points: the longest timeline accepted (:mod:`ingest.limits`).
+        cut: each expected run (every t0 tried, every variation a suggestion tries) solved
+            range by range (``--partitions``), each range shipped its slices: the same
+            judgement, with a note saying how.
     """
     chosen = resolve_profile(profile) if isinstance(profile, str) else profile
     unit_ms = parse_unit(unit)
@@ -371,8 +378,10 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
               for e in group]
     query = projected(query, select, recorded.variables, str(answers))
     cache = RunCache(query, inside, static_graphs(list(static), query), timeline, period_ticks,
-                     variant)
+                     variant, cut)
     judgement = judge(query, chosen, recorded, cache, inside, unit_ms, comparison, merge, suggest)
     every = "" if period_ticks is None else f", period {period_ticks} × {unit}"
-    return replace(judgement, notes=(*judgement.notes, *report.summary(),
+    split = [cut.note(cut.partitions, "each shipped its slices (every expected run: each t0 "
+                      "and each variation tried; the stream read by the driver)")] if cut.partitions else []
+    return replace(judgement, notes=(*judgement.notes, *report.summary(), *split,
                                      f"note: timeline [{timeline.start},{timeline.end}] (unit {unit}){every}"))

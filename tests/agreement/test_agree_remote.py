@@ -1,0 +1,155 @@
+"""``lars agree --partitions N`` over a stream file reads no triple on the driver (issue 30, item
+3): the workers send back the time points with input, condition (ii)'s merged triples and the
+streams met (:mod:`agreement.agree.arrivals`), the driver re-reads only the windows of the
+intervals it explains, and the report is byte for byte the one of the check in one process.
+
+Inputs: generated streams on two streams (so that C-SPARQL's default graph merges triples of
+the stream the query does not read: condition (ii), Dell'Aglio et al.'s and the paper's), and
+CSRBench's seven queries over its stream as one N-Triples file (Dell'Aglio et al., "On
+correctness in RDF stream processor benchmarking", ISWC 2013; bundled in ``examples/csrbench``).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from agreement.agree.arrivals import WindowReader
+from agreement.agree.plan import CheckPlan
+from agreement.cli.app import main
+from agreement.facade import check_agreement
+
+ROOT = Path(__file__).resolve().parents[2]
+CSRBENCH = ROOT / "examples" / "csrbench"
+QUERIES = sorted((CSRBENCH / "queries").glob("q*-cqels.rq"))
+
+
+def lars(capsys, *argv) -> tuple[int, str, list[str]]:
+    status = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err.splitlines()
+
+
+def same_report(capsys, monkeypatch, base: list, *cut: str) -> None:
+    """``lars agree`` in one process, then cut with the driver forbidden to read the stream:
+    the same stdout, exit status and warnings (but the one note on how it split)."""
+    status, out, err = lars(capsys, *base)
+    with monkeypatch.context() as patch:
+        patch.setattr(CheckPlan, "slices", lambda self: pytest.fail("the driver read the stream"))
+        cut_status, cut_out, cut_err = lars(capsys, *base, *cut)
+    assert (cut_status, cut_out) == (status, out)
+    if status != 2:
+        assert [line for line in cut_err if not line.startswith("note: --partitions")] == err
+
+
+WINDOWS = ["[RANGE 4s SLIDE 2s]", "[RANGE 3s]", "[NOW]", "[RANGE 5s SLIDE 5s]"]
+
+
+def query_text(window: str) -> str:
+    return ("PREFIX ex: <http://ex.org/>\n"
+            f"SELECT ?s ?v WHERE {{ STREAM <http://ex.org/s> {window} {{ ?s ex:p ?v }} }}\n")
+
+
+triples = st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.sampled_from(["s", "s", "r"])),
+                   min_size=1, max_size=3)
+streams = st.dictionaries(st.integers(0, 24), triples, min_size=4)
+"""A few time points in ``[0, 24]``, one to three triples at each, some on the stream ``r``
+that the query does not read (C-SPARQL merges them into its default graph)."""
+
+
+def write_stream(folder: Path, contents: dict, window: str) -> tuple[Path, Path]:
+    stream, query = folder / "s.nt", folder / "q.rq"
+    stream.write_text("".join(f"<http://ex.org/a{a}> <http://ex.org/p> <http://ex.org/v{v}> "
+                              f"<http://ex.org/{name}> {t}\n"
+                              for t in sorted(contents) for a, v, name in contents[t]))
+    query.write_text(query_text(window))
+    return stream, query
+
+
+@settings(max_examples=15, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(streams, st.sampled_from(WINDOWS), st.integers(2, 4), st.integers(2, 5),
+       st.sampled_from([(), ("--variant", "cautious"), ("--max-explanations", "1")]))
+def test_generated_streams_in_workers(capsys, monkeypatch, contents, window, parts, period, options):
+    """Worker processes: the report of the check in one process (a differential test)."""
+    with tempfile.TemporaryDirectory() as folder:
+        stream, query = write_stream(Path(folder), contents, window)
+        same_report(capsys, monkeypatch, ["agree", query, "--stream", stream, "--period", f"{period}s",
+                                          *options], "--partitions", str(parts))
+
+
+@pytest.mark.spark
+@settings(max_examples=4, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(streams, st.sampled_from(WINDOWS), st.integers(2, 3), st.integers(2, 5))
+def test_generated_streams_as_spark_tasks(capsys, monkeypatch, spark_master, contents, window,
+                                          parts, period):
+    """Spark tasks in local mode (``--spark always``): the same report."""
+    with tempfile.TemporaryDirectory() as folder:
+        stream, query = write_stream(Path(folder), contents, window)
+        same_report(capsys, monkeypatch, ["agree", query, "--stream", stream, "--period", f"{period}s"],
+                    "--partitions", str(parts), "--spark", "always", "--master", spark_master)
+
+
+def test_merged_triples_counted_by_the_workers(capsys, monkeypatch, tmp_path):
+    """A triple at each of 0..11 on a stream the query does not read, cut into three ranges: the
+    one disagreeing interval, (6,8], is explained once the answers at 10 are compared, and
+    condition (ii) counts the 11 triples up to 10 and shows the first ten, as the driver reading
+    them all does."""
+    contents = {t: [(t % 3, t % 2, "r")] + [(0, 0, "s")] * (t < 3) for t in range(12)}
+    stream, query = write_stream(tmp_path, contents, "[RANGE 4s SLIDE 2s]")
+    base = ["agree", query, "--stream", stream, "--period", "2s"]
+    status, out, _ = lars(capsys, *base)
+    assert "11 triples on <http://ex.org/r>" in out and "(the first 10 shown)" in out
+    same_report(capsys, monkeypatch, base, "--partitions", "3")
+
+
+def test_the_view_counts_triples_as_read(monkeypatch, tmp_path):
+    """The notebook's view of a partitioned check: the triples at each time point with input,
+    as counted by the workers, and the verdicts of the view in one process."""
+    contents = {t: [(0, t % 3, "s")] * (1 + t % 3) for t in range(0, 20, 2)}
+    stream, query = write_stream(tmp_path, contents, "[RANGE 3s]")
+    whole = check_agreement(str(query), stream=str(stream), period="4s")
+    monkeypatch.setattr(CheckPlan, "slices", lambda self: pytest.fail("the driver read the stream"))
+    cut = check_agreement(str(query), stream=str(stream), period="4s", partitions=2)
+    assert cut.input_counts == whole.input_counts == {t: 1 + t % 3 for t in range(0, 20, 2)}
+    assert cut.report.verdicts == whole.report.verdicts
+
+
+def test_window_reader_seeks_to_the_interval(tmp_path):
+    """The file re-read for an explanation: the slices at ``[lo, hi]`` only, lines that name no
+    stream given the query's one."""
+    stream = tmp_path / "s.nt"
+    stream.write_text("".join(f'<http://ex.org/a> <http://ex.org/p> "{t}" {t // 2}\n' for t in range(20)))
+    reader = WindowReader(str(stream), sole=__import__("rdflib").URIRef("http://ex.org/s"))
+    got = list(reader.slices(3, 5))
+    assert [t for t, _ in got] == [3, 4, 5]
+    assert [str(e.triple[2]) for _, elements in got for e in elements] == [str(i) for i in range(6, 12)]
+    assert {str(e.stream) for _, elements in got for e in elements} == {"http://ex.org/s"}
+    assert [t for t, _ in reader.slices(8, None)] == [8, 9]
+
+
+@pytest.fixture(scope="module")
+def csrbench_file(tmp_path_factory) -> Path:
+    """CSRBench's stream as one timestamped N-Triples file (round 0 of the replay benchmark)."""
+    path = tmp_path_factory.mktemp("csrbench") / "stream.nt"
+    subprocess.run([sys.executable, ROOT / "benchmarks" / "replay_csrbench.py", "15188", path],
+                   check=True, capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return path
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("query", [pytest.param(q, id=q.stem, marks=() if q.name == "q1-cqels.rq"
+                                                else pytest.mark.slow) for q in QUERIES])
+def test_csrbench_as_spark_tasks(capsys, monkeypatch, spark_master, csrbench_file, query):
+    """CSRBench Q1–Q7 with Spark tasks in local mode: the in-process report, byte for byte
+    (Q2–Q7 only with ``-m slow``: 30–70 s each on a shared 2-core machine)."""
+    same_report(capsys, monkeypatch, ["agree", query, "--stream", csrbench_file, "--period", "10s"],
+                "--partitions", "2", "--spark", "always", "--master", spark_master)
