@@ -96,7 +96,9 @@ class MergedTriples:
     data never tries any."""
 
     def __init__(self, query: RspQuery) -> None:
-        self.own = {spec.stream: block_triples(spec.pattern) for spec in query.streams}
+        self.own: dict = {}
+        for spec in query.streams:  # a stream read by several STREAM blocks owns all their patterns
+            self.own.setdefault(spec.stream, []).extend(block_triples(spec.pattern))
         self.every = ([p for spec in query.streams for p in block_triples(spec.pattern)]
                       + static_patterns(query.pattern))
         self.tried: dict[tuple, tuple[list[TriplePattern], list[TriplePattern]]] = {}
