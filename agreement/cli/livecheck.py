@@ -129,7 +129,12 @@ def finish(writer: LiveWriter, check: FollowedCheck, outcome: Outcome | None,
     judged, name = check.judge.judged, check.profile.name
     left = tuple(check.judge.left())
     correct = outcome.correct if outcome is not None else (bool(left) if judged else None)
-    if correct is None and not interrupted:
+    if correct is None and not interrupted:  # the summary first, so a jsonl reader gets one too
+        summary = "NOTHING JUDGED: no recorded relation was judged"
+        writer.emit({"kind": "summary", "correct": None, "t0": None, "left": list(left),
+                     "relations": judged, "late_relations": check.ledger.relations,
+                     "late_triples": check.late_triples, "uncompared": check.uncompared,
+                     "summary": summary, "interrupted": False}, summary)
         raise InputError("the inputs ended before any recorded relation was judged: nothing to check")
     comparison = COMPARISON_TEXT[check.judge.comparison]
     left_out = check.ledger.relations + check.late_triples

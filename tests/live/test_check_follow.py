@@ -191,8 +191,12 @@ def test_nothing_read_is_exit_2(capsys, tmp_path, stream_file):
     status, out, err = run(capsys, ["check", str(CSRBENCH / "queries" / "q1-csparql.rq"), "--stream",
                                     str(stream_file), "--answers", str(empty), "--profile", "csparql",
                                     "--follow", "--idle", "0.2"])
-    assert status == 2 and out == ""
+    assert status == 2 and out == "NOTHING JUDGED: no recorded relation was judged\n"
     assert "nothing to check" in err and len(err.strip().splitlines()) == 1
+    status, out, err = run(capsys, ["check", str(CSRBENCH / "queries" / "q1-csparql.rq"), "--stream",
+                                    str(stream_file), "--answers", str(empty), "--profile", "csparql",
+                                    "--follow", "--idle", "0.2", "--format", "jsonl"])
+    assert status == 2 and json.loads(out)["correct"] is None  # (newcomer: jsonl got nothing)
 
 
 @pytest.mark.parametrize(("extra", "message"), [
