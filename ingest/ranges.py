@@ -141,7 +141,9 @@ class FileRange:
             except ParseError:
                 raise
             except InputError as error:
-                self.diagnose(error)
+                if error.position is not None and error.position.line:  # a line out of order
+                    self.diagnose(error)
+                raise
             raise
 
     def diagnose(self, error: InputError) -> None:

@@ -75,5 +75,6 @@ def test_ctrl_c_writes_the_summary_and_exits_130(monkeypatch, tmp_path, stream_f
                    "--stream", str(stream_file), "--answers", str(answers)])
     lines = out.text()
     assert status == 130, lines
-    assert lines[-1].startswith("CORRECT so far: the 2 recorded relation(s)"), lines
+    judged = sum(line.startswith("relation ") for line in lines)  # 2, or more if judged meanwhile
+    assert judged >= 2 and lines[-1].startswith(f"CORRECT so far: the {judged} recorded relation(s)"), lines
     assert lines[-1].endswith("; interrupted")

@@ -225,7 +225,7 @@ def test_unknown_format():
 
 def test_a_file_that_cannot_be_written(tmp_path):
     target = tmp_path / "missing" / "a.csv"
-    with pytest.raises(InputError, match=f"{target}: error: cannot write the file: No such file"):
+    with pytest.raises(InputError, match=f"{target}: error: cannot write the file: its folder .* does not exist"):
         with open_sink(target, "csv"):
             pass
 
