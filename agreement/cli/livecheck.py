@@ -138,14 +138,17 @@ def finish(writer: LiveWriter, check: FollowedCheck, outcome: Outcome | None,
         raise InputError("the inputs ended before any recorded relation was judged: nothing to check")
     comparison = COMPARISON_TEXT[check.judge.comparison]
     left_out = check.ledger.relations + check.late_triples
-    if correct and left_out and not interrupted:
-        # (newcomer) a late line is left out of the judgement: with it the recording may not be
-        # correct, so the verdict is not given (batch judged such a recording INCORRECT).
-        summary = (f"UNDECIDED: the {judged} recorded relation(s) judged are a contiguous run of the "
-                   f"relations profile {name} expects (t0 = {left[0]}; {comparison}), but "
-                   f"{check.ledger.relations} late relation(s) and {check.late_triples} late "
-                   "triple(s) were left out of the judgement, and with them the recording may not "
-                   "be: judge the whole files with lars check, or give a larger --max-delay")
+    if correct is not None and left_out and not interrupted:
+        # (newcomer) a late line is left out of the judgement: with it the verdict may be the
+        # other one, so none is given (batch judged such a recording INCORRECT; a late triple
+        # missing from an expected relation can make a right recording look wrong).
+        found = (f"the {judged} recorded relation(s) judged are a contiguous run of the relations "
+                 f"profile {name} expects (t0 = {left[0]}; {comparison})" if correct else
+                 f"after relation {judged} no admissible t0 fits the recorded relations ({comparison})")
+        summary = (f"UNDECIDED: {found}, but {check.ledger.relations} late relation(s) and "
+                   f"{check.late_triples} late triple(s) were left out of the judgement, and with "
+                   "them the verdict may differ: judge the whole files with lars check, or give a "
+                   "larger --max-delay")
         writer.emit({"kind": "summary", "correct": None, "t0": None, "left": list(left),
                      "relations": judged, "late_relations": check.ledger.relations,
                      "late_triples": check.late_triples, "uncompared": check.uncompared,
