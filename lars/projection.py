@@ -100,6 +100,8 @@ def read_positions(program: Program, keep: Iterable[Signature]) -> dict[Signatur
             head_reads = Counter(
                 a.name for i, a in enumerate(head.args)
                 if isinstance(a, Variable) and (head.signature not in free or i in read[head.signature]))
+            if isinstance(rule.head, AtAtom):
+                head_reads.update(rule.head.time.variables())  # @_T a: T is read
             body = [_mentions(literal) for literal in rule.body]
             for k, literal in enumerate(rule.body):
                 atom = _atom_of(literal.formula)
@@ -132,6 +134,7 @@ def _cut(atom: Atom, read: dict[Signature, frozenset[int]]) -> Atom:
 
 
 def _cut_formula(formula: BodyFormula, read: dict[Signature, frozenset[int]]) -> BodyFormula:
+    """A body formula with its atom cut (:func:`_cut`)."""
     if isinstance(formula, Atom):
         return _cut(formula, read)
     if isinstance(formula, (AtAtom, WindowAtom)):
@@ -146,8 +149,10 @@ def project(program: Program, keep: Iterable[Signature]) -> Program:
     another predicate, and no ``keep`` predicate can share its signature."""
     read = {sig: positions for sig, positions in read_positions(program, keep).items()
             if len(positions) < sig[1]}
-    if not read:
-        return program
+    cut = [(name, len(positions)) for (name, _), positions in read.items()]
+    others = set(keep) | {sig for sig in signatures(program) if sig not in read}
+    if not read or len(set(cut)) < len(cut) or others & set(cut):
+        return program  # nothing to cut, or a cut predicate would merge with another: left whole
     rules = []
     for rule in program:
         head = rule.head
@@ -155,9 +160,6 @@ def project(program: Program, keep: Iterable[Signature]) -> Program:
                 else _cut(head, read))
         body = tuple(Literal(_cut_formula(lit.formula, read), lit.negated) for lit in rule.body)
         rules.append(Rule(head, body, rule.position))
-    others = set(keep) | {sig for sig in signatures(program) if sig not in read}
-    if any((name, len(positions)) in others for (name, _), positions in read.items()):
-        return program  # a cut predicate would merge with another of the same name: left whole
     return Program(tuple(rules))
 
 

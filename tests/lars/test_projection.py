@@ -189,6 +189,17 @@ def test_background_and_input_predicates_stay_whole():
 
 
 def test_a_cut_that_would_merge_predicates_is_not_made():
-    """``d/2`` cut to one argument would become ``d/1``, which the program already uses."""
-    program = parse_program("a(X,X) :- d(X,Y), d(X). d(X,Y) :- p(X,Y). d(X) :- q(X).")
-    assert project(program, {ANSWER}) == program
+    """``d/2`` cut to one argument would become ``d/1``, which the program already uses; ``e/2``
+    and ``e/3`` would both become ``e/1``."""
+    for text in ("a(X,X) :- d(X,Y), d(X). d(X,Y) :- p(X,Y). d(X) :- q(X).",
+                 "a(X,X) :- e(X,Y), e(X,Y,Z). e(X,Y) :- p(X,Y). e(X,Y,Z) :- p(X,Y), q(Z).",
+                 "a(X,X) :- d(X,Y). d(X,Y) :- p(X,Y)."):
+        program = parse_program(text)
+        assert project(program, {ANSWER, ("d", 1)}) == program, text
+
+
+def test_the_time_of_an_at_head_is_read():
+    """``@_T d(X) ← e(X,T)``: ``T`` places the head in time, so ``e`` keeps it."""
+    program = parse_program("a(X,X) :- [3] <> d(X,Y). @T d(X,Y) :- e(X,T,Y). e(X,T,Y) :- [3] @T p(X,Y).")
+    assert project(program, {ANSWER}) == parse_program(
+        "a(X,X) :- [3] <> d(X). @T d(X) :- e(X,T). e(X,T) :- [3] @T p(X,Y).")
