@@ -38,7 +38,6 @@ DERIVED = (("d", 2), ("e", 3), ("a", 2))
 BODY = INPUT + (("g", 1), ("d", 2), ("e", 3))
 ANSWER = ("a", 2)
 
-
 TIMED_INPUT = st.builds(WindowAtom, time_windows(), st.just(At(T)), atoms(INPUT, VARIABLES))
 """``⊞ @_T p(...)``: binds ``T``, so the rule may derive its head at earlier time points."""
 WINDOWED_DERIVED = st.builds(WindowAtom, time_windows(), modalities(True), atoms(DERIVED[:2], VARIABLES))
@@ -47,9 +46,11 @@ WINDOWED_DERIVED = st.builds(WindowAtom, time_windows(), modalities(True), atoms
 
 @st.composite
 def rules(draw, body_signatures: tuple, head_signatures: tuple, first=None) -> Rule:
-    """A safe rule: ``first`` (an extended atom), one to three positive extended atoms over ``body_signatures``, perhaps a
-    negated one and a comparison, and a head of ``head_signatures`` (``@_T`` when ``T`` is bound,
-    half the time, so derived atoms hold at several time points and ``□`` over them matters)."""
+    """A safe rule: ``first`` (an extended atom, if given) and up to two positive extended atoms
+    over ``body_signatures`` (at least one in all), perhaps a negated one and a comparison, and a
+    head of ``head_signatures`` (``@_T`` when ``T`` is bound, half the time, so derived atoms
+    hold at several time points and ``□`` over them matters; the answer's arguments are one
+    value, so that its rules leave variables unread)."""
     body = draw(st.lists(extended_atoms(VARIABLES, True, body_signatures).map(Literal),
                          min_size=0 if first is not None else 1, max_size=2))
     if first is not None:
@@ -63,7 +64,7 @@ def rules(draw, body_signatures: tuple, head_signatures: tuple, first=None) -> R
     name, arity = draw(st.sampled_from(head_signatures))
     values = st.sampled_from(data + CONSTANTS) if data else st.sampled_from(CONSTANTS)
     head = Atom(name, tuple(draw(st.lists(values, min_size=arity, max_size=arity)))
-                if name != ANSWER[0] else (draw(values),) * arity)  # the answer reads little
+                if name != ANSWER[0] else (draw(values),) * arity)
     if "T" in bound and draw(st.booleans()):
         head = AtAtom(T, head)
     rule = Rule(head, tuple(draw(st.permutations(body))))
