@@ -36,6 +36,7 @@ from agreement.witness.child import Watch, limit_error
 from lars.analysis import is_stratified
 from lars.atoms import Atom
 from lars.errors import InputError, LimitError, SolverError
+from lars.projection import project, signatures
 from lars.streams import Timeline
 from lars.terms import Variable
 from solver.symbols import atom_of, atom_text, ground
@@ -185,6 +186,19 @@ def matches(pattern: Atom, atom: Atom) -> bool:
         isinstance(p, Variable) or p == a for p, a in zip(pattern.args, atom.args))
 
 
+def pushed_down(side: Side, given: frozenset[Atom]) -> Side:
+    """``side`` with its program's derived predicates cut to the arguments some rule reads
+    (:func:`lars.projection.project`): the answer predicate, the input and the background
+    (``given``: static data and candidate triples) stay whole, so the comparison reads the
+    same rows, but nothing grounds the rows of a join whose variables the SELECT drops (the
+    coupons × users of the paper's coupons query). The answers are sets here, as the witness
+    compares them (a multiset translation keeps its witness variables in the answer)."""
+    translation = side.translation
+    keep = ({sig for sig in signatures(translation.program) if sig[0] == translation.answer.predicate}
+            | translation.background | translation.inputs | {atom.signature for atom in given})
+    return replace(side, translation=replace(translation, program=project(translation.program, keep)))
+
+
 def estimate(sides: Sequence[Side], candidates: Sequence[Atom], timeline: Timeline) -> int:
     """A rough size of the ground program: the choice atoms, per scope the window positions of
     each candidate over the timeline, and the joins of time points that ``@_T`` window atoms
@@ -220,6 +234,8 @@ def search_program(sides: Sequence[Side], candidates: Sequence[Atom], background
         UnsupportedError: a side uses what the time-indexed encoding does not cover.
     """
     timeline = Timeline(0, bounds.horizon)
+    given = frozenset(candidates) | background
+    sides = [pushed_down(side, given) for side in sides]
     pulls = pull_range(period, (0, last_pull(period, bounds)))  # a range: nothing listed yet
     # The choice atoms alone bound the size from below: checked before the estimate walks the
     # timeline (--horizon 10^9 built its lists first, issue 28).
