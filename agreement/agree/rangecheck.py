@@ -128,8 +128,10 @@ class CheckRange:
 
     def results(self, notes: list[str], own: InputTally, outbox: Outbox) -> Iterator[IntervalResult]:
         """The check's intervals over :attr:`reach`, those ending in :attr:`span` explained;
-        the answers of :attr:`span` go to ``outbox``, its input to ``own``."""
-        check = self.check
+        the answers of :attr:`span` go to ``outbox``, its input to ``own`` (each run on a fresh
+        copy of the check: the explanations counted against the cap are the range's own, however
+        the runner shares the task)."""
+        check = self.check.for_worker()
         counts, arrivals = InputCounts(), Arrivals(check.query, ReadReport())
         slices = watched(watched(self.source(notes), own, self.span), counts, self.reach)
 
