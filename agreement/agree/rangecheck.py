@@ -69,8 +69,8 @@ class Outbox:
 
     def add(self, item: TimePointAnswer | Pair) -> None:
         self.answers.append(item)
-        first = item[0] if isinstance(item, tuple) else item
-        self.atoms += 1 + sum(len(stream) for stream in first.streams)
+        sides = item if isinstance(item, tuple) else (item,)
+        self.atoms += 1 + sum(len(stream) for answer in sides for stream in answer.streams)
 
     def take(self) -> tuple:
         sent, self.answers, self.atoms = tuple(self.answers), [], 0
