@@ -15,8 +15,10 @@ each worker sends them back for its range's own time points (:class:`InputTally`
 The driver replays them in time order, in step with the answers (:class:`Arrivals`), so its
 verdicts, its condition (ii) and its counts are those of a driver that reads the stream. The
 triples a disagreeing interval's window snapshots need (condition iii) are not sent: the
-driver re-reads those few by seeking to them (:class:`WindowReader`), only for the intervals
-it explains. So it holds the answers, the verdict state and one interval's windows.
+workers explain their ranges' intervals (:mod:`agreement.agree.rangecheck`), re-reading those
+few triples by seeking to them (:class:`WindowReader`), and send the explanations with the
+summaries (:attr:`InputSummary.explained`); the driver re-reads them itself only for an
+interval it explains that no worker did. So it holds the answers and the verdict state.
 """
 
 from __future__ import annotations
