@@ -499,8 +499,8 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
 
 def time_windows(query: RspQuery) -> bool:
     """Whether every stream window of ``query`` is a time window (or ``NOW``): then a disagreeing
-    interval's snapshots read a bounded stretch of time, which the driver of a partitioned check
-    re-reads from the file instead of reading the stream (:mod:`agreement.agree.arrivals`);
+    interval's snapshots read a bounded stretch of time, which the workers of a partitioned check
+    re-read from the file to explain it, the driver reading no triple (:mod:`agreement.agree.rangecheck`);
     ``TRIPLES n`` and ``ALL`` reach back an unknown way, and the driver reads the stream then."""
     return not any(isinstance(spec.window, (AllWindow, TriplesWindow)) for spec in query.streams)
 

@@ -8,7 +8,6 @@ them with :meth:`RunPlan.view`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
 from dataclasses import dataclass, field
 
 from agreement.notebook.views import AnswerStreamView
@@ -19,7 +18,7 @@ from lars.streams import Timeline
 from solver.answers import TimePointAnswer
 from solver.formats import RunInfo
 from solver.partition import (
-    RangeSource, Tally, evaluate_partitioned, evaluate_ranges, history_needed, process_runner,
+    RangeSource, evaluate_partitioned, evaluate_ranges, history_needed, process_runner,
     spark_runner,
 )
 from solver.limits import Limits
@@ -141,16 +140,12 @@ def solve(program: Program, timeline: Timeline, background: frozenset[Atom],
           slices: Callable[[], Iterator[Slice]], partitioning: Partitioning, report: ReadReport,
           strategy: str = "auto", limits: Limits | None = None,
           shown: frozenset[str] | None = None,
-          inputs: frozenset | None = None, watch: Callable[[Timeline], Tally] | None = None,
-          summaries: Any = None) -> Iterator[TimePointAnswer]:
+          inputs: frozenset | None = None) -> Iterator[TimePointAnswer]:
     """The answers of ``program`` at every point of ``timeline``, in order: with
     :func:`solver.strategies.evaluate` over ``slices()``, or cut by ``partitioning`` (its note
     goes to ``report``), each worker reading its part of the stream file or shipped its slices
     (:func:`solver.partition.evaluate_ranges`, :func:`~solver.partition.evaluate_partitioned`).
-    ``lars run`` solves its program so, ``lars agree --partitions`` each side's. With ``watch``,
-    each worker reading its part of the file also tallies that input and the summaries go to
-    ``summaries`` (``append``), each range's before its answers
-    (:func:`solver.partition.evaluate_ranges`)."""
+    ``lars run`` solves its program so, ``lars agree --partitions`` each side's."""
     limits = limits or Limits()
     parts = partitioning.partitions
     runner = process_runner if partitioning.master is None else spark_runner(partitioning.master)
@@ -160,7 +155,7 @@ def solve(program: Program, timeline: Timeline, background: frozenset[Atom],
         ranges = partitioning.cut(parts, history)
         report.note(partitioning.note(len(ranges), "each reading its part of the file"))
         return evaluate_ranges(program, ranges, timeline, background, runner, limits, shown,
-                               strategy, report.notes, inputs, watch, summaries)
+                               strategy, report.notes, inputs)
     if parts:
         report.note(partitioning.note(parts, "each shipped its slices"))
         return evaluate_partitioned(program, slices(), timeline, background, parts, runner,

@@ -5,7 +5,8 @@ master and two single-core workers on loopback (started with pyspark's ``spark-c
 ``docs/spark.md`` shows, and stopped at the end), ``lars agree`` on CSRBench Q1 runs once in
 process (``--spark never``) and once with each side's ranges solved as Spark tasks whose
 executors read their byte ranges of the file (``--master … --spark always --partitions P``).
-The driver reads no triple of the stream (:mod:`agreement.agree.arrivals`). It prints each
+The driver reads no triple of the stream (:mod:`agreement.agree.arrivals`), and the workers
+explain the disagreeing intervals of their ranges (:mod:`agreement.agree.rangecheck`). It prints each
 run's wall time and the driver's peak resident memory (the ``lars`` Python process's ``VmHWM``,
 sampled while it runs; beside it, the peak of the Spark driver's JVM, a child of that process),
 their ratio, and whether the two runs give the same verdict (exit status) and the same report,
@@ -14,8 +15,10 @@ is kept in the work folder, so ``--cluster-only`` runs just the cluster half aga
 from the project's folder:
 
     .venv/bin/python benchmarks/bench_spark_agree.py 100000          # ~2 minutes
-    .venv/bin/python benchmarks/bench_spark_agree.py 10000000 --partitions 8   # issue 30's size
-    .venv/bin/python benchmarks/bench_spark_agree.py 10000000 --partitions 8 --cluster-only
+    .venv/bin/python benchmarks/bench_spark_agree.py 10000000 --partitions 4   # issue 30's size
+    .venv/bin/python benchmarks/bench_spark_agree.py 10000000 --partitions 4 --cluster-only
+
+(Figures and where the time goes: ``docs/spark.md``, "Benchmark: lars agree on a cluster".)
 """
 
 from __future__ import annotations

@@ -199,7 +199,7 @@ def cuttable(path: str, options: ReadOptions) -> bool:
 
 
 def plan_ranges(path: str | os.PathLike, parts: int, timeline: Timeline, history: int | None,
-                stream: URIRef | None = None) -> list[tuple[Timeline, tuple[int, int]]]:
+                stream: URIRef | None = None, after: int = 0) -> list[tuple[Timeline, tuple[int, int]]]:
     """Cut a stream file into at most ``parts`` ranges of about equal size in bytes.
 
     Args:
@@ -209,11 +209,13 @@ def plan_ranges(path: str | os.PathLike, parts: int, timeline: Timeline, history
         history: how far back before its first time point a range reads (ticks; ``None``: from
             the file's start), :attr:`solver.partition.Lookback.ticks`.
         stream: the stream of lines that name none (only to read their time points).
+        after: how far past its last time point a range reads (ticks: ``lars agree``'s workers
+            compare the answers of the next pulling interval too, :mod:`agreement.agree.rangecheck`).
 
     Returns:
         Each range's span of reference times and the byte offsets ``(start, end)`` its worker
         reads: the lines from ``span.start - history`` (and at least the line before its own
-        first one) to its last own line.
+        first one) to its last own line (to the last at ``span.end + after``).
 
     Raises:
         InputError: ``parts`` is less than 1, or the file cannot be read.
@@ -236,16 +238,20 @@ def plan_ranges(path: str | os.PathLike, parts: int, timeline: Timeline, history
             start = 0 if history is None or own == 0 else min(
                 first_at_or_after(file, size, span.start - history, source, stream),
                 previous_line_start(file, own))
+            if after and end < size:
+                end = max(end, first_at_or_after(file, size, span.end + after + 1, source, stream))
             planned.append((span, (start, end)))
     return planned
 
 
 def file_ranges(path: str | os.PathLike, parts: int, history: int | None, *, timeline: Timeline,
                 encoder: RdfTermEncoder, stream_iri: URIRef | None = None,
-                sole: URIRef | None = None, sole_note: str = "") -> list[tuple[Timeline, FileRange]]:
-    """The ranges of :func:`plan_ranges`, each with the :class:`FileRange` its worker reads
-    (the other arguments are those of :class:`FileRange`)."""
+                sole: URIRef | None = None, sole_note: str = "",
+                after: int = 0) -> list[tuple[Timeline, FileRange]]:
+    """The ranges of :func:`plan_ranges` (``history``, ``after``), each with the
+    :class:`FileRange` its worker reads (the other arguments are those of :class:`FileRange`)."""
     source = os.fspath(path)
     opened = source if "://" in source else os.path.abspath(source)
     return [(span, FileRange(opened, start, end, encoder, stream_iri, sole, sole_note, source))
-            for span, (start, end) in plan_ranges(source, parts, timeline, history, stream_iri or sole)]
+            for span, (start, end) in plan_ranges(source, parts, timeline, history, stream_iri or sole,
+                                                  after)]

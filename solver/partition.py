@@ -197,14 +197,34 @@ class RangeTask:
     strategy: str = "reference"
     modules: tuple[str, ...] = ()
     inputs: frozenset[Signature] | None = None
-    watch: Callable[[Timeline], Tally] | None = None
+
+    def chunks(self) -> Iterator[RangeResult]:
+        """The range's answers in chunks, on an executor (:func:`range_chunks`)."""
+        return range_chunks(self)
+
+    def gathered(self) -> RangeResult:
+        """The range's answers all at once, in a worker process (:func:`evaluate_range`)."""
+        return evaluate_range(self)
+
+
+class RangeWork(Protocol):
+    """What a runner evaluates: a picklable range of work that gives its results as
+    :class:`RangeResult` values (:class:`RangeTask`; ``lars agree --partitions`` over a stream
+    file sends its own, :class:`agreement.agree.rangecheck.CheckRange`)."""
+
+    def chunks(self) -> Iterator[RangeResult]:
+        """The results in chunks (a Spark task: the driver holds a chunk at a time); an error
+        as the last chunk."""
+
+    def gathered(self) -> RangeResult:
+        """The results all at once (a worker process), or the error."""
 
 
 class Tally(Protocol):
-    """What an executor notes about its range's own input (:attr:`RangeTask.watch` makes one per
-    range): fed the slices of the range's span as they are read, it sends back a small
-    :meth:`summary` instead of the input (``lars agree --partitions``: the time points with
-    input, a few triples, :mod:`agreement.agree.rangeinputs`)."""
+    """What a worker notes about its range's own input (:func:`watched`): fed the slices of the
+    range's span as they are read, it sends back a small :meth:`summary` instead of the input
+    (``lars agree --partitions``: the time points with input, a few triples,
+    :mod:`agreement.agree.arrivals`)."""
 
     def add(self, time: int, atoms: Sequence[Atom]) -> None: ...
 
@@ -220,18 +240,15 @@ def watched(slices: Iterable[Slice], tally: Tally, span: Timeline) -> Iterator[S
         yield time, atoms
 
 
-def range_answers(task: RangeTask, notes: list[str],
-                  tally: Tally | None = None) -> Iterator[TimePointAnswer]:
+def range_answers(task: RangeTask, notes: list[str]) -> Iterator[TimePointAnswer]:
     """The answers of one range, one time point at a time (nothing is gathered); warnings about
-    its input go to ``notes``, the slices of its span to ``tally``.
+    its input go to ``notes``.
 
     The reference solves the range's time points only; the faster strategies step from the
     start of the timeline over the range's slices (the time points before the first of them
     without input, jumped over where nothing moves) and report the range's answers."""
     load(task.modules)
     slices = iter(task.source(notes))
-    if tally is not None:
-        slices = watched(slices, tally, task.span)
     if task.strategy == "reference":
         problem = Problem(task.program, Stream(task.timeline, tuple(slices)), task.background,
                           task.limits)
@@ -253,23 +270,24 @@ class RangeResult:
     """The answers of one range and the warnings about its input, or the error it raised as
     plain data ``(type, message, position, hint)``: a pickled exception keeps its message only."""
 
-    answers: tuple[TimePointAnswer, ...] = ()
+    answers: tuple = ()
+    """The range's answers in time order: :class:`TimePointAnswer` values (of a
+    :class:`RangeTask`; what another :class:`RangeWork` sends is its own)."""
     error: tuple | None = None
     notes: tuple[str, ...] = ()
     summary: object = None
+    """What else a :class:`RangeWork` sends (a :class:`Tally`'s summary), given to the
+    runner's ``summaries`` before the answers."""
 
 
 def evaluate_range(task: RangeTask) -> RangeResult:
-    """All answers of one range, gathered to be sent back from an executor (errors as data),
-    with its :attr:`RangeTask.watch` tally's summary."""
+    """All answers of one range, gathered to be sent back from an executor (errors as data)."""
     notes: list[str] = []
-    tally = None if task.watch is None else task.watch(task.span)
     try:
-        answers = tuple(range_answers(task, notes, tally))
+        answers = tuple(range_answers(task, notes))
     except LarsError as error:
         return RangeResult(error=(type(error), error.message, error.position, error.hint))
-    return RangeResult(answers, notes=tuple(notes),
-                       summary=None if tally is None else tally.summary())
+    return RangeResult(answers, notes=tuple(notes))
 
 
 CHUNK_ATOMS = 50_000
@@ -278,25 +296,22 @@ CHUNK_ATOMS = 50_000
 
 def range_chunks(task: RangeTask, atoms: int = CHUNK_ATOMS) -> Iterator[RangeResult]:
     """The answers of one range in chunks of about ``atoms`` answer atoms, each with its
-    warnings and the tally of the input read so far (so that the driver holds a chunk at a
-    time, not the range); an error as the last chunk."""
+    warnings (so that the driver holds a chunk at a time, not the range); an error as the last
+    chunk."""
     notes: list[str] = []
-    tally = None if task.watch is None else task.watch(task.span)
     chunk: list[TimePointAnswer] = []
     size = 0
     try:
-        for answer in range_answers(task, notes, tally):
+        for answer in range_answers(task, notes):
             chunk.append(answer)
             size += 1 + sum(len(stream) for stream in answer.streams)
             if size >= atoms:
-                yield RangeResult(tuple(chunk), notes=tuple(notes),
-                                  summary=None if tally is None else tally.summary())
+                yield RangeResult(tuple(chunk), notes=tuple(notes))
                 chunk, size = [], 0
     except LarsError as error:
         yield RangeResult(error=(type(error), error.message, error.position, error.hint))
         return
-    yield RangeResult(tuple(chunk), notes=tuple(notes),
-                      summary=None if tally is None else tally.summary())
+    yield RangeResult(tuple(chunk), notes=tuple(notes))
 
 
 def answers_of(result: RangeResult, notes: list[str],
@@ -313,34 +328,39 @@ def answers_of(result: RangeResult, notes: list[str],
 
 
 Runner = Callable[..., Iterable[Iterable[TimePointAnswer]]]
-"""``(tasks, notes[, summaries])``: maps range tasks to the answers of each range, in task order;
-the ranges' warnings about their input go to ``notes``, the summaries of their
-:attr:`RangeTask.watch` tallies to ``summaries`` (each range's before its answers are given;
-passed only when tallies are asked for, so a runner of two arguments serves the rest)."""
+"""``(tasks, notes[, summaries])``: maps range tasks (:class:`RangeWork`) to the answers of each
+range, in task order; the ranges' warnings about their input go to ``notes``, what else they send
+(:attr:`RangeResult.summary`) to ``summaries`` (each range's before its answers are given;
+passed only when asked for, so a runner of two arguments serves :func:`evaluate_ranges`)."""
 
 
-def in_process(tasks: list[RangeTask], notes: list[str],
+def in_process(tasks: list[RangeWork], notes: list[str],
                summaries: Any = None) -> Iterator[Iterable[TimePointAnswer]]:
     """The plain runner: one range after another in this process, each answer as it is found
-    (a range with a tally is gathered first, so that its summary comes before its answers)."""
-    return (answers_of(evaluate_range(task), notes, summaries) if task.watch is not None
+    (a range with summaries is gathered first, so that its summary comes before its answers)."""
+    return (answers_of(task.gathered(), notes, summaries) if summaries is not None
             else range_answers(task, notes) for task in tasks)
 
 
-def process_runner(tasks: list[RangeTask], notes: list[str],
+def process_runner(tasks: list[RangeWork], notes: list[str],
                    summaries: Any = None) -> Iterator[tuple[TimePointAnswer, ...]]:
     """A runner that evaluates the ranges in parallel in worker processes, as many as this
     process may use cores (more ranges wait for a free worker), and gives each range's answers
     once it is done, in task order."""
     if len(tasks) <= 1:
-        yield from (answers_of(evaluate_range(task), notes, summaries) for task in tasks)
+        yield from (answers_of(task.gathered(), notes, summaries) for task in tasks)
         return
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
                                           else None)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     with ProcessPoolExecutor(max_workers=min(len(tasks), cores or 1), mp_context=context) as pool:
-        for result in [pool.submit(evaluate_range, task) for task in tasks]:
+        for result in [pool.submit(task.gathered) for task in tasks]:
             yield answers_of(result.result(), notes, summaries)
+
+
+def chunks_of(task: RangeWork) -> Iterator[RangeResult]:
+    """``task.chunks()`` (a plain function: what a Spark task runs)."""
+    return task.chunks()
 
 
 def spark_runner(master: str = "local[*]") -> Runner:
@@ -352,12 +372,12 @@ def spark_runner(master: str = "local[*]") -> Runner:
     the driver's Python holds a chunk of answers, not the answer stream (Spark's driver JVM
     holds a range's, serialized); an error in a range is raised again there.
     """
-    def run(tasks: list[RangeTask], notes: list[str],
+    def run(tasks: list[RangeWork], notes: list[str],
             summaries: Any = None) -> Iterator[tuple[TimePointAnswer, ...]]:
         if not tasks:
             return
         with spark_session(master, job="solving the time ranges") as session:
-            rdd = session.sparkContext.parallelize(tasks, len(tasks)).flatMap(range_chunks)
+            rdd = session.sparkContext.parallelize(tasks, len(tasks)).flatMap(chunks_of)
             for result in rdd.toLocalIterator(prefetchPartitions=True):
                 yield answers_of(result, notes, summaries)
     return run
@@ -368,9 +388,7 @@ def evaluate_ranges(program: Program, ranges: Sequence[tuple[Timeline, RangeSour
                     runner: Runner = in_process, limits: Limits | None = None,
                     shown: Iterable[str] | None = None, strategy: str = "reference",
                     notes: list[str] | None = None,
-                    inputs: Iterable[Signature] | None = None,
-                    watch: Callable[[Timeline], Tally] | None = None,
-                    summaries: Any = None) -> Iterator[TimePointAnswer]:
+                    inputs: Iterable[Signature] | None = None) -> Iterator[TimePointAnswer]:
     """The answers at every point of ``timeline``, computed range by range, in time order.
 
     Args:
@@ -380,8 +398,6 @@ def evaluate_ranges(program: Program, ranges: Sequence[tuple[Timeline, RangeSour
         timeline, background, runner, limits, shown, strategy, inputs: as for
             :func:`evaluate_partitioned`.
         notes: where the ranges' warnings about their input go.
-        watch, summaries: each range's input tallied on its worker by ``watch(span)``
-            (:class:`Tally`), its summary appended to ``summaries`` before its answers come.
 
     Raises:
         InputError: an unsafe rule; UnsupportedError: a rule outside the fragment.
@@ -392,10 +408,9 @@ def evaluate_ranges(program: Program, ranges: Sequence[tuple[Timeline, RangeSour
     modules = modules_of(program_functions(program))
     inputs = None if inputs is None else frozenset(inputs)
     tasks = [RangeTask(program, frozenset(background), timeline, span, source, limits or Limits(),
-                       shown, strategy, modules, inputs, watch) for span, source in ranges]
+                       shown, strategy, modules, inputs) for span, source in ranges]
     notes = [] if notes is None else notes
-    found = runner(tasks, notes) if summaries is None else runner(tasks, notes, summaries)
-    return itertools.chain.from_iterable(found)
+    return itertools.chain.from_iterable(runner(tasks, notes))
 
 
 def evaluate_partitioned(program: Program, slices: Iterable[Slice], timeline: Timeline,

@@ -15,8 +15,10 @@ each worker sends them back for its range's own time points (:class:`InputTally`
 The driver replays them in time order, in step with the answers (:class:`Arrivals`), so its
 verdicts, its condition (ii) and its counts are those of a driver that reads the stream. The
 triples a disagreeing interval's window snapshots need (condition iii) are not sent: the
-driver re-reads those few by seeking to them (:class:`WindowReader`), only for the intervals
-it explains. So it holds the answers, the verdict state and one interval's windows.
+workers explain their ranges' intervals (:mod:`agreement.agree.rangecheck`), re-reading those
+few triples by seeking to them (:class:`WindowReader`), and send the explanations with the
+summaries (:attr:`InputSummary.explained`); the driver re-reads them itself only for an
+interval it explains that no worker did. So it holds the answers and the verdict state.
 """
 
 from __future__ import annotations
@@ -25,11 +27,12 @@ import os
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from rdflib import URIRef
 
 from agreement.agree.conditions import MERGED_WITNESSES, MergedTriples
+from agreement.agree.explain import Explanation
 from agreement.agree.history import StreamHistory
 from ingest.lazy import RdfSlice, atom_slices
 from ingest.policy import ReadPolicy, ReadReport, parse_lines, read_lines
@@ -38,7 +41,6 @@ from ingest.ranges import first_at_or_after
 from ingest.reach import unreached
 from lars.atoms import Atom
 from lars.errors import InputError, Position
-from lars.streams import Timeline
 from translate.rdf import from_constant
 from translate.rsp import RspQuery
 
@@ -49,12 +51,15 @@ how many triples met it there, and the first of them (as many as are still to be
 
 @dataclass(frozen=True)
 class InputSummary:
-    """What one range's worker sends back about its own time points' input."""
+    """What one range's worker sends back about its own time points' input, and the
+    explanations it found of the disagreeing intervals that end in its range, by their end
+    (:mod:`agreement.agree.rangecheck`; :meth:`~agreement.agree.streaming.ComputedCheck.witnessed`)."""
 
     times: array
     counts: array
     merged: dict[int, list[Merged]]
     streams: Counter
+    explained: dict[int, list[Explanation]] = field(default_factory=dict)
 
 
 class InputTally:
@@ -115,30 +120,41 @@ class InputTally:
         return summary
 
 
-@dataclass(frozen=True)
-class InputWatch:
-    """Makes each range's :class:`InputTally` on its worker (picklable: the query only)."""
+class InputCounts:
+    """A worker's tally of how many triples each time point holds, and nothing else (the
+    :class:`Arrivals` a worker explaining its range replays itself, :mod:`agreement.agree.rangecheck`)."""
 
-    query: RspQuery
+    def __init__(self) -> None:
+        self.times, self.counts = array("q"), array("q")
 
-    def __call__(self, span: Timeline) -> InputTally:
-        return InputTally(self.query)
+    def add(self, time: int, atoms: Sequence[Atom]) -> None:
+        self.times.append(time)
+        self.counts.append(len(atoms))
+
+    def summary(self) -> InputSummary:
+        """What was added since the last call."""
+        summary = InputSummary(self.times, self.counts, {}, Counter())
+        self.times, self.counts = array("q"), array("q")
+        return summary
 
 
 class Arrivals:
     """The ranges' summaries as they come (:func:`solver.partition.evaluate_ranges` appends
     each range's before its answers), read once in time order (:meth:`upto`); once all are
     read, the warning when no triple is on a stream of ``query`` goes to ``report``, as
-    :func:`ingest.reach.count_reach` gives it."""
+    :func:`ingest.reach.count_reach` gives it. The explanations the workers found wait in
+    :attr:`explained` until the driver's check takes them."""
 
     def __init__(self, query: RspQuery, report: ReadReport) -> None:
         self.query, self.report = query, report
         self.summaries: list[InputSummary | None] = []
         self.index = self.at = 0
         self.streams: Counter = Counter()
+        self.explained: dict[int, list[Explanation]] = {}
 
     def append(self, summary: InputSummary) -> None:
         self.summaries.append(summary)
+        self.explained.update(summary.explained)
 
     def upto(self, end: int | None) -> Iterator[tuple[int, int, list[Merged]]]:
         """``(t, triples at t, condition (ii)'s meetings at t)`` for the next time points with

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 
-from agreement.agree.arrivals import Arrivals, InputWatch, WindowReader
+from agreement.agree.arrivals import Arrivals, WindowReader
 from agreement.agree.modes import collect_check
 from agreement.notebook.checkview import AgreementView
 from agreement.agree.reportwriter import Head, ReportWriter
-from agreement.agree.streaming import ComputedCheck, Remote, Solve
+from agreement.agree.rangecheck import solve_ranges
+from agreement.agree.streaming import ComputedCheck, Pair, Remote, Side, Solve, paired
 from agreement.runplan import Partitioning, solve
 from ingest.lazy import RdfSlice
 from ingest.policy import ReadReport, within_timeline
@@ -69,27 +71,27 @@ class CheckPlan:
         apart from them (:meth:`agreement.agree.streaming.ComputedCheck.intervals`): its workers
         read their parts of the stream file, or the driver reads the stream first and ships
         each range its slices. With :attr:`windows` the driver reads no slice: the workers
-        send back what it needs (:mod:`agreement.agree.arrivals`)."""
+        send back what it needs (:mod:`agreement.agree.arrivals`) and explain the disagreeing
+        intervals of their ranges (:mod:`agreement.agree.rangecheck`)."""
         cut = self.partitioning
         if not cut.partitions:
             return self.slices(), None, None
         check = self.check
-        remote = None
+        if cut.cut is not None and self.windows is not None:
+            remote = Remote(Arrivals(check.query, self.report), self.windows)
+            return None, partial(solve_ranges, check, cut, self.windows, self.report), remote
         if cut.cut is None:
             held = list(self.slices())
             encoded = [(t, slice_atoms(elements, check.encoder)) for t, elements in held]
             slices, shipped = iter(held), (lambda: iter(encoded))
-        elif self.windows is not None:
-            slices, shipped = None, (lambda: iter(()))
-            remote = Remote(Arrivals(check.query, self.report), self.windows)
         else:
             slices, shipped = self.slices(), (lambda: iter(()))
 
-        def solved(program, shown, inputs, arrivals=None):
-            watch = None if arrivals is None else InputWatch(check.query)
-            return solve(program, check.timeline, check.background, shipped, cut, self.report,
-                         shown=shown, inputs=inputs, watch=watch, summaries=arrivals)
-        return slices, solved, remote
+        def solved(sides: list[Side], _arrivals: None) -> Iterator[Pair]:
+            return paired([solve(program, check.timeline, check.background, shipped, cut,
+                                 self.report, shown=frozenset(shown), inputs=inputs)
+                           for program, shown, inputs in sides])
+        return slices, solved, None
 
     def view(self) -> AgreementView:
         """Check every interval and collect the answers of both sides."""

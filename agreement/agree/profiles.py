@@ -82,7 +82,7 @@ class ProfileCheck(ComputedCheck):
     def observed(self, elements) -> None:
         """Nothing to look at: profiles are explained by the answers alone."""
 
-    def explain(self, verdict: IntervalVerdict, history: StreamHistory, pulled: dict,
-                pushed: dict) -> list[Explanation]:
+    def explain(self, verdict: IntervalVerdict, history: Callable[[], StreamHistory], pulled: dict,
+                pushed: dict, found: list[Explanation] | None = None) -> list[Explanation]:
         return shifted_answers(verdict, AnswerSeries(self.variables, pulled),
                                AnswerSeries(self.variables, pushed), self.period, values_text)

@@ -32,6 +32,7 @@ arrive later, nor those the solver happened to read ahead.
 
 from __future__ import annotations
 
+import copy
 import itertools
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -56,20 +57,37 @@ from translate.api import Translation, query_background, slice_atoms, translate
 from translate.background import background_patterns
 from translate.rsp import RspQuery
 
-Solve = Callable[[Program, frozenset[str], frozenset | None, Arrivals | None], Iterator[TimePointAnswer]]
-"""``(program, shown, inputs, arrivals) -> answers``: a side's answers at every time point of the
-check's timeline, in order, computed elsewhere (:func:`agreement.runplan.solve`); with
-``arrivals``, the workers' summaries of the input go there (:mod:`agreement.agree.arrivals`)."""
+Side = tuple[Program, set[str], frozenset | None]
+"""What is solved for a side: ``(program, shown predicates, input signatures)``
+(:meth:`ComputedCheck.sides`)."""
+
+Pair = tuple[TimePointAnswer, TimePointAnswer]
+"""C-SPARQL's and CQELS's answers at one time point."""
+
+Solve = Callable[[list[Side], Arrivals | None], Iterator[Pair]]
+"""``(sides, arrivals) -> pairs``: both sides' answers at every time point of the check's
+timeline, in order, computed elsewhere (:func:`agreement.runplan.solve`, a side at a time, or
+:mod:`agreement.agree.rangecheck`, both in each range); with ``arrivals``, the workers'
+summaries of the input go there (:mod:`agreement.agree.arrivals`)."""
 
 
 @dataclass(frozen=True)
 class Remote:
     """A stream file the driver does not read (``lars agree --partitions``): what the workers
     send back about it, and the file re-read for the window snapshots of the intervals explained
-    (:mod:`agreement.agree.arrivals`)."""
+    (:mod:`agreement.agree.arrivals`).
+
+    Attributes:
+        span: on a worker that explains the disagreeing intervals of its range
+            (:mod:`agreement.agree.rangecheck`), the range: it explains those that end in it,
+            with what reads the windows (:meth:`ComputedCheck.witnessed`), and leaves the others
+            to their ranges; ``None`` on the driver, which takes the workers' explanations from
+            :attr:`Arrivals.explained` (and explains an interval no worker did itself).
+    """
 
     arrivals: Arrivals
     windows: WindowReader
+    span: Timeline | None = None
 
 Observer = Callable[[int, int, frozenset[Row] | None, frozenset[Row] | None], None]
 """Called at each time point with input or a pull: ``(t, triples at t, C-SPARQL rows at t (at
@@ -132,6 +150,17 @@ class ComputedCheck:
                              f"{', '.join(self.variables)} and {', '.join(order)}")
         self.cqels_order = tuple(order.index(name) for name in self.variables)
         self.common_program = self.shared_program()
+
+    def for_worker(self) -> ComputedCheck:
+        """A copy to ship to the workers that explain their ranges
+        (:mod:`agreement.agree.rangecheck`): nothing read, found or counted yet, and no static
+        graphs (the workers evaluate the background translated from them)."""
+        worker = copy.copy(self)
+        worker.graphs = {}
+        worker.merged = MergedTriples(self.query)
+        worker.derivations = Derivations(worker.rows_on)
+        worker.explained = worker.unexplained = 0
+        return worker
 
     def shared_program(self) -> Program | None:
         """The program both sides solve, when their programs are the same set of rules with
@@ -211,7 +240,7 @@ class ComputedCheck:
             return self.timeline.start
         return max(self.timeline.start, t - lookback.ticks)
 
-    def sides(self) -> list[tuple[Program, set[str], frozenset | None]]:
+    def sides(self) -> list[Side]:
         """What is solved, as ``(program, shown predicates, input signatures)``: the program
         both sides share (:meth:`shared_program`), or C-SPARQL's and CQELS's in that order."""
         if self.common_program is not None:
@@ -264,11 +293,9 @@ class ComputedCheck:
         if solve is None:
             answers = [evaluate(program, fed_in, line, self.background, shown=shown, inputs=inputs)
                        for (program, shown, inputs), fed_in in zip(sides, itertools.tee(fed(), len(sides)))]
+            sampled = paired(answers)
         else:
-            arrivals = None if remote is None else remote.arrivals
-            answers = [solve(program, frozenset(shown), inputs, arrivals if index == 0 else None)
-                       for index, (program, shown, inputs) in enumerate(sides)]
-        sampled = zip(*answers) if len(answers) == 2 else ((answer, answer) for answer in answers[0])
+            sampled = solve(sides, None if remote is None else remote.arrivals)
         if remote is not None:
             sampled = arriving(sampled, remote.arrivals, came)
         elif solve is not None:
@@ -296,12 +323,14 @@ class ComputedCheck:
                                        ((s, pushed[s]) for s in sorted(pushed)
                                         if t - period - shift < s <= t - shift))
             if waiting is not None:
-                yield self.result(waiting, self.windows(remote, history, waiting, t), pulled, pushed)
+                yield self.result(waiting, self.windows(remote, history, waiting, t), pulled, pushed,
+                                  remote)
             waiting = verdict
             self.forget(waiting.start, history, pulled, pushed)
         seen(None)
         if waiting is not None:
-            yield self.result(waiting, self.windows(remote, history, waiting, None), pulled, pushed)
+            yield self.result(waiting, self.windows(remote, history, waiting, None), pulled, pushed,
+                              remote)
 
     def windows(self, remote: Remote | None, history: StreamHistory, verdict: IntervalVerdict,
                 upto: int | None) -> Callable[[], StreamHistory]:
@@ -328,28 +357,49 @@ class ComputedCheck:
                 del answers[s]
 
     def result(self, verdict: IntervalVerdict, history: Callable[[], StreamHistory], pulled: dict,
-               pushed: dict) -> IntervalResult:
+               pushed: dict, remote: Remote | None = None) -> IntervalResult:
         """The interval's result, explained if it disagrees and the cap allows (``history``
-        gives the triples its explanation reads)."""
+        gives the triples its explanation reads); on a worker (``remote.span``), only the
+        intervals of its range are explained, with what reads their windows."""
         if verdict.agree:
             return IntervalResult(verdict)
+        worker = remote is not None and remote.span is not None
+        if worker and verdict.end not in remote.span:
+            return IntervalResult(verdict)  # a neighbouring range's
         if self.max_explanations is not None and self.explained >= self.max_explanations:
             self.unexplained += 1
             return IntervalResult(verdict)
         self.explained += 1
-        return IntervalResult(verdict, self.explain(verdict, history(), pulled, pushed))
+        if worker:
+            return IntervalResult(verdict, self.witnessed(verdict, history(), pulled, pushed))
+        found = None if remote is None else remote.arrivals.explained.pop(verdict.end, None)
+        return IntervalResult(verdict, self.explain(verdict, history, pulled, pushed, found))
 
-    def explain(self, verdict: IntervalVerdict, history: StreamHistory, pulled: dict,
-                pushed: dict) -> list[Explanation]:
+    def explain(self, verdict: IntervalVerdict, history: Callable[[], StreamHistory], pulled: dict,
+                pushed: dict, found: list[Explanation] | None = None) -> list[Explanation]:
         """The reasons found for a disagreeing interval: the paper's conditions (ii) and (iii),
-        and answers shifted to a neighbouring interval."""
+        and answers shifted to a neighbouring interval (``found``: what a worker found in the
+        interval's windows, :meth:`witnessed`, else computed here from ``history()``)."""
+        if found is None:
+            found = self.witnessed(verdict, history(), pulled, pushed)
+        return self.shared + self.merged.explanations() + found
+
+    def witnessed(self, verdict: IntervalVerdict, history: StreamHistory, pulled: dict,
+                  pushed: dict) -> list[Explanation]:
+        """The reasons found for a disagreeing interval in its windows and answers: condition
+        (iii) and answers shifted to a neighbouring interval (:meth:`explain` puts condition (ii)
+        before them, static data and the stream read so far, which a worker does not know)."""
         csparql = AnswerSeries(self.variables, pulled)
         cqels = AnswerSeries(self.variables, pushed)
         self.derivations.found.clear()  # witness sets of earlier intervals' windows: not asked again
-        return (self.shared + self.merged.explanations()
-                + snapshot_explanations(verdict, self.query, self.derivations, history,
-                                        self.timeline, self.window_bounds)
+        return (snapshot_explanations(verdict, self.query, self.derivations, history,
+                                      self.timeline, self.window_bounds)
                 + shifted_answers(verdict, csparql, cqels, self.period, values_text))
+
+
+def paired(answers: Sequence[Iterator[TimePointAnswer]]) -> Iterator[Pair]:
+    """The sides' answers as pairs: two sides zipped, one (the program both share) given twice."""
+    return zip(*answers) if len(answers) == 2 else ((answer, answer) for answer in answers[0])
 
 
 def in_step(sampled: Iterator[tuple[TimePointAnswer, TimePointAnswer]], slices: Iterator[RdfSlice],

@@ -153,3 +153,29 @@ def test_csrbench_as_spark_tasks(capsys, monkeypatch, spark_master, csrbench_fil
     (Q2–Q7 only with ``-m slow``: 30–70 s each on a shared 2-core machine)."""
     same_report(capsys, monkeypatch, ["agree", query, "--stream", csrbench_file, "--period", "10s"],
                 "--partitions", "2", "--spark", "always", "--master", spark_master)
+
+
+def test_the_workers_explain_and_the_driver_merges(capsys, monkeypatch, tmp_path):
+    """Over a stream file cut into three ranges, the disagreeing intervals of the first two
+    (four, some ending next to a range's edge, explained with the next range's answers) were
+    explained by their workers (condition (iii) and shifted answers come back with the answers;
+    the driver adds condition (ii) before them); under the cap (20 by default) the third range
+    explains none, and the driver explains its two itself (``EXPLAINING``); the report is the
+    one of the check in one process."""
+    from agreement.agree.rangecheck import EXPLAINING
+    from agreement.agree.streaming import ComputedCheck
+    contents = {t: [(t % 3, t % 2, "s"), (0, t % 3, "r")] for t in range(24) if t % 5 != 4}
+    stream, query = write_stream(tmp_path, contents, "[RANGE 4s SLIDE 2s]")
+    base = ["agree", query, "--stream", stream, "--period", "3s"]
+    status, out, _ = lars(capsys, *base)
+    assert status == 1 and "snapshot-differs" in out
+    explain, given = ComputedCheck.explain, []
+
+    def merged(self, verdict, history, pulled, pushed, found=None):
+        given.append(found)
+        return explain(self, verdict, history, pulled, pushed, found)
+
+    monkeypatch.setattr(ComputedCheck, "explain", merged)
+    assert lars(capsys, *base, "--partitions", "3")[:2] == (status, out)
+    assert EXPLAINING == 2
+    assert [found is not None for found in given] == [True] * 4 + [False] * 2  # (3,6] to (21,24]
