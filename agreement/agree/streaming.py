@@ -240,7 +240,7 @@ class ComputedCheck:
                 self.merged.count(key, met, first)
 
         def triples_at(t: int) -> int:
-            return latest.get(t, 0) if remote is not None else len(history.between(t, t))
+            return latest.get(t, 0) if remote is not None else history.count_at(t)
 
         unseen: deque[tuple[int, Sequence[StreamTriple]]] = deque()  # read, not yet looked at
 
