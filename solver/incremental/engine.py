@@ -102,6 +102,40 @@ class CountedRule:
         return list(zip(heads, repeat(t))) if self.head.plain else list(heads)
 
 
+class EnginePlan:
+    """What an :class:`Engine` takes from its program, background and options alone, whatever
+    the timeline: the program checked (as the reference would refuse it), expanded for clingo,
+    its copy rules unfolded, its folds planned, its body atoms classified and each rule's join
+    plan. Nothing here changes while an engine runs, so engines of one plan share it.
+
+    Args: as :class:`Engine`'s.
+    """
+
+    def __init__(self, program: Program, background: frozenset[Atom], residual: str = "python",
+                 shown: frozenset[str] | None = None, inputs: frozenset[Signature] | None = None):
+        check_safety(program)
+        encode_program(program)  # refuses what the reference refuses, with the same errors
+        self.residual, self.shown, self.inputs = residual, shown, inputs
+        if residual != "python":
+            program = expand(program)  # clingo reads folds as their plain rules (lars.folds)
+        program = unfold_copies(program, shown, frozenset(a.signature for a in background), inputs)
+        self.folds = fold_rules(program)
+        program = self.program = planned(program, self.folds)
+        self.background = frozenset(background) | {Atom(TRUE_PREDICATE)}
+        self.derived = derived_predicates(program)
+        self.filter_additions = any(a.signature in self.derived for a in self.background)
+        self.atoms = body_atoms(program)
+        self.plans = [RulePlan(rule) for rule in program]
+        fed = {(a.rule, a.index) for a in self.atoms if a.fed}
+        self.counted = frozenset(
+            r for r in range(len(program.rules)) if r not in self.folds
+            and all((r, j) in fed for j, _ in self.plans[r].positives + self.plans[r].negatives))
+        """The rules whose body atoms are all fed (:class:`CountedRule`)."""
+        self.keeps_history = any(isinstance(rule.head, AtAtom) for rule in program)
+        self.at_free = at_free(program)
+        self.residual_atoms = [a for a in self.atoms if not a.fed]
+
+
 class Engine:
     """One program on one timeline and background; :meth:`step` gives the answer at each ``t``.
 
@@ -124,43 +158,51 @@ class Engine:
                  residual: str = "python", shown: frozenset[str] | None = None,
                  inputs: frozenset[Signature] | None = None,
                  max_models: int = DEFAULT_MAX_MODELS, max_derived: int = DEFAULT_MAX_DERIVED):
-        check_safety(program)
+        self.start(EnginePlan(program, background, residual, shown, inputs), timeline,
+                   max_models, max_derived)
+
+    @classmethod
+    def planned(cls, plan: EnginePlan, timeline: Timeline, max_models: int = DEFAULT_MAX_MODELS,
+                max_derived: int = DEFAULT_MAX_DERIVED) -> Engine:
+        """An engine of a program already checked and planned (:class:`EnginePlan`): what
+        ``Engine(program, timeline, ...)`` makes, without analysing the program again (many
+        short evaluations of one program, such as ``lars agree``'s witness checks)."""
+        engine = cls.__new__(cls)
+        engine.start(plan, timeline, max_models, max_derived)
+        return engine
+
+    def start(self, plan: EnginePlan, timeline: Timeline, max_models: int, max_derived: int) -> None:
+        """The state of a fresh evaluation of ``plan`` over ``timeline``."""
         self.max_models = max_models
         self.max_derived = max_derived
-        encode_program(program)  # refuses what the reference refuses, with the same errors
-        self.inputs = inputs
-        if residual != "python":
-            program = expand(program)  # clingo reads folds as their plain rules (lars.folds)
-        program = unfold_copies(program, shown, frozenset(a.signature for a in background), inputs)
-        self.folds = fold_rules(program)
-        program = planned(program, self.folds)
-        self.program, self.timeline, self.shown = program, timeline, shown
-        self.background = frozenset(background) | {Atom(TRUE_PREDICATE)}
-        derived = derived_predicates(program)
-        self.history = InputHistory(derived)
-        self.filter_additions = any(a.signature in derived for a in self.background)
-        self.atoms = body_atoms(program)
+        self.inputs = plan.inputs
+        self.folds = plan.folds
+        program = plan.program
+        self.program, self.timeline, self.shown = program, timeline, plan.shown
+        self.background = plan.background
+        self.history = InputHistory(plan.derived)
+        self.filter_additions = plan.filter_additions
+        self.atoms = plan.atoms
         self.domain = domain_tracker(program, self.atoms, timeline, self.background - {Atom(TRUE_PREDICATE)})
         self._make_states()
-        plans = [RulePlan(rule) for rule in program]
-        fed = {(a.rule, a.index) for a in self.atoms if a.fed}
+        plans = plan.plans
         self.counted: list[CountedRule] = []
         residual_rules = []
         for r, rule in enumerate(program):
-            if r not in self.folds and all((r, j) in fed for j, _ in plans[r].positives + plans[r].negatives):
+            if r in plan.counted:
                 states = {j: self.state_of[r, j] for j, _ in plans[r].positives + plans[r].negatives}
                 self.counted.append(CountedRule(plans[r], states, Head(rule, plans[r].variables, timeline)))
             else:
                 residual_rules.append(r)
-        self.keeps_history = any(isinstance(rule.head, AtAtom) for rule in program)
-        self.skips = at_free(program) and self.domain is None
+        self.keeps_history = plan.keeps_history
+        self.skips = plan.at_free and self.domain is None
         self.previous: tuple[int, tuple, TimePointAnswer] | None = None  # (t, fingerprint, answer)
         self.skipped = 0
-        self.residual_atoms = [a for a in self.atoms if not a.fed]
+        self.residual_atoms = plan.residual_atoms
         if not residual_rules:
             self.residual = None
         else:
-            self.residual = RESIDUALS[residual](self, plans, residual_rules)
+            self.residual = RESIDUALS[plan.residual](self, plans, residual_rules)
 
     def _make_states(self) -> None:
         self.buffers: dict = {}
