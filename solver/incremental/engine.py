@@ -33,7 +33,7 @@ from lars.formulas import AtAtom
 from lars.rules import Program
 from lars.streams import Timeline, distinct
 from lars.windows import TupleWindow
-from solver.incremental.bodyatoms import InputHistory, body_atoms, domain_tracker, make_state
+from solver.incremental.bodyatoms import BodyAtom, InputHistory, body_atoms, domain_tracker, make_state
 from solver.incremental.bottomup import Derived, PythonResidual
 from solver.incremental.folds import fold_rules, planned
 from solver.encode import encode_program
@@ -44,6 +44,7 @@ from solver.limits import DEFAULT_MAX_DERIVED, DEFAULT_MAX_MODELS
 from solver.keys import KeyedSlice
 from solver.incremental.tuplestate import TupleState
 from solver.incremental.unfold import unfold_copies
+from solver.incremental.relations import Pattern
 from solver.incremental.windowstate import TimeState
 
 
@@ -125,6 +126,8 @@ class EnginePlan:
         self.derived = derived_predicates(program)
         self.filter_additions = any(a.signature in self.derived for a in self.background)
         self.atoms = body_atoms(program)
+        self.fed = [(atom, atom.key(), atom.pattern()) for atom in self.atoms if atom.fed]
+        """The fed body atoms with the key of the state they share and their pattern."""
         self.plans = [RulePlan(rule) for rule in program]
         fed = {(a.rule, a.index) for a in self.atoms if a.fed}
         self.counted = frozenset(
@@ -184,7 +187,7 @@ class Engine:
         self.filter_additions = plan.filter_additions
         self.atoms = plan.atoms
         self.domain = domain_tracker(program, self.atoms, timeline, self.background - {Atom(TRUE_PREDICATE)})
-        self._make_states()
+        self._make_states(plan.fed)
         plans = plan.plans
         self.counted: list[CountedRule] = []
         residual_rules = []
@@ -204,16 +207,15 @@ class Engine:
         else:
             self.residual = RESIDUALS[plan.residual](self, plans, residual_rules)
 
-    def _make_states(self) -> None:
+    def _make_states(self, fed: list[tuple[BodyAtom, tuple, Pattern]]) -> None:
         self.buffers: dict = {}
         shared: dict[tuple, object] = {}
         self.state_of: dict[tuple[int, int], object] = {}
-        for atom in self.atoms:
-            if atom.fed:
-                key = atom.key()
-                if key not in shared:
-                    shared[key] = make_state(atom, self.timeline, self.background, self.domain, self.buffers)
-                self.state_of[atom.rule, atom.index] = shared[key]
+        for atom, key, pattern in fed:
+            if key not in shared:
+                shared[key] = make_state(atom, self.timeline, self.background, self.domain,
+                                         self.buffers, pattern)
+            self.state_of[atom.rule, atom.index] = shared[key]
         self.states = list(shared.values())
         self.by_signature: dict[Signature, list[TimeState]] = {}
         self.tuple_counters: dict[TupleWindow, list[TupleState]] = {}
