@@ -8,6 +8,8 @@ CSRBench stream and on the stream replayed to each ``--sizes`` triples
 * ``window_oracle.py`` (rdflib on every window snapshot, sharing no code with the solver);
 * with ``--memory``, ``lars run`` of both query forms, for the peak memory ``lars agree`` is
   measured against;
+* with ``--bare``, ``lars agree … --max-explanations 0`` too, printed beside the measured
+  figure (which is always that of the default options, explanations included);
 
 and prints per stream: the CPU seconds (user + system, the operating system's accounting of
 the finished child) of ``lars agree`` and of the oracle, their ratio; the same less each
@@ -73,7 +75,8 @@ def oracle_verdicts(lines: list[str]) -> dict:
     return {(v["start"], v["end"]): (v["agree"], v["only_cqels"], v["only_csparql"]) for v in found}
 
 
-def measure(stream: Path, oracle: bool, memory: bool, folder: Path, prepare: bool = False) -> dict:
+def measure(stream: Path, oracle: bool, memory: bool, folder: Path, prepare: bool = False,
+            bare: bool = False) -> dict:
     """Every process first, their outputs read after: a child's peak memory (``ru_maxrss``)
     starts from this process's size when it forks, so reading a 10^7 report (~200 MB of JSON)
     before the next run would be counted as that run's."""
@@ -85,6 +88,10 @@ def measure(stream: Path, oracle: bool, memory: bool, folder: Path, prepare: boo
              "--format", "json"), report)
     if status not in (0, 1):
         raise SystemExit(f"lars agree exited with {status}")
+    if bare:
+        figures["bare_cpu_s"], _, _ = measured(
+            lars("agree", str(cqels), "--csparql", str(csparql), "--stream", str(stream), "--period",
+                 "10s", "--format", "json", "--max-explanations", "0"), folder / "bare.json")
     if memory:
         for form, query in (("cqels", cqels), ("csparql", csparql)):
             _, figures[f"run_{form}_mb"], _ = measured(
@@ -116,16 +123,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--memory", action="store_true", help="also lars run's peak memory")
     parser.add_argument("--prepare", action="store_true",
                         help="the checker parses each query once (window_oracle.py --prepare)")
+    parser.add_argument("--bare", action="store_true",
+                        help="also lars agree --max-explanations 0 (printed beside, not measured against)")
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "lars-bench")
     args = parser.parse_args(argv)
     streams = ([] if args.no_bundled else [("bundled (15,188)", BUNDLED)]) + [
         (f"{size:,}", stream_file(size, args.workdir)) for size in args.sizes]
-    columns = ["triples", "intervals", "disagreeing", "agree_cpu_s", "oracle_cpu_s", "ratio",
+    columns = ["triples", "intervals", "disagreeing", "agree_cpu_s", "bare_cpu_s", "oracle_cpu_s", "ratio",
                "agree_startup_s", "oracle_startup_s", "work_ratio", "identical", "agree_mb", "run_cqels_mb", "run_csparql_mb"]
     print(" | ".join(columns))
     for name, stream in streams:
         with tempfile.TemporaryDirectory() as folder:
-            figures = measure(stream, not args.no_oracle, args.memory, Path(folder), args.prepare)
+            figures = measure(stream, not args.no_oracle, args.memory, Path(folder), args.prepare, args.bare)
         figures["triples"] = name
         print(" | ".join(f"{figures[c]:.2f}" if isinstance(figures.get(c), float) else str(figures.get(c, "–"))
                          for c in columns), flush=True)

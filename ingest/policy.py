@@ -229,7 +229,9 @@ def parse_lines(lines: Iterable[bytes | str], source: str, parser: LineParser, p
         if policy.order == "sort":
             pending.append(entry)
         elif merge is not None:
-            yield from merge.push(entry)
+            released = merge.push(entry)
+            if released:
+                yield from released
         else:
             yield entry
     if merge is not None:

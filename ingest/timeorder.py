@@ -116,14 +116,25 @@ class StreamMerge:
         return order.check(time, line, f" on stream {_stream_text(stream)}"
                            if len(self.orders) > 1 else "")
 
-    def push(self, entry: Entry) -> Iterator[Entry]:
-        """Hold ``entry``; hand on what no later line can precede."""
-        heapq.heappush(self.held, (entry.time, entry.position.line or 0, entry))
-        watermark = min(order.state[0] for order in self.orders.values())
-        while self.held and self.held[0][0] < watermark:
-            time, line, released = heapq.heappop(self.held)
-            self.handed = (time, line)
-            yield released
+    def push(self, entry: Entry) -> list[Entry]:
+        """Hold ``entry``; hand on what no later line can precede (most lines hand on nothing,
+        so this is a plain call, not a generator, and one stream needs no ``min``)."""
+        held = self.held
+        heapq.heappush(held, (entry.time, entry.position.line or 0, entry))
+        orders = self.orders
+        if len(orders) == 1:
+            for order in orders.values():
+                watermark = order.state[0]
+        else:
+            watermark = min(order.state[0] for order in orders.values())
+        if held[0][0] >= watermark:
+            return []
+        released = []
+        while held and held[0][0] < watermark:
+            time, line, entry = heapq.heappop(held)
+            released.append(entry)
+        self.handed = (time, line)
+        return released
 
     def flush(self) -> Iterator[Entry]:
         """Everything still held, in time order (the source has ended)."""

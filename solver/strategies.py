@@ -43,7 +43,7 @@ from lars.streams import Stream, Timeline
 from solver.encode import encode_program
 from solver.reference import Limits, Problem
 from solver.answers import TimePointAnswer, canonical
-from solver.incremental.engine import Engine, shifted
+from solver.incremental.engine import Engine, EnginePlan, shifted
 from solver.incremental.unfold import unfold_copies
 from solver.keys import KeyedSlice
 from solver.limits import too_many_facts
@@ -121,33 +121,57 @@ def evaluate(program: Program, slices: Iterable[Slice], timeline: Timeline,
         InputError: an unsafe rule; slices out of order or off the timeline (when read).
         LimitError: a time point over ``limits.max_facts`` (when read).
     """
-    background = frozenset(background)
-    if shown is None and has_folds(program):  # not the helper predicates of a fold's plain rules
-        shown = {atom.predicate for rule in program for atom, _ in [(base_atom(rule.head), 0), *body_atoms(rule)]}
-    shown = None if shown is None else frozenset(shown)
-    inputs = None if inputs is None else frozenset(inputs)
-    if strategy == "auto":
-        strategy = choose_strategy(program)[0]
-    if strategy == "reference":
-        program = expand(program)
-        check_safety(program)
-        encode_program(program)
-        return reference_answers(program, slices, timeline, background, limits or Limits(), shown)
-    if strategy == "stratified":
-        if not is_stratified(program):
-            raise UnsupportedError("the stratified strategy needs a stratified program "
-                                   "(use incremental or auto)")
-        engine = Engine(program, timeline, background, residual="python", shown=shown, inputs=inputs,
-                        max_derived=(limits or Limits()).max_derived)
-    elif strategy == "incremental":
-        engine = Engine(program, timeline, background, residual="clingo", shown=shown, inputs=inputs,
-                        max_models=(limits or Limits()).max_models,
-                        max_derived=(limits or Limits()).max_derived)
-    else:
-        raise UnsupportedError(f"unknown strategy {strategy!r} (one of {', '.join(STRATEGIES)})")
-    bounded = within_fact_limit(checked_slices(slices, timeline), history_needed(program).ticks,
-                                (limits or Limits()).max_facts)
-    return run(engine, bounded, timeline)
+    return Prepared(program, background, strategy, limits, shown, inputs).answers(slices, timeline)
+
+
+class Prepared:
+    """A program checked and planned once for a strategy, background and options, then
+    evaluated over any number of streams and timelines (:meth:`answers`, :func:`evaluate`'s
+    answers): many short evaluations of one program, such as the witness checks of ``lars
+    agree``, analyse it once (:class:`~solver.incremental.engine.EnginePlan`).
+
+    Args and raises: as :func:`evaluate` (the program and the strategy are checked here).
+    """
+
+    def __init__(self, program: Program, background: Iterable[Atom] = frozenset(),
+                 strategy: str = "auto", limits: Limits | None = None,
+                 shown: Iterable[str] | None = None, inputs: Iterable[Signature] | None = None):
+        background = frozenset(background)
+        if shown is None and has_folds(program):  # not the helper predicates of a fold's plain rules
+            shown = {atom.predicate for rule in program for atom, _ in [(base_atom(rule.head), 0), *body_atoms(rule)]}
+        shown = None if shown is None else frozenset(shown)
+        inputs = None if inputs is None else frozenset(inputs)
+        if strategy == "auto":
+            strategy = choose_strategy(program)[0]
+        self.limits = limits or Limits()
+        self.background, self.shown = background, shown
+        if strategy == "reference":
+            program = expand(program)
+            check_safety(program)
+            encode_program(program)
+            self.program, self.plan = program, None
+            return
+        if strategy == "stratified":
+            if not is_stratified(program):
+                raise UnsupportedError("the stratified strategy needs a stratified program "
+                                       "(use incremental or auto)")
+            residual = "python"
+        elif strategy == "incremental":
+            residual = "clingo"
+        else:
+            raise UnsupportedError(f"unknown strategy {strategy!r} (one of {', '.join(STRATEGIES)})")
+        self.program = program
+        self.plan = EnginePlan(program, background, residual, shown, inputs)
+        self.reach = history_needed(program).ticks
+
+    def answers(self, slices: Iterable[Slice], timeline: Timeline) -> Iterator[TimePointAnswer]:
+        """The answers at every time point of ``timeline``, in order, as :func:`evaluate` gives
+        them (the slices are read as the iterator is consumed)."""
+        if self.plan is None:
+            return reference_answers(self.program, slices, timeline, self.background, self.limits, self.shown)
+        engine = Engine.planned(self.plan, timeline, self.limits.max_models, self.limits.max_derived)
+        bounded = within_fact_limit(checked_slices(slices, timeline), self.reach, self.limits.max_facts)
+        return run(engine, bounded, timeline)
 
 
 def within_fact_limit(slices: Iterable[tuple[int, Sequence[Atom]]], reach: int | None,

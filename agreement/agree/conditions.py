@@ -164,7 +164,9 @@ def static_patterns(pattern) -> list[TriplePattern]:
 @dataclass(frozen=True)
 class Snapshot:
     """The triples one stream window holds at one time point (in time and arrival order), and
-    the window's interval."""
+    the window's interval. Its triples are those of a :class:`StreamHistory`, where equal
+    elements are one object: :attr:`members` holds the ``id`` of each, so membership is tested
+    without hashing a triple."""
 
     spec: StreamSpec
     time: int
@@ -173,8 +175,9 @@ class Snapshot:
     triples: tuple[StreamTriple, ...]
 
     @cached_property
-    def members(self) -> frozenset[StreamTriple]:
-        return frozenset(self.triples)
+    def members(self) -> frozenset[int]:
+        """The ``id`` of each triple."""
+        return frozenset(map(id, self.triples))
 
 
 def snapshot(spec: StreamSpec, history: StreamHistory, t: int, timeline: Timeline,
@@ -185,8 +188,7 @@ def snapshot(spec: StreamSpec, history: StreamHistory, t: int, timeline: Timelin
         kept = history.last(spec.stream, spec.window.count, t)
         return Snapshot(spec, t, kept[0].time if kept else t, t, tuple(kept))
     lo, hi = time_range(spec, t, timeline, reading)
-    return Snapshot(spec, t, lo, hi, tuple(e for e in history.between(lo, min(hi, t))
-                                            if e.stream == spec.stream))
+    return Snapshot(spec, t, lo, hi, tuple(history.on(spec.stream, lo, min(hi, t))))
 
 
 def time_range(spec: StreamSpec, t: int, timeline: Timeline, reading: str) -> tuple[int, int]:
@@ -253,9 +255,13 @@ def window_name(spec: StreamSpec) -> str:
 
 def content(snaps: Sequence[Snapshot]) -> list[StreamTriple]:
     """What the windows of ``snaps`` (one per stream window) hold together, in time and arrival
-    order, each triple once."""
-    return sorted(dict.fromkeys(e for snap in snaps for e in snap.triples),
-                  key=lambda e: e.time)
+    order, each triple once (equal triples are one object: :class:`Snapshot`)."""
+    return sorted({id(e): e for snap in snaps for e in snap.triples}.values(), key=lambda e: e.time)
+
+
+def members(snaps: Sequence[Snapshot]) -> frozenset[int]:
+    """The ``id`` of each triple the windows of ``snaps`` hold (:attr:`Snapshot.members`)."""
+    return snaps[0].members.union(*(snap.members for snap in snaps[1:])) if snaps else frozenset()
 
 
 def windows_text(snaps: Sequence[Snapshot], reading: str) -> str:
@@ -290,21 +296,25 @@ def snapshot_explanations(verdict: IntervalVerdict, query: RspQuery, derivations
     at = {t: [snaps[t] for snaps in (snapshots(spec, history, pushes, timeline, reading)
                                         for spec in query.streams)] for t in pushes}
     pull_content = content(pull)
+    contents: dict[int, list[StreamTriple]] = {}  # the content of the push at t, made once
     found: list[Explanation] = []
     for row, times in sorted(verdict.only_cqels.items(), key=lambda item: values_text(item[0])):
         t = times[0]
         push = at.get(t, [snapshot(spec, history, t, timeline, reading) for spec in query.streams])
-        found += _only_cqels(row, t, end, push, pull, derivations, reading)
+        if t not in contents:
+            contents[t] = content(push)
+        found += _only_cqels(row, t, end, push, contents[t], pull, derivations, reading)
     for row in sorted(verdict.only_csparql, key=values_text):
         found += _only_csparql(row, verdict, pull, pull_content, at, derivations, reading)
     return found
 
 
-def _only_cqels(row: Row, t: int, end: int, push: list[Snapshot], pull: list[Snapshot],
-                derivations: Derivations, reading: str) -> list[Explanation]:
-    """Why CQELS gave ``row`` at its push at ``t`` and C-SPARQL not at the pull at ``end``."""
+def _only_cqels(row: Row, t: int, end: int, push: list[Snapshot], push_content: list[StreamTriple],
+                pull: list[Snapshot], derivations: Derivations, reading: str) -> list[Explanation]:
+    """Why CQELS gave ``row`` at its push at ``t`` (whose windows hold ``push_content``) and
+    C-SPARQL not at the pull at ``end``."""
     differ = [snap.triples for snap in push] != [snap.triples for snap in pull]
-    match = derivations.witnesses("cqels", row, t, content(push))
+    match = derivations.witnesses("cqels", row, t, push_content)
     if match is None:
         if not differ:
             return [_evaluation_differs(row, t, end, "CQELS", [])]
@@ -312,8 +322,8 @@ def _only_cqels(row: Row, t: int, end: int, push: list[Snapshot], pull: list[Sna
             "window-differs", f"the push at {t} read the window {windows_text(push, reading)}, "
             f"the pull at {end} reads {windows_text(pull, reading)}", (), row)]
     found = []
-    members = {e for snap in pull for e in snap.triples}
-    gone = [e for e in match if e not in members]
+    held = members(pull)
+    gone = [e for e in match if id(e) not in held]
     if gone:
         found.append(Explanation(
             "snapshot-differs", f"these triples give it at the push at {t} (window "
@@ -353,7 +363,7 @@ def _only_csparql(row: Row, verdict: IntervalVerdict, pull: list[Snapshot],
     match = derivations.witnesses("csparql", row, end, pull_content)
     if match is None:
         return found or [_evaluation_differs(row, same[0], end, "C-SPARQL", [])]
-    holders = [t for t, push in at.items() if set(match) <= {e for s in push for e in s.triples}]
+    holders = [t for t, push in at.items() if members(push).issuperset(map(id, match))]
     if not holders:
         found.append(Explanation(
             "snapshot-differs", f"these triples give it at the pull at {end} (window "
@@ -383,7 +393,7 @@ def _edge(row: Row, match: list[StreamTriple], pull: list[Snapshot], end: int) -
     their edges)."""
     found = []
     for snap in pull:
-        at_edge = [e for e in match if e.time == snap.lo and e in snap.members]
+        at_edge = [e for e in match if e.time == snap.lo and id(e) in snap.members]
         if at_edge:
             found.append(Explanation(
                 "window-boundary", f"it depends on triples exactly at the lower edge ({snap.lo}) of "

@@ -86,25 +86,45 @@ def connected(content: Sequence[StreamTriple], row: Row, from_objects: bool = Tr
     ...  for t in connected(content, (U("s1"), U("o1")), from_objects=False)]
     ['o1 by', 'o1 result', 'r1 value', 'o1 kind']
     """
-    by_subject: dict = defaultdict(list)
-    by_object: dict = defaultdict(list)
-    for index, element in enumerate(content):
-        by_subject[element.triple[0]].append(index)
-        by_object[element.triple[2]].append(index)
-    reached = {term for term in row if term is not None}
-    waiting, chosen = list(reached), set()
-    while waiting:
-        term = waiting.pop()
-        for index in by_subject.get(term, []) + (by_object.get(term, []) if from_objects else []):
-            if index in chosen:
-                continue
-            chosen.add(index)
-            subject, _, value = content[index].triple
-            for new in (subject, value) if value in by_subject else (subject,):
-                if new not in reached:
-                    reached.add(new)
-                    waiting.append(new)
-    return [content[index] for index in sorted(chosen)]
+    return Reach(content).connected(row, from_objects)
+
+
+class Reach:
+    """The triples of one window content indexed by subject (and, when first asked, by
+    object): :func:`connected` for many answers over the same content, indexed once."""
+
+    def __init__(self, content: Sequence[StreamTriple]) -> None:
+        self.content = content
+        self.by_subject: dict = defaultdict(list)
+        for index, element in enumerate(content):
+            self.by_subject[element.triple[0]].append(index)
+        self._by_object: dict | None = None
+
+    def by_object(self) -> dict:
+        if self._by_object is None:
+            self._by_object = defaultdict(list)
+            for index, element in enumerate(self.content):
+                self._by_object[element.triple[2]].append(index)
+        return self._by_object
+
+    def connected(self, row: Row, from_objects: bool = True) -> list[StreamTriple]:
+        """:func:`connected` over this content."""
+        content, by_subject = self.content, self.by_subject
+        by_object = self.by_object() if from_objects else {}
+        reached = {term for term in row if term is not None}
+        waiting, chosen = list(reached), set()
+        while waiting:
+            term = waiting.pop()
+            for index in by_subject.get(term, []) + by_object.get(term, []):
+                if index in chosen:
+                    continue
+                chosen.add(index)
+                subject, _, value = content[index].triple
+                for new in (subject, value) if value in by_subject else (subject,):
+                    if new not in reached:
+                        reached.add(new)
+                        waiting.append(new)
+        return [content[index] for index in sorted(chosen)]
 
 
 class Derivations:
@@ -116,7 +136,8 @@ class Derivations:
 
     def __init__(self, rows_on: RowsOn) -> None:
         self.rows_on = rows_on
-        self.found: dict[tuple, list[StreamTriple] | None] = {}
+        self.found: dict[tuple, tuple[list[StreamTriple], list[StreamTriple] | None]] = {}
+        self.reach: Reach | None = None  # the index of the content asked last
 
     def produces(self, side: str, elements: Sequence[StreamTriple], t: int, row: Row) -> bool:
         """Whether ``side``'s program gives ``row`` at ``t`` from ``elements`` and the static data."""
@@ -125,14 +146,27 @@ class Derivations:
     def witnesses(self, side: str, row: Row, t: int, content: Sequence[StreamTriple]
                   ) -> list[StreamTriple] | None:
         """The stream triples of ``content`` (the windows' content at ``t``, in time and arrival
-        order) that give ``row`` at ``t`` on ``side``, or ``None`` when ``content`` does not."""
-        key = (side, row, t, tuple(content))
-        if key not in self.found:
-            def keeps(kept: list[StreamTriple]) -> bool:
-                return self.produces(side, kept, t, row)
-            found, tried = None, 0
-            for near in (connected(content, row, from_objects=False), connected(content, row)):
-                if found is None and tried < len(near) < len(content):
+        order) that give ``row`` at ``t`` on ``side``, or ``None`` when ``content`` does not.
+
+        Remembered by side, row and time point with the content they were found in, so asking
+        again with an equal content (compared element by element, the same objects at once)
+        gives the same set without evaluating."""
+        key = (side, row, t)
+        known = self.found.get(key)
+        if known is not None and known[0] == content:
+            return known[1]
+
+        def keeps(kept: list[StreamTriple]) -> bool:
+            return self.produces(side, kept, t, row)
+        if self.reach is None or self.reach.content != content:
+            self.reach = Reach(list(content))
+        found, tried = None, 0
+        for from_objects in (False, True):
+            if found is None:
+                near = self.reach.connected(row, from_objects)
+                if tried < len(near) < len(content):
                     found, tried = shrink(near, keeps), len(near)
-            self.found[key] = found if found is not None else shrink(list(content), keeps)
-        return self.found[key]
+        if found is None:
+            found = shrink(list(content), keeps)
+        self.found[key] = (list(content), found)
+        return found

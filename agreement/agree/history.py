@@ -16,6 +16,14 @@ check follows its windows, as a run's does).
 ([3, 7], [1, 3])
 >>> h.prune(3); h.times_between(0, 9)
 [3, 7]
+
+The explanations compare, collect and look up the triples of many overlapping window snapshots
+(:mod:`agreement.agree.conditions`), which by value would hash every stream triple (and its
+rdflib literal) again and again. Two equal stream triples have the same time point, so they can
+only meet in one slice; :meth:`StreamHistory.add` keeps one object for each value of a slice
+(equal elements after the first are replaced by it), so in a history two elements are equal
+exactly when they are the same object, and identity (``id``, ``is``) decides what equality
+would, without hashing a triple.
 """
 
 from __future__ import annotations
@@ -36,22 +44,25 @@ class StreamHistory:
     def __init__(self) -> None:
         self.times: list[int] = []
         self.slices: list[tuple[StreamTriple, ...]] = []
+        self.streams: list[dict | None] = []  # per slice: stream → its triples (made when asked)
         self.first = 0  # index of the oldest slice kept (lists are compacted now and then)
 
     def add(self, t: int, elements: Sequence[StreamTriple]) -> None:
-        """The slice at ``t``, after every slice added before (``t`` ascending)."""
+        """The slice at ``t``, after every slice added before (``t`` ascending); an element equal
+        to an earlier one of the slice is replaced by that one (the module doc says why)."""
         if elements:
             self.times.append(t)
-            self.slices.append(tuple(elements))
+            self.slices.append(one_object_per_value(elements))
+            self.streams.append(None)
 
     def prune(self, before: int) -> None:
         """Forget the slices before ``before``."""
         first = max(self.first, bisect_left(self.times, before, self.first))
         for i in range(self.first, first):
-            self.slices[i] = ()  # the triples go at once, the list entries in bulk below
+            self.slices[i], self.streams[i] = (), None  # the triples go at once, the entries in bulk below
         self.first = first
         if first > 64 and first * 2 > len(self.times):
-            del self.times[:first], self.slices[:first]
+            del self.times[:first], self.slices[:first], self.streams[:first]
             self.first = 0
 
     def _range(self, lo: int, hi: int) -> range:
@@ -64,6 +75,24 @@ class StreamHistory:
     def between(self, lo: int, hi: int) -> list[StreamTriple]:
         """The triples at ``[lo, hi]``, in time and arrival order."""
         return [e for i in self._range(lo, hi) for e in self.slices[i]]
+
+    def count_at(self, t: int) -> int:
+        """The number of triples at ``t``."""
+        return sum(len(self.slices[i]) for i in self._range(t, t))
+
+    def on(self, stream, lo: int, hi: int) -> list[StreamTriple]:
+        """The triples of ``stream`` at ``[lo, hi]``, in time and arrival order: ``between``
+        filtered, each slice filtered once per stream however many windows read it."""
+        found: list[StreamTriple] = []
+        for i in self._range(lo, hi):
+            by_stream = self.streams[i]
+            if by_stream is None:
+                by_stream = self.streams[i] = {}
+            kept = by_stream.get(stream)
+            if kept is None:
+                kept = by_stream[stream] = [e for e in self.slices[i] if e.stream == stream]
+            found += kept
+        return found
 
     def last(self, stream, count: int, upto: int) -> list[StreamTriple]:
         """The latest ``count`` triples of ``stream`` at or before ``upto``, in arrival order; a
@@ -83,6 +112,26 @@ class StreamHistory:
     def __len__(self) -> int:
         """The number of triples kept."""
         return sum(len(self.slices[i]) for i in range(self.first, len(self.slices)))
+
+
+def one_object_per_value(elements: Sequence[StreamTriple]) -> tuple[StreamTriple, ...]:
+    """``elements`` with each element equal to an earlier one replaced by that one.
+
+    Equal elements have equal positions, so when no two share a line number (the lines of one
+    file) none is equal to another and the elements are kept as they are, unhashed; else
+    (Turtle files, whose triples have no line) they are looked up by value.
+
+    >>> from lars.errors import Position
+    >>> a, b = (StreamTriple(1, None, ("s", "p", "o"), Position("x.ttl")) for _ in range(2))
+    >>> kept = one_object_per_value([a, b])
+    >>> kept == (a, b), kept[1] is a
+    (True, True)
+    """
+    lines = {e.position.line for e in elements}
+    if len(lines) == len(elements) and None not in lines:
+        return tuple(elements)
+    first: dict[StreamTriple, StreamTriple] = {}
+    return tuple(first.setdefault(e, e) for e in elements)
 
 
 def keep_from(query: RspQuery, history: StreamHistory, start: int, timeline: Timeline,

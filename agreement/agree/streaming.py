@@ -52,7 +52,7 @@ from lars.rules import Program
 from lars.streams import Timeline
 from solver.answers import TimePointAnswer
 from solver.lookback import history_needed
-from solver.strategies import evaluate, unfolded
+from solver.strategies import Prepared, evaluate, unfolded
 from translate.api import Translation, query_background, slice_atoms, translate
 from translate.background import background_patterns
 from translate.rsp import RspQuery
@@ -136,6 +136,7 @@ class ComputedCheck:
         self.shared = shared_patterns(self.query, self.graphs)
         self.merged = MergedTriples(self.query)  # condition (ii) on the stream read so far
         self.derivations = Derivations(self.rows_on)  # witness sets, checked by evaluation
+        self.checkers: dict[str, Prepared] = {}  # by side: its program, prepared for rows_on
 
     def prepare(self) -> None:
         """The encoder, the static data, the variable order and the program both sides may
@@ -221,11 +222,13 @@ class ComputedCheck:
         input is ``elements`` alone (in time and arrival order), with the static data: how a
         witness set is checked (:mod:`agreement.agree.derivation`)."""
         translation = self.csparql if side == "csparql" else self.cqels
+        if side not in self.checkers:  # the program analysed once for all the checks
+            self.checkers[side] = Prepared(translation.program, self.background,
+                                           shown=self.shown(translation), inputs=translation.inputs)
         start = self.reach_start(translation.program, t)
         slices = [(time, slice_atoms(list(group), self.encoder))
                   for time, group in itertools.groupby(elements, key=lambda e: e.time) if time >= start]
-        answers = evaluate(translation.program, slices, Timeline(start, t),
-                           self.background, shown=self.shown(translation), inputs=translation.inputs)
+        answers = self.checkers[side].answers(slices, Timeline(start, t))
         at_t = [answer for answer in answers if answer.time == t]
         return self.rows(translation, at_t[0]) if at_t else frozenset()
 
@@ -269,7 +272,7 @@ class ComputedCheck:
                 self.merged.count(key, met, first)
 
         def triples_at(t: int) -> int:
-            return latest.get(t, 0) if remote is not None else len(history.between(t, t))
+            return latest.get(t, 0) if remote is not None else history.count_at(t)
 
         unseen: deque[tuple[int, Sequence[StreamTriple]]] = deque()  # read, not yet looked at
 

@@ -138,9 +138,12 @@ def domain_until(atoms: Iterable[BodyAtom], timeline: Timeline) -> int | None:
 
 
 def make_state(atom: BodyAtom, timeline: Timeline, background: Iterable[Atom],
-               domain: DomainTracker | None, buffers: dict[TupleWindow, TupleBuffer]):
-    """The incremental state of a fed body atom (one of :mod:`solver.incremental.windowstate`)."""
-    pattern = atom.pattern()
+               domain: DomainTracker | None, buffers: dict[TupleWindow, TupleBuffer],
+               pattern: Pattern | None = None):
+    """The incremental state of a fed body atom (one of :mod:`solver.incremental.windowstate`);
+    ``pattern`` is ``atom.pattern()`` if made already (patterns do not change, so engines of one
+    program share them)."""
+    pattern = atom.pattern() if pattern is None else pattern
     if atom.scope == "tuple":
         buffer = buffers.setdefault(atom.window, TupleBuffer(atom.window, timeline.start))
         return TupleState(buffer, atom.modality, pattern, background, atom.at)

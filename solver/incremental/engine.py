@@ -33,7 +33,7 @@ from lars.formulas import AtAtom
 from lars.rules import Program
 from lars.streams import Timeline, distinct
 from lars.windows import TupleWindow
-from solver.incremental.bodyatoms import InputHistory, body_atoms, domain_tracker, make_state
+from solver.incremental.bodyatoms import BodyAtom, InputHistory, body_atoms, domain_tracker, make_state
 from solver.incremental.bottomup import Derived, PythonResidual
 from solver.incremental.folds import fold_rules, planned
 from solver.encode import encode_program
@@ -44,6 +44,7 @@ from solver.limits import DEFAULT_MAX_DERIVED, DEFAULT_MAX_MODELS
 from solver.keys import KeyedSlice
 from solver.incremental.tuplestate import TupleState
 from solver.incremental.unfold import unfold_copies
+from solver.incremental.relations import Pattern
 from solver.incremental.windowstate import TimeState
 
 
@@ -102,6 +103,42 @@ class CountedRule:
         return list(zip(heads, repeat(t))) if self.head.plain else list(heads)
 
 
+class EnginePlan:
+    """What an :class:`Engine` takes from its program, background and options alone, whatever
+    the timeline: the program checked (as the reference would refuse it), expanded for clingo,
+    its copy rules unfolded, its folds planned, its body atoms classified and each rule's join
+    plan. Nothing here changes while an engine runs, so engines of one plan share it.
+
+    Args: as :class:`Engine`'s.
+    """
+
+    def __init__(self, program: Program, background: frozenset[Atom], residual: str = "python",
+                 shown: frozenset[str] | None = None, inputs: frozenset[Signature] | None = None):
+        check_safety(program)
+        encode_program(program)  # refuses what the reference refuses, with the same errors
+        self.residual, self.shown, self.inputs = residual, shown, inputs
+        if residual != "python":
+            program = expand(program)  # clingo reads folds as their plain rules (lars.folds)
+        program = unfold_copies(program, shown, frozenset(a.signature for a in background), inputs)
+        self.folds = fold_rules(program)
+        program = self.program = planned(program, self.folds)
+        self.background = frozenset(background) | {Atom(TRUE_PREDICATE)}
+        self.derived = derived_predicates(program)
+        self.filter_additions = any(a.signature in self.derived for a in self.background)
+        self.atoms = body_atoms(program)
+        self.fed = [(atom, atom.key(), atom.pattern()) for atom in self.atoms if atom.fed]
+        """The fed body atoms with the key of the state they share and their pattern."""
+        self.plans = [RulePlan(rule) for rule in program]
+        fed = {(a.rule, a.index) for a in self.atoms if a.fed}
+        self.counted = frozenset(
+            r for r in range(len(program.rules)) if r not in self.folds
+            and all((r, j) in fed for j, _ in self.plans[r].positives + self.plans[r].negatives))
+        """The rules whose body atoms are all fed (:class:`CountedRule`)."""
+        self.keeps_history = any(isinstance(rule.head, AtAtom) for rule in program)
+        self.at_free = at_free(program)
+        self.residual_atoms = [a for a in self.atoms if not a.fed]
+
+
 class Engine:
     """One program on one timeline and background; :meth:`step` gives the answer at each ``t``.
 
@@ -124,54 +161,61 @@ class Engine:
                  residual: str = "python", shown: frozenset[str] | None = None,
                  inputs: frozenset[Signature] | None = None,
                  max_models: int = DEFAULT_MAX_MODELS, max_derived: int = DEFAULT_MAX_DERIVED):
-        check_safety(program)
+        self.start(EnginePlan(program, background, residual, shown, inputs), timeline,
+                   max_models, max_derived)
+
+    @classmethod
+    def planned(cls, plan: EnginePlan, timeline: Timeline, max_models: int = DEFAULT_MAX_MODELS,
+                max_derived: int = DEFAULT_MAX_DERIVED) -> Engine:
+        """An engine of a program already checked and planned (:class:`EnginePlan`): what
+        ``Engine(program, timeline, ...)`` makes, without analysing the program again (many
+        short evaluations of one program, such as ``lars agree``'s witness checks)."""
+        engine = cls.__new__(cls)
+        engine.start(plan, timeline, max_models, max_derived)
+        return engine
+
+    def start(self, plan: EnginePlan, timeline: Timeline, max_models: int, max_derived: int) -> None:
+        """The state of a fresh evaluation of ``plan`` over ``timeline``."""
         self.max_models = max_models
         self.max_derived = max_derived
-        encode_program(program)  # refuses what the reference refuses, with the same errors
-        self.inputs = inputs
-        if residual != "python":
-            program = expand(program)  # clingo reads folds as their plain rules (lars.folds)
-        program = unfold_copies(program, shown, frozenset(a.signature for a in background), inputs)
-        self.folds = fold_rules(program)
-        program = planned(program, self.folds)
-        self.program, self.timeline, self.shown = program, timeline, shown
-        self.background = frozenset(background) | {Atom(TRUE_PREDICATE)}
-        derived = derived_predicates(program)
-        self.history = InputHistory(derived)
-        self.filter_additions = any(a.signature in derived for a in self.background)
-        self.atoms = body_atoms(program)
+        self.inputs = plan.inputs
+        self.folds = plan.folds
+        program = plan.program
+        self.program, self.timeline, self.shown = program, timeline, plan.shown
+        self.background = plan.background
+        self.history = InputHistory(plan.derived)
+        self.filter_additions = plan.filter_additions
+        self.atoms = plan.atoms
         self.domain = domain_tracker(program, self.atoms, timeline, self.background - {Atom(TRUE_PREDICATE)})
-        self._make_states()
-        plans = [RulePlan(rule) for rule in program]
-        fed = {(a.rule, a.index) for a in self.atoms if a.fed}
+        self._make_states(plan.fed)
+        plans = plan.plans
         self.counted: list[CountedRule] = []
         residual_rules = []
         for r, rule in enumerate(program):
-            if r not in self.folds and all((r, j) in fed for j, _ in plans[r].positives + plans[r].negatives):
+            if r in plan.counted:
                 states = {j: self.state_of[r, j] for j, _ in plans[r].positives + plans[r].negatives}
                 self.counted.append(CountedRule(plans[r], states, Head(rule, plans[r].variables, timeline)))
             else:
                 residual_rules.append(r)
-        self.keeps_history = any(isinstance(rule.head, AtAtom) for rule in program)
-        self.skips = at_free(program) and self.domain is None
+        self.keeps_history = plan.keeps_history
+        self.skips = plan.at_free and self.domain is None
         self.previous: tuple[int, tuple, TimePointAnswer] | None = None  # (t, fingerprint, answer)
         self.skipped = 0
-        self.residual_atoms = [a for a in self.atoms if not a.fed]
+        self.residual_atoms = plan.residual_atoms
         if not residual_rules:
             self.residual = None
         else:
-            self.residual = RESIDUALS[residual](self, plans, residual_rules)
+            self.residual = RESIDUALS[plan.residual](self, plans, residual_rules)
 
-    def _make_states(self) -> None:
+    def _make_states(self, fed: list[tuple[BodyAtom, tuple, Pattern]]) -> None:
         self.buffers: dict = {}
         shared: dict[tuple, object] = {}
         self.state_of: dict[tuple[int, int], object] = {}
-        for atom in self.atoms:
-            if atom.fed:
-                key = atom.key()
-                if key not in shared:
-                    shared[key] = make_state(atom, self.timeline, self.background, self.domain, self.buffers)
-                self.state_of[atom.rule, atom.index] = shared[key]
+        for atom, key, pattern in fed:
+            if key not in shared:
+                shared[key] = make_state(atom, self.timeline, self.background, self.domain,
+                                         self.buffers, pattern)
+            self.state_of[atom.rule, atom.index] = shared[key]
         self.states = list(shared.values())
         self.by_signature: dict[Signature, list[TimeState]] = {}
         self.tuple_counters: dict[TupleWindow, list[TupleState]] = {}
