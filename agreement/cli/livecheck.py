@@ -31,8 +31,7 @@ def command_check_follow(args: argparse.Namespace, out: TextIO) -> int:
                          "text or jsonl")
     if args.stream == "-" == args.answers:
         raise InputError("only one input can be the standard input ('-')")
-    sources = PerSource({"stream": followed(args.stream, args),
-                         "answers": followed(args.answers, args)})
+    sources = PerSource(followed({"stream": args.stream, "answers": args.answers}, args))
     check = FollowedCheck(
         args.query, args.stream, args.answers, args.profile, sources.lines("stream"),
         sources.lines("answers"), delay_ticks(args.max_delay, args.unit), args.static,
