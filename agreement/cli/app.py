@@ -28,6 +28,7 @@ from agreement.cli.choices import ENGINES, READINGS, RESULT_FORMATS, SINKS, STRA
 from agreement.cli.check import add_check_parser
 from agreement.cli.model import NOTES
 from agreement.cli.events import add_event_options
+from agreement.cli.interrupt import Watched, interrupted_line
 from agreement.cli.witness import add_parser as add_witness_parser
 from agreement.cli.replay import add_parser as add_replay_parser
 from ingest.limits import DEFAULT_MAX_TIME_POINTS, MAX_TIME_POINTS_VARIABLE
@@ -340,8 +341,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """The subcommand of ``args``, its exceptions turned into one line and an exit status."""
+    out = Watched(sys.stdout)
     try:
-        status = implementation(args.handler)(args, sys.stdout)
+        status = implementation(args.handler)(args, out)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not after the last line
         return status
     except LarsError as error:
@@ -354,8 +356,7 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 128 + stopped.number
     except KeyboardInterrupt as interrupt:
-        print("interrupted", *(f"({note})" for note in getattr(interrupt, "__notes__", ())),
-              file=sys.stderr)
+        print(interrupted_line(interrupt, out.wrote), file=sys.stderr)
         return 130
     except BrokenPipeError:
         _quiet_stdout()
