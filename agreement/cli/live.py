@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from collections.abc import Iterator, Sequence
 from typing import TextIO
 
@@ -20,6 +21,7 @@ from agreement.agree.modes import half_open
 from agreement.agree.explain import Explanation
 from agreement.agree.report import cause_text, interval_json, interval_name, summary_line
 from agreement.answers import values_text
+from agreement.cli.model import NOTES
 from agreement.compare import IntervalVerdict
 from agreement.facade import profile_pair
 from agreement.sources import period_ticks
@@ -144,7 +146,20 @@ def followed(addresses: dict[str, str], args: argparse.Namespace) -> dict[str, I
                             f"none of {', '.join(given)} is one"),
                          hint="drop --kafka-time, or follow a kafka://host:port/topic")
     mode = kafka_time_mode(args.kafka_time)
-    return {name: live_lines(address, args.idle, mode) for name, address in addresses.items()}
+    files = list(dict.fromkeys(a for a in addresses.values() if args.idle is None and os.path.isfile(a)))
+    note = (f"note: following {' and '.join(files)} as {'it grows' if len(files) == 1 else 'they grow'}; "
+            "Ctrl-C ends the check with its summary, or give --idle SECONDS to end it after "
+            "SECONDS without a new line")
+    return {name: announced(live_lines(address, args.idle, mode), note) if address in files
+            else live_lines(address, args.idle, mode) for name, address in addresses.items()}
+
+
+def announced(lines: Iterator[str], note: str) -> Iterator[str]:
+    """``lines``, with ``note`` on stderr when the first is asked for: a followed file without
+    ``--idle`` never ends by itself, and a check waiting on it said nothing (newcomer); the
+    note comes once the check reads, so a refusal before that stays one line."""
+    NOTES.show([note])
+    yield from lines
 
 
 def is_kafka(address: str) -> bool:
