@@ -36,7 +36,7 @@ from agreement.spans import interval_text, point_ranges
 from lars.atoms import Atom
 from lars.errors import SolverError
 from solver.answers import TimePointAnswer
-from solver.formats import RunInfo, header_line
+from solver.formats import RunInfo, first_computed, header_line
 from solver.sinks import CsvRows, check_format, opened_output, pyarrow_modules
 from translate.sparqltext import Names
 
@@ -162,7 +162,6 @@ TABLE_SAMPLE = 20
 def write_table(rows: Iterable[Solution], out: TextIO, form: AnswerFormat) -> None:
     """A text table: ``time`` and one column per variable, one row per answer (the columns are
     sized by the first :data:`TABLE_SAMPLE` rows, then rows are written as they come)."""
-    out.write(header_line(form.info))
     header = ["time", *(f"?{v}" for v in form.variables)]
     rows = iter(rows)
     sample: list[list[str]] = []
@@ -178,6 +177,7 @@ def write_table(rows: Iterable[Solution], out: TextIO, form: AnswerFormat) -> No
         if len(sample) == TABLE_SAMPLE:
             break
     widths = [max(len(c) for c in column) for column in zip(header, *sample)]
+    out.write(header_line(form.info))  # once the first rows are computed: none before an error
 
     def line(texts: list[str]) -> str:
         first = texts[0].rjust(widths[0])
@@ -199,6 +199,7 @@ def write_json(rows: Iterable[Solution], out: TextIO, form: AnswerFormat) -> Non
     info = form.info
     header = {"format": "lars-solutions", "version": 1, "variables": list(form.variables),
               "timeline": {"start": info.timeline[0], "end": info.timeline[1]}, "unit": info.unit}
+    rows = first_computed(rows)
     out.write(json.dumps(header)[:-1] + ', "answers": [')
     for index, solution in enumerate(rows):
         out.write(("," if index else "") + "\n  " + json.dumps(
@@ -214,7 +215,7 @@ def csv_row(solution: Solution, width: int) -> list:
 
 def write_csv(rows: Iterable[Solution], out: TextIO, form: AnswerFormat) -> None:
     """CSV: a header ``time,var1,…``, one row per answer, full IRIs."""
-    writer = CsvRows(out)
+    rows, writer = first_computed(rows), CsvRows(out)
     writer.writerow(["time", *form.variables])
     for solution in rows:
         writer.writerow(csv_row(solution, len(form.variables)))
@@ -222,11 +223,11 @@ def write_csv(rows: Iterable[Solution], out: TextIO, form: AnswerFormat) -> None
 
 def write_intervals(rows: Iterable[Solution], out: TextIO, form: AnswerFormat) -> None:
     """Each answer with the maximal intervals of time points at which it is given."""
-    out.write(header_line(form.info))
     times: dict[Values, list[int]] = {}
     for solution in rows:
         if solution.values is not None:
             times.setdefault(solution.values, []).append(solution.time)
+    out.write(header_line(form.info))
     names = "(" + ", ".join(f"?{v}" for v in form.variables) + ")"
     out.write(f"# {names}  time points\n")
     for values in sorted(times, key=values_text):

@@ -91,7 +91,10 @@ def pulling_timeline(line: Timeline, period: int, *, end_given: bool, last_input
     end = (last_input // period + 1) * period if half_open else -(-last_input // period) * period
     if end <= line.end:
         return line, None
-    check_timeline_length(line.start, end, max_time_points(limit))
+    check_timeline_length(line.start, end, max_time_points(limit),
+                          cause=f"{what} at {last_input}, and the pulling period of {period} "
+                                f"ticks puts the end of its pulling interval at {end}",
+                          fix="give a shorter --period")
     where = interval_text(end - period, end, "right-open" if half_open else "left-open")
     return (Timeline(line.start, end),
             f"{what} at {last_input}, inside the pulling interval {where}: the timeline "

@@ -46,15 +46,32 @@ def max_time_points(given: int | None = None) -> int:
     return given
 
 
-def check_timeline_length(start: int, end: int, limit: int) -> None:
+def check_timeline_length(start: int, end: int, limit: int, cause: str | None = None,
+                          fix: str | None = None) -> None:
     """Refuse the timeline ``[start, end]`` if it has more than ``limit`` time points.
+
+    ``cause`` says what made the timeline this long when an option other than ``--from``,
+    ``--to`` or the input did (the pulling period, for ``lars agree``), and ``fix`` how to
+    change that option; the bound's own hint follows.
+
+    >>> check_timeline_length(0, 10**6, 100, cause="the pulling period of 10^6 ticks ends it "
+    ...                       "at 10^6", fix="give a shorter --period")
+    Traceback (most recent call last):
+    lars.errors.LimitError: error: the pulling period of 10^6 ticks ends it at 10^6: the timeline \
+[0,1000000] has 1000001 time points, more than the limit of 100 (give a shorter --period, cut the \
+timeline with --to, or raise the limit with --max-time-points N or LARS_MAX_TIME_POINTS=N)
 
     Raises:
         LimitError: it is too long; the hint says how to raise the bound.
     """
     points = end - start + 1
-    if points > limit:
-        raise LimitError(f"the timeline [{start},{end}] has {points} time points, more than the "
-                         f"limit of {limit}",
-                         hint=f"raise it with --max-time-points N or {MAX_TIME_POINTS_VARIABLE}=N, "
-                              "or cut the timeline with --from and --to")
+    if points <= limit:
+        return
+    message = (f"the timeline [{start},{end}] has {points} time points, more than the "
+               f"limit of {limit}")
+    if cause is None:
+        raise LimitError(message, hint=f"raise it with --max-time-points N or "
+                                       f"{MAX_TIME_POINTS_VARIABLE}=N, or cut the timeline with --from and --to")
+    raise LimitError(f"{cause}: {message}",
+                     hint=f"{fix}, cut the timeline with --to, or raise the limit with "
+                          f"--max-time-points N or {MAX_TIME_POINTS_VARIABLE}=N")

@@ -29,7 +29,7 @@ import json
 from json.encoder import encode_basestring
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 from lars.atoms import Atom
 from lars.printer import print_atom, print_term
@@ -142,14 +142,18 @@ def stream_json_text(stream: AnswerStream) -> str:
     return "[" + ", ".join(parts) + "]"
 
 
+Item = TypeVar("Item")
+
+
 def sorted_pairs(stream: AnswerStream) -> list[tuple[Atom, int]]:
     """The pairs of an answer stream by time point, then by text."""
     return sorted(stream, key=lambda pair: (pair[1], atom_text(pair[0])))
 
 
-def first_computed(answers: Iterable[TimePointAnswer]) -> Iterator[TimePointAnswer]:
+def first_computed(answers: Iterable[Item]) -> Iterator[Item]:
     """``answers`` with the first one computed now, before a writer writes its header: a stream
-    is read as it is solved, so a bad line in its first time point fails with nothing written.
+    is read as it is solved, so a bad line in its first time point fails with nothing written
+    (the answers of a program, or the rows of a query: :mod:`agreement.answers`).
 
     >>> next(first_computed(iter([1, 2]))), list(first_computed([]))
     (1, [])

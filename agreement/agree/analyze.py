@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agreement.agree.conditions import pattern_text, shared_patterns, static_patterns, window_name
+from agreement.agree.conditions import (
+    pattern_text, shared_patterns, static_patterns, stream_windows, window_name,
+)
 from translate.paths import PATH_TYPES, path_iris
 from translate.rsp import RangeWindow, RspQuery, StreamSpec, TriplePattern, Var
 from translate.scope import block_triples
@@ -102,7 +104,7 @@ def stream_finding(query: RspQuery) -> list[Finding]:
 def analyze(query: RspQuery, period: int | None, graphs: dict | None = None) -> tuple[list[Finding], str]:
     """The findings and the verdict for a CQELS query (its STREAM blocks give ``S``)."""
     findings = ([condition_ii(query, graphs)] + stream_finding(query)
-                + [window_finding(spec, period) for spec in query.streams])
+                + [window_finding(spec, period) for spec in stream_windows(query)])
     statuses = {f.status for f in findings}
     verdict = ("not guaranteed" if "not met" in statuses else
                "depends on the data" if "unknown" in statuses else "guaranteed")

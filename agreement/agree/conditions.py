@@ -270,6 +270,26 @@ def windows_text(snaps: Sequence[Snapshot], reading: str) -> str:
                      for snap in snaps)
 
 
+def stream_windows(query: RspQuery) -> list[StreamSpec]:
+    """The query's stream windows, each once, in the order of their first STREAM block: blocks
+    that read one stream through the same window (a CQELS query's OPTIONAL blocks over one
+    stream) select the same triples at every time point, so they are one window to snapshot,
+    compare and name (a query with 50 such OPTIONALs was explained with 51 copies of each window).
+
+    >>> from rdflib import URIRef
+    >>> s, r = (StreamSpec(URIRef(f"http://ex.org/{n}"), RangeWindow(4)) for n in "sr")
+    >>> optional = StreamSpec(s.stream, s.window, BGP())  # another block, the same window
+    >>> wider = StreamSpec(s.stream, RangeWindow(8))
+    >>> windows = stream_windows(RspQuery((), BGP(), streams=(s, r, optional, wider, s)))
+    >>> [(str(spec.stream)[-1], spec.window.length) for spec in windows]
+    [('s', 4), ('r', 4), ('s', 8)]
+    """
+    found: dict[tuple, StreamSpec] = {}
+    for spec in query.streams:
+        found.setdefault((spec.stream, spec.window), spec)
+    return list(found.values())
+
+
 def snapshot_explanations(verdict: IntervalVerdict, query: RspQuery, derivations: Derivations,
                           history: StreamHistory, timeline: Timeline, reading: str) -> list[Explanation]:
     """Condition (iii) on one interval, one reason at least for every answer only one engine gave.
@@ -290,17 +310,17 @@ def snapshot_explanations(verdict: IntervalVerdict, query: RspQuery, derivations
       give different answers on it (e.g. a CQELS variant other than brave);
     * ``window-boundary`` — a witness lies exactly at the lower edge of the pull's window.
     """
-    end = verdict.end
-    pull = [snapshot(spec, history, end, timeline, reading) for spec in query.streams]
+    end, windows = verdict.end, stream_windows(query)
+    pull = [snapshot(spec, history, end, timeline, reading) for spec in windows]
     pushes = history.times_between(verdict.start + 1, end)
     at = {t: [snaps[t] for snaps in (snapshots(spec, history, pushes, timeline, reading)
-                                        for spec in query.streams)] for t in pushes}
+                                        for spec in windows)] for t in pushes}
     pull_content = content(pull)
     contents: dict[int, list[StreamTriple]] = {}  # the content of the push at t, made once
     found: list[Explanation] = []
     for row, times in sorted(verdict.only_cqels.items(), key=lambda item: values_text(item[0])):
         t = times[0]
-        push = at.get(t, [snapshot(spec, history, t, timeline, reading) for spec in query.streams])
+        push = at.get(t, [snapshot(spec, history, t, timeline, reading) for spec in windows])
         if t not in contents:
             contents[t] = content(push)
         found += _only_cqels(row, t, end, push, contents[t], pull, derivations, reading)

@@ -51,7 +51,6 @@ from lars.errors import InputError, SolverError
 from lars.rules import Program
 from lars.streams import Timeline
 from solver.answers import TimePointAnswer
-from solver.lookback import history_needed
 from solver.strategies import Prepared, evaluate, unfolded
 from translate.api import Translation, query_background, slice_atoms, translate
 from translate.background import background_patterns
@@ -225,23 +224,11 @@ class ComputedCheck:
         if side not in self.checkers:  # the program analysed once for all the checks
             self.checkers[side] = Prepared(translation.program, self.background,
                                            shown=self.shown(translation), inputs=translation.inputs)
-        start = self.reach_start(translation.program, t)
         slices = [(time, slice_atoms(list(group), self.encoder))
-                  for time, group in itertools.groupby(elements, key=lambda e: e.time) if time >= start]
-        answers = self.checkers[side].answers(slices, Timeline(start, t))
+                  for time, group in itertools.groupby(elements, key=lambda e: e.time)]
+        answers = self.checkers[side].answers(slices, Timeline(self.timeline.start, t))
         at_t = [answer for answer in answers if answer.time == t]
         return self.rows(translation, at_t[0]) if at_t else frozenset()
-
-    def reach_start(self, program: Program, t: int) -> int:
-        """Where an evaluation giving ``program``'s answer at ``t`` may start: ``t`` less the
-        history its windows reach back to (:func:`solver.lookback.history_needed`, the bound a
-        partitioned run starts each range's evaluation at), or the timeline's start when the
-        program reads further (tuple windows, ``@``, unbounded windows). A witness set is checked
-        by many such evaluations; they no longer grow with the time point."""
-        lookback = history_needed(program)
-        if lookback.unbounded or lookback.tuples or lookback.masks or lookback.substreams:
-            return self.timeline.start
-        return max(self.timeline.start, t - lookback.ticks)
 
     def sides(self) -> list[Side]:
         """What is solved, as ``(program, shown predicates, input signatures)``: the program

@@ -28,11 +28,12 @@ from agreement.cli.choices import ENGINES, READINGS, RESULT_FORMATS, SINKS, STRA
 from agreement.cli.check import add_check_parser
 from agreement.cli.model import NOTES
 from agreement.cli.events import add_event_options
+from agreement.cli.interrupt import Watched, interrupted_line
 from agreement.cli.witness import add_parser as add_witness_parser
 from agreement.cli.replay import add_parser as add_replay_parser
 from ingest.limits import DEFAULT_MAX_TIME_POINTS, MAX_TIME_POINTS_VARIABLE
 from agreement.optiondefaults import DEFAULT_MAX_EXPLANATIONS
-from ingest.sparkchoice import SPARK_CHOICES, SPARK_THRESHOLD_BYTES, THRESHOLD_VARIABLE
+from ingest.sparkchoice import SPARK_THRESHOLD_BYTES, THRESHOLD_VARIABLE
 from lars.deep import TOO_DEEP
 from lars.errors import LarsError
 from lars.filekinds import WRITE_FAILURES
@@ -95,6 +96,12 @@ PARTITIONS_HELP = ("cut the timeline into N ranges, each with the history its wi
                    f"answers; at most {MAX_PARTITIONS:,} (default: no cutting)")
 """``--partitions``: ``lars run``'s, and what ``lars agree`` does for each side."""
 
+SPARK_HELP = ("read RDF streams with Spark: always, never, or auto (inputs over "
+              f"{SPARK_THRESHOLD_BYTES // 2**20} MiB, or ${THRESHOLD_VARIABLE}, with a cluster "
+              "--master; and scheme://... paths)")
+"""``--spark`` of ``lars run`` and ``lars agree``, which read the stream with it (and cut
+``--partitions`` ranges on it)."""
+
 
 def add_query_options(parser: argparse.ArgumentParser) -> None:
     """Options shared by everything that translates a query."""
@@ -129,12 +136,6 @@ def add_data_options(parser: argparse.ArgumentParser) -> None:
                         help="stop at the first bad stream line, or skip bad lines and report them")
     parser.add_argument("--order", choices=ORDER, default="strict",
                         help="refuse timestamps that go back in time, or sort them (with a warning)")
-    parser.add_argument("--spark", choices=SPARK_CHOICES, default="auto",
-                        help="read RDF streams with Spark: always, never, or auto (inputs over "
-                             f"{SPARK_THRESHOLD_BYTES // 2**20} MiB, or ${THRESHOLD_VARIABLE}, with a "
-                             "cluster --master; and scheme://... paths)")
-    parser.add_argument("--master", default="local[*]",
-                        help="Spark master URL; local[*] is embedded and needs only Java")
     parser.add_argument("--max-time-points", type=options.whole(1), metavar="N",
                         help="refuse a timeline of more than N time points (default: "
                              f"${MAX_TIME_POINTS_VARIABLE}, else {DEFAULT_MAX_TIME_POINTS:,})")
@@ -200,7 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--strategy", choices=STRATEGIES, default="auto",
                      help="how to solve: the reference (one clingo grounding per time point) or a "
                           "faster one; all give the same answers")
-    run.add_argument("--partitions", type=int, default=0, metavar="N", help=PARTITIONS_HELP)
+    options.add_partition_options(run, PARTITIONS_HELP, SPARK_HELP)
     run.add_argument("--quiet", action="store_true", help="no progress bar on the terminal")
     run.add_argument("--max-facts", type=options.whole(1), default=Limits().max_facts,
                      help="refuse a time point that would ground more input facts")
@@ -243,9 +244,8 @@ def build_parser() -> argparse.ArgumentParser:
     agree.add_argument("--no-prefixes", action="store_true",
                        help="write IRIs in full on the terminal too")
     add_event_options(agree)
-    agree.add_argument("--partitions", type=int, default=0, metavar="N",
-                       help="solve each side as lars run --partitions N does: " + PARTITIONS_HELP
-                       + "; the same report")
+    options.add_partition_options(agree, "solve each side as lars run --partitions N does: "
+                                  + PARTITIONS_HELP + "; the same report", SPARK_HELP)
     agree.add_argument("--max-explanations", type=int, default=DEFAULT_MAX_EXPLANATIONS,
                        metavar="N", help="explain at most N disagreeing intervals; the others are "
                        "listed without reasons (default %(default)s)")
@@ -341,8 +341,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """The subcommand of ``args``, its exceptions turned into one line and an exit status."""
+    out = Watched(sys.stdout)
     try:
-        status = implementation(args.handler)(args, sys.stdout)
+        status = implementation(args.handler)(args, out)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not after the last line
         return status
     except LarsError as error:
@@ -355,8 +356,7 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 128 + stopped.number
     except KeyboardInterrupt as interrupt:
-        print("interrupted", *(f"({note})" for note in getattr(interrupt, "__notes__", ())),
-              file=sys.stderr)
+        print(interrupted_line(interrupt, out.wrote), file=sys.stderr)
         return 130
     except BrokenPipeError:
         _quiet_stdout()

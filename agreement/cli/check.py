@@ -15,7 +15,6 @@ from agreement.cli.model import NOTES, options_of
 from agreement.cli.choices import COMPARISONS, ENGINES
 from agreement.optiondefaults import DEFAULT_MAX_T0
 from lars.errors import InputError
-from ingest.sparkchoice import SPARK_CHOICES
 from ingest.limits import DEFAULT_MAX_TIME_POINTS, MAX_TIME_POINTS_VARIABLE
 from translate.profiles import PROFILES
 
@@ -99,14 +98,11 @@ def add_check_parser(commands) -> None:
                             "judge each recorded relation as it becomes final, every admissible "
                             "t0 side by side (docs/live.md)")
     options.add_live_options(check, "a recorded relation")
-    check.add_argument("--partitions", type=int, default=0, metavar="N",
-                       help="solve each expected run as lars run --partitions N does (every t0 "
-                            "and variation tried; the stream is read by this process and each "
-                            "range shipped its slices): the same judgement")
-    check.add_argument("--spark", choices=SPARK_CHOICES, default="auto",
-                       help="with --partitions: always solves the ranges as Spark tasks on "
-                            "--master, auto only on a cluster master")
-    check.add_argument("--master", default="local[*]", help="Spark master URL")
+    options.add_partition_options(
+        check, "solve each expected run as lars run --partitions N does (every t0 and variation "
+        "tried; the stream is read by this process and each range shipped its slices): the same "
+        "judgement", "with --partitions: always solves the ranges as Spark tasks on --master, auto "
+        "only on a cluster master")
     check.set_defaults(handler="agreement.cli.check:command_check")
 
 

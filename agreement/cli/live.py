@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+import os
+from collections.abc import Iterator, Sequence
 from typing import TextIO
 
 from agreement.agree.live import LateAnswers, LiveCheck, late_json, late_text, plural
@@ -20,6 +21,7 @@ from agreement.agree.modes import half_open
 from agreement.agree.explain import Explanation
 from agreement.agree.report import cause_text, interval_json, interval_name, summary_line
 from agreement.answers import values_text
+from agreement.cli.model import NOTES
 from agreement.compare import IntervalVerdict
 from agreement.facade import profile_pair
 from agreement.sources import period_ticks
@@ -114,7 +116,7 @@ def command_follow(args: argparse.Namespace, out: TextIO) -> int:
                       ("csparql", "cqels", "stream") if args.stream else ("csparql", "cqels"))
     addresses = {"csparql": args.recorded_csparql, "cqels": args.recorded_cqels,
                  **({"stream": args.stream} if args.stream else {})}
-    sources = {name: followed(address, args) for name, address in addresses.items()}
+    sources = followed(addresses, args)
     writer = LiveWriter(out, args.format)
     try:
         for name, number, line in interleave(sources, ends=True):
@@ -130,9 +132,39 @@ def command_follow(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if not writer.disagreeing else 1
 
 
-def followed(address: str, args: argparse.Namespace):
-    """The lines of one live source, as ``--idle`` and ``--kafka-time`` say."""
-    return live_lines(address, args.idle, kafka_time_mode(args.kafka_time))
+def followed(addresses: dict[str, str], args: argparse.Namespace) -> dict[str, Iterator[str]]:
+    """The lines of each live source by name, as ``--idle`` and ``--kafka-time`` say.
+
+    Raises:
+        InputError: ``--kafka-time`` is given and no source is a ``kafka://`` one (it would
+            be ignored).
+    """
+    if args.kafka_time is not None and not any(is_kafka(a) for a in addresses.values()):
+        given = list(addresses.values())
+        raise InputError("--kafka-time applies to kafka:// sources only, and "
+                         + (f"{given[0]} is not one" if len(given) == 1 else
+                            f"none of {', '.join(given)} is one"),
+                         hint="drop --kafka-time, or follow a kafka://host:port/topic")
+    mode = kafka_time_mode(args.kafka_time)
+    files = list(dict.fromkeys(a for a in addresses.values() if args.idle is None and os.path.isfile(a)))
+    note = (f"note: following {' and '.join(files)} as {'it grows' if len(files) == 1 else 'they grow'}; "
+            "Ctrl-C ends the check with its summary, or give --idle SECONDS to end it after "
+            "SECONDS without a new line")
+    return {name: announced(live_lines(address, args.idle, mode), note) if address in files
+            else live_lines(address, args.idle, mode) for name, address in addresses.items()}
+
+
+def announced(lines: Iterator[str], note: str) -> Iterator[str]:
+    """``lines``, with ``note`` on stderr when the first is asked for: a followed file without
+    ``--idle`` never ends by itself, and a check waiting on it said nothing (newcomer); the
+    note comes once the check reads, so a refusal before that stays one line."""
+    NOTES.show([note])
+    yield from lines
+
+
+def is_kafka(address: str) -> bool:
+    """Whether ``address`` is a ``kafka://`` source (the scheme in any case, as ingest.live reads it)."""
+    return address.lower().startswith("kafka://")
 
 
 def delay_ticks(text: str | int | None, unit: str) -> int:
@@ -201,7 +233,7 @@ def follow_query(args: argparse.Namespace, out: TextIO) -> int:
         for end, times in notes.late(item.time, tally.end):
             note(end, times)
 
-    lines = ((number, text) for _, number, text in interleave({"stream": followed(args.stream, args)}))
+    lines = ((number, text) for _, number, text in interleave(followed({"stream": args.stream}, args)))
     feed = LiveSlices(lines, args.stream, default, parse_unit(args.unit),
                       Reorder(delay_ticks(args.max_delay, args.unit)), late)
 

@@ -31,8 +31,7 @@ def command_check_follow(args: argparse.Namespace, out: TextIO) -> int:
                          "text or jsonl")
     if args.stream == "-" == args.answers:
         raise InputError("only one input can be the standard input ('-')")
-    sources = PerSource({"stream": followed(args.stream, args),
-                         "answers": followed(args.answers, args)})
+    sources = PerSource(followed({"stream": args.stream, "answers": args.answers}, args))
     check = FollowedCheck(
         args.query, args.stream, args.answers, args.profile, sources.lines("stream"),
         sources.lines("answers"), delay_ticks(args.max_delay, args.unit), args.static,
@@ -126,54 +125,61 @@ def finish(writer: LiveWriter, check: FollowedCheck, outcome: Outcome | None,
     Raises:
         InputError: the inputs ended before any relation was judged (nothing to check).
     """
-    judged, name = check.judge.judged, check.profile.name
     left = tuple(check.judge.left())
+    judged = check.judge.judged
     correct = outcome.correct if outcome is not None else (bool(left) if judged else None)
-    if correct is None and not interrupted:  # the summary first, so a jsonl reader gets one too
-        summary = "NOTHING JUDGED: no recorded relation was judged"
-        writer.emit({"kind": "summary", "correct": None, "t0": None, "left": list(left),
-                     "relations": judged, "late_relations": check.ledger.relations,
-                     "late_triples": check.late_triples, "uncompared": check.uncompared,
-                     "summary": summary, "interrupted": False}, summary)
+    late = check.ledger.relations + check.late_triples
+    # (newcomer) at the end of the inputs, a late line left out of the judgement withholds the
+    # verdict: with it the verdict may be the other one (batch judged such a recording
+    # INCORRECT; a late triple missing from an expected relation can make a right recording
+    # look wrong); and nothing judged is no verdict either.
+    withheld = not interrupted and (correct is None or bool(late))
+    verdict = None if withheld else correct
+    summary = summary_text(check, correct, left, interrupted, withheld)
+    ending = ("interrupted" if interrupted else "the recording ended" if correct
+              else "no later relation can change that")
+    # the summary first, so a jsonl reader gets one when nothing was judged too
+    writer.emit({"kind": "summary", "correct": verdict, "t0": left[0] if verdict else None,
+                 "left": list(left), "relations": judged, "late_relations": check.ledger.relations,
+                 "late_triples": check.late_triples, "uncompared": check.uncompared,
+                 "summary": summary, "interrupted": interrupted},
+                summary if withheld else f"{summary}; {late_text(check)}; {ending}")
+    if withheld and correct is None:
         raise InputError("the inputs ended before any recorded relation was judged: nothing to check")
+    return 2 if withheld else 0 if correct else 1
+
+
+def summary_text(check: FollowedCheck, correct: bool | None, left: tuple[int, ...],
+                 interrupted: bool, withheld: bool) -> str:
+    """The summary's verdict and why: CORRECT, INCORRECT, NOTHING JUDGED, or UNDECIDED (the
+    verdict ``correct`` of the relations judged, ``withheld`` for the late lines left out)."""
+    judged, name = check.judge.judged, check.profile.name
     comparison = COMPARISON_TEXT[check.judge.comparison]
-    left_out = check.ledger.relations + check.late_triples
-    if correct is not None and left_out and not interrupted:
-        # (newcomer) a late line is left out of the judgement: with it the verdict may be the
-        # other one, so none is given (batch judged such a recording INCORRECT; a late triple
-        # missing from an expected relation can make a right recording look wrong).
+    if correct is None:
+        return "NOTHING JUDGED: no recorded relation was judged"
+    if withheld:
         found = (f"the {judged} recorded relation(s) judged are a contiguous run of the relations "
                  f"profile {name} expects (t0 = {left[0]}; {comparison})" if correct else
                  f"after relation {judged} no admissible t0 fits the recorded relations ({comparison})")
-        summary = (f"UNDECIDED: {found}, but {check.ledger.relations} late relation(s) and "
-                   f"{check.late_triples} late triple(s) were left out of the judgement, and with "
-                   "them the verdict may differ: judge the whole files with lars check, or give a "
-                   "larger --max-delay")
-        writer.emit({"kind": "summary", "correct": None, "t0": None, "left": list(left),
-                     "relations": judged, "late_relations": check.ledger.relations,
-                     "late_triples": check.late_triples, "uncompared": check.uncompared,
-                     "summary": summary, "interrupted": interrupted}, summary)
-        return 2
+        return (f"UNDECIDED: {found}, but {check.ledger.relations} late relation(s) and "
+                f"{check.late_triples} late triple(s) were left out of the judgement, and with "
+                "them the verdict may differ: judge the whole files with lars check, or give a "
+                "larger --max-delay")
     if correct:
         also = f"; also t0 = {', '.join(map(str, left[1:]))}" if len(left) > 1 else ""
-        summary = (f"CORRECT{' so far' if interrupted else ''}: the {judged} recorded "
-                   f"relation(s) are a contiguous run of the relations profile {name} expects "
-                   f"(t0 = {left[0]}{also}; {comparison})")
-    elif correct is False:
-        summary = (f"INCORRECT: after relation {judged}, no admissible t0 is left: the recorded "
-                   f"relations are no contiguous run of the relations profile {name} expects "
-                   f"({comparison})")
-    else:
-        summary = "NOTHING JUDGED: no recorded relation was judged"
+        return (f"CORRECT{' so far' if interrupted else ''}: the {judged} recorded "
+                f"relation(s) are a contiguous run of the relations profile {name} expects "
+                f"(t0 = {left[0]}{also}; {comparison})")
+    return (f"INCORRECT: after relation {judged}, no admissible t0 is left: the recorded "
+            f"relations are no contiguous run of the relations profile {name} expects "
+            f"({comparison})")
+
+
+def late_text(check: FollowedCheck) -> str:
+    """What the summary says of the lines left out: late ones, and those outside the timeline."""
     late = check.ledger.relations + check.late_triples
     notes = (f"{check.ledger.relations} late relation(s), {check.late_triples} late triple(s)"
              if late else "no late lines")
     if check.uncompared:
         notes += f"; {check.uncompared} triple(s) outside the timeline, not read"
-    ending = ("interrupted" if interrupted else "the recording ended" if correct
-              else "no later relation can change that")
-    writer.emit({"kind": "summary", "correct": correct, "t0": left[0] if correct else None,
-                 "left": list(left), "relations": judged, "late_relations": check.ledger.relations,
-                 "late_triples": check.late_triples, "uncompared": check.uncompared,
-                 "summary": summary, "interrupted": interrupted}, f"{summary}; {notes}; {ending}")
-    return 0 if correct else 1
+    return notes

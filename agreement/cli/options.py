@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable
 
 from ingest.kafkatime import kafka_time_mode
+from ingest.sparkchoice import SPARK_CHOICES
 from lars.errors import LarsError
 from translate.durations import parse_duration, parse_unit
 
@@ -153,3 +154,13 @@ def add_live_options(parser: argparse.ArgumentParser, judged: str) -> None:
                         help="with --follow: a kafka:// source's lines are at their message's "
                              "Kafka timestamp, or at the integer field NAME of the JSON message, "
                              "in ms (default: the time written in the line)")
+
+
+def add_partition_options(parser: argparse.ArgumentParser, partitions: str, spark: str) -> None:
+    """``--partitions``, ``--spark`` and ``--master``, the options of cutting the timeline into
+    ranges that ``lars run``, ``lars agree`` and ``lars check`` share (``partitions``, ``spark``:
+    their help, which says what the command cuts and what Spark does for it)."""
+    parser.add_argument("--partitions", type=int, default=0, metavar="N", help=partitions)
+    parser.add_argument("--spark", choices=SPARK_CHOICES, default="auto", help=spark)
+    parser.add_argument("--master", default="local[*]",
+                        help="Spark master URL; local[*] is embedded and needs only Java")

@@ -7,6 +7,7 @@ per line, then its stream IRI and its time point, so ``lars agree`` takes it as 
 
 from __future__ import annotations
 
+from agreement.agree.report import interval_name
 from agreement.answers import binding_json
 from agreement.witness.find import SearchResult, Witness
 from ingest.rdffiles import StreamTriple
@@ -32,7 +33,7 @@ def stream_text(elements: list[StreamTriple], command: str | None = None) -> str
 def verdict_lines(witness: Witness) -> list[str]:
     """The first disagreeing interval: the answers only one side gave, and why."""
     report, verdict = witness.report, witness.verdict
-    lines = [(f"disagreement on [{verdict.start},{verdict.end}] ({len(report.disagreeing)} of "
+    lines = [(f"disagreement on {interval_name(verdict)} ({len(report.disagreeing)} of "
               f"{len(report.verdicts)} intervals within the horizon disagree)")]
     for row, times in sorted(verdict.only_cqels.items(), key=lambda item: report.row_text(item[0])):
         lines.append(f"  only CQELS     {report.row_text(row)}  at {', '.join(map(str, times))}")

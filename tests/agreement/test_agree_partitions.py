@@ -10,9 +10,8 @@ workers read their byte ranges themselves), and small generated streams."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import tempfile
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 import pytest
@@ -44,25 +43,26 @@ def split_note(parts: int, where: str, reading: str) -> str:
     return f"note: --partitions {parts}: {parts} range(s) solved {where}, {reading}"
 
 
+def same_when_cut(capsys, base: list, cut: list,
+                  while_cut: AbstractContextManager = nullcontext()) -> tuple[int, list[str], list[str]]:
+    """``lars BASE`` in one process, then ``lars BASE CUT`` (run inside ``while_cut``): the same
+    stdout and exit status. Returns the exit status and each run's stderr lines, for the caller
+    to compare but the notes on how the cut run split."""
+    status, out, err = lars(capsys, *base)
+    with while_cut:
+        cut_status, cut_out, cut_err = lars(capsys, *base, *cut)
+    assert (cut_status, cut_out) == (status, out)
+    return status, err, cut_err
+
+
 def same_with_partitions(capsys, query, stream, parts, note, *extra) -> None:
     """``lars agree`` with and without ``--partitions`` prints the same report and warnings,
     exits the same, and the cut run notes how it split (once)."""
-    base = ["agree", query, "--stream", stream, *extra]
-    status, out, err = lars(capsys, *base)
-    cut_status, cut_out, cut_err = lars(capsys, *base, "--partitions", str(parts))
-    assert (cut_status, cut_out) == (status, out)
+    _, err, cut_err = same_when_cut(capsys, ["agree", query, "--stream", stream, *extra],
+                                    ["--partitions", str(parts)])
     assert cut_err.count(note) == 1
     uncut = [line for line in err if not line.startswith("note: the stream is read by Spark")]
     assert [line for line in cut_err if line != note] == uncut  # (the uncut run says Spark only read)
-
-
-@pytest.fixture(scope="module")
-def csrbench_file(tmp_path_factory) -> Path:
-    """CSRBench's stream as one timestamped N-Triples file (round 0 of the replay benchmark)."""
-    path = tmp_path_factory.mktemp("csrbench") / "stream.nt"
-    subprocess.run([sys.executable, ROOT / "benchmarks" / "replay_csrbench.py", "15188", path],
-                   check=True, capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    return path
 
 
 @pytest.mark.parametrize("query", [pytest.param(q, id=q.stem, marks=() if q.name in FAST

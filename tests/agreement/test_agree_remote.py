@@ -11,10 +11,9 @@ correctness in RDF stream processor benchmarking", ISWC 2013; bundled in ``examp
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -23,28 +22,26 @@ from hypothesis import strategies as st
 
 from agreement.agree.arrivals import WindowReader
 from agreement.agree.plan import CheckPlan
-from agreement.cli.app import main
 from agreement.facade import check_agreement
+from tests.agreement.test_agree_partitions import lars, same_when_cut
 
 ROOT = Path(__file__).resolve().parents[2]
 CSRBENCH = ROOT / "examples" / "csrbench"
 QUERIES = sorted((CSRBENCH / "queries").glob("q*-cqels.rq"))
 
 
-def lars(capsys, *argv) -> tuple[int, str, list[str]]:
-    status = main([str(a) for a in argv])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err.splitlines()
+@contextmanager
+def driver_reads_nothing(monkeypatch) -> Iterator[None]:
+    """Inside: the driver of ``lars agree --partitions`` fails the test if it reads the stream."""
+    with monkeypatch.context() as patch:
+        patch.setattr(CheckPlan, "slices", lambda self: pytest.fail("the driver read the stream"))
+        yield
 
 
 def same_report(capsys, monkeypatch, base: list, *cut: str) -> None:
     """``lars agree`` in one process, then cut with the driver forbidden to read the stream:
     the same stdout, exit status and warnings (but the one note on how it split)."""
-    status, out, err = lars(capsys, *base)
-    with monkeypatch.context() as patch:
-        patch.setattr(CheckPlan, "slices", lambda self: pytest.fail("the driver read the stream"))
-        cut_status, cut_out, cut_err = lars(capsys, *base, *cut)
-    assert (cut_status, cut_out) == (status, out)
+    status, err, cut_err = same_when_cut(capsys, base, list(cut), driver_reads_nothing(monkeypatch))
     if status != 2:
         assert [line for line in cut_err if not line.startswith("note: --partitions")] == err
 
@@ -134,15 +131,6 @@ def test_window_reader_seeks_to_the_interval(tmp_path):
     assert [str(e.triple[2]) for _, elements in got for e in elements] == [str(i) for i in range(6, 12)]
     assert {str(e.stream) for _, elements in got for e in elements} == {"http://ex.org/s"}
     assert [t for t, _ in reader.slices(8, None)] == [8, 9]
-
-
-@pytest.fixture(scope="module")
-def csrbench_file(tmp_path_factory) -> Path:
-    """CSRBench's stream as one timestamped N-Triples file (round 0 of the replay benchmark)."""
-    path = tmp_path_factory.mktemp("csrbench") / "stream.nt"
-    subprocess.run([sys.executable, ROOT / "benchmarks" / "replay_csrbench.py", "15188", path],
-                   check=True, capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    return path
 
 
 @pytest.mark.spark

@@ -91,7 +91,7 @@ def test_the_time_limit_holds_while_clingo_grounds(tmp_path):
 
 
 @pytest.mark.parametrize("number, status, line", [
-    pytest.param(signal.SIGINT, 130, "interrupted", id="ctrl-c"),
+    pytest.param(signal.SIGINT, 130, "interrupted while searching for a witness", id="ctrl-c"),
     pytest.param(signal.SIGTERM, 143, "stopped by SIGTERM", id="sigterm"),
 ])
 def test_a_signal_kills_the_search_and_keeps_the_previous_output(tmp_path, number, status, line):
