@@ -150,16 +150,22 @@ class Derivations:
 
         Remembered by side, row and time point with the content they were found in, so asking
         again with an equal content (compared element by element, the same objects at once)
-        gives the same set without evaluating."""
+        gives the same set without evaluating. What is remembered is the positions of the set
+        in its content, and an answer is made of the elements of the content asked: equal
+        contents read twice (a worker's window re-read from the file,
+        :class:`~agreement.agree.arrivals.WindowReader`) are other objects, and the callers
+        test membership by identity (:class:`~agreement.agree.conditions.Snapshot`)."""
         key = (side, row, t)
         known = self.found.get(key)
         if known is not None and known[0] == content:
-            return known[1]
+            return None if known[1] is None else [content[index] for index in known[1]]
 
         def keeps(kept: list[StreamTriple]) -> bool:
             return self.produces(side, kept, t, row)
         if self.reach is None or self.reach.content != content:
             self.reach = Reach(list(content))
+        else:  # an equal content: its index holds, its elements are those asked about
+            self.reach.content = list(content)
         found, tried = None, 0
         for from_objects in (False, True):
             if found is None:
@@ -168,5 +174,6 @@ class Derivations:
                     found, tried = shrink(near, keeps), len(near)
         if found is None:
             found = shrink(list(content), keeps)
-        self.found[key] = (list(content), found)
+        where = {id(element): index for index, element in enumerate(content)}
+        self.found[key] = (list(content), None if found is None else [where[id(e)] for e in found])
         return found
