@@ -16,9 +16,12 @@ Several relations at the same time point are merged (CQELS's one-result relation
 ``lars check`` also reads the SPARQL-results JSON lines ``lars run --format sparql-json`` writes
 (one line ``{"time": t, "results": {"head": ..., "results": {"bindings": [...]}}}`` per time point,
 ``t`` in ticks; :func:`translate.results.stream_line`), told apart by content
-(:func:`read_relations`): each line with bindings is a relation labelled ``t × unit``; a line
-without bindings is read as no report, since ``lars run`` writes one for every time point it
-evaluated, reported or not (as CQELS's recordings, which never hold an empty relation).
+(:func:`read_relations`): each line is a relation labelled ``t × unit``, an empty one too:
+under a profile or a mode ``lars run`` writes a line at each evaluation the profile reports and
+nowhere else, an empty line where a reported relation is empty (C-SPARQL's empty relations; a
+CQELS profile reports none). Reading such lines as no report, as this module once did, lost a
+C-SPARQL recording's empty relations, and its check then chose a wrong t0 or judged a right
+recording INCORRECT.
 """
 
 from __future__ import annotations
@@ -76,8 +79,7 @@ def is_json_lines(text: str) -> bool:
 
 def sparql_json_lines(text: str, source: str, unit_ms: int) -> list[dict]:
     """The lines of ``lars run --format sparql-json`` output as CSRBench relations (``head``,
-    ``timestamp`` = time × ``unit_ms``, ``results``); lines without bindings are left out (that
-    command writes a line at every evaluation, an empty one where nothing was found)."""
+    ``timestamp`` = time × ``unit_ms``, ``results``), one per line, empty ones included."""
     relations = []
     for number, line_text in enumerate(text.splitlines(), 1):
         if not line_text.strip():
@@ -92,8 +94,7 @@ def sparql_json_lines(text: str, source: str, unit_ms: int) -> list[dict]:
         except (KeyError, TypeError, ValueError, OverflowError):
             raise ParseError("expected {\"time\": t, \"results\": {\"head\": ..., \"results\": "
                              "{\"bindings\": [...]}}}", Position(source, number)) from None
-        if relation["results"]["bindings"]:
-            relations.append(relation)
+        relations.append(relation)
     return relations
 
 

@@ -192,8 +192,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_event_options(run)
     run.add_argument("--output", metavar="FILE",
                      help="write the answers to FILE ('-': stdout) as --output-format, one time "
-                          "point at a time, instead of printing --format; FILE is replaced when "
-                          "the run ends (a regular file, not one of the inputs; for a pipe or a "
+                          "point at a time, instead of printing --format (a SPARQL results "
+                          "--format, sparql-json/csv/tsv, is written to FILE as it is); FILE is "
+                          "replaced when the run ends (a regular file, not one of the inputs; for a pipe or a "
                           "device use '-' and redirect)")
     run.add_argument("--output-format", choices=SINKS, default="jsonl",
                      help="jsonl, csv or parquet: a query's answers one per line/row (time, then one "

@@ -32,7 +32,7 @@ from lars.errors import InputError
 from solver.answers import TimePointAnswer
 from solver.formats import FORMATS
 from solver.progress import progress
-from solver.sinks import check_target, open_sink
+from solver.sinks import check_target, open_sink, opened_output
 from translate.results import FORMATS as RESULT_FORMATS
 from translate.results import construct_triples, document, ntriples, stream_line, stream_rows
 from translate.rdf import is_answer_predicate
@@ -81,8 +81,11 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
     results = args.format in RESULT_FORMATS  # the rows themselves take OFFSET and LIMIT
     with progress(plan.answers(sliced=not results, reported=results), total=last - first + 1,
                   quiet=args.quiet, results=out) as answers:
-        if results:
+        if results and args.output is None:
             write_results(plan, answers, out, args.format)
+        elif results:  # the SPARQL results formats have no --output-format of their own
+            with opened_output(args.output, binary=False) as file:
+                write_results(plan, answers, file, args.format)
         elif atoms:
             write_atoms(answers, out, plan, args)
         else:
