@@ -289,9 +289,9 @@ def read_encoded(query: RspQuery, path: str | os.PathLike, streams: set, options
                  report: ReadReport, bounds: tuple[int | None, int | None],
                  max_time_points: int | None) -> tuple[EncodedStream, Timeline] | None:
     """The stream of ``lars check`` read in one pass and encoded as it is read, and the check's
-    timeline (:func:`check_timeline`): the triples are not held (a stream of 10^6 triples
-    takes a third less memory held as atoms; the explanation of an INCORRECT verdict reads
-    the file again, :class:`ReadAgain`). ``report`` gets the notes the whole reading gives.
+    timeline (:func:`check_timeline`): the triples are not held, only their atoms, which
+    every run reads (10^5 CSRBench triples: 41 MB as triples, 29 MB as atoms; the explanation
+    of an INCORRECT verdict reads the file again, :class:`ReadAgain`). ``report`` gets the notes the whole reading gives.
     ``None`` when a triple cannot be encoded: the caller reads the stream whole, and the error
     comes where it did (the first run), with its position."""
     slices, _ = named_stream_slices(path, streams, options, report, bounds, max_time_points)
