@@ -33,10 +33,10 @@ from rdflib.graph import Graph
 from agreement.options import InputOptions
 from agreement.spans import interval_text
 from ingest.eager import rdf_stream_slices
-from ingest.lazy import RdfSlice
+from ingest.lazy import RdfSlice, rdf_slices
 from ingest.limits import check_timeline_length, max_time_points
 from ingest.options import ReadOptions
-from ingest.policy import ReadReport
+from ingest.policy import ReadReport, within_timeline
 from ingest.rdffiles import StreamTriple
 from lars.errors import InputError, LarsError
 from lars.streams import Timeline
@@ -170,15 +170,21 @@ def read_named_stream(path: str | os.PathLike, streams: set[URIRef], options: Re
 
 def named_stream_slices(path: str | os.PathLike, streams: set[URIRef], options: ReadOptions,
                         report: ReadReport, timeline: tuple[int | None, int | None] = (None, None),
-                        max_time_points: int | None = None
+                        max_time_points: int | None = None, line: Timeline | None = None
                         ) -> tuple[Iterator[tuple[int, Sequence[StreamTriple]]], Timeline]:
     """:func:`read_named_stream` one slice ``(t, triples)`` at a time, as they are read (the
-    note on triples naming no stream comes when all are read, as there)."""
+    note on triples naming no stream comes when all are read, as there). With ``line``, the
+    timeline a first reading of the same stream chose, the stream is read again without the
+    pass that finds its ends."""
     sole = next(iter(streams)) if len(streams) == 1 and options.stream_iri is None else None
     if sole is not None and Path(path).is_dir():  # Turtle files name no stream: tell the reader
         options = replace(options, stream_iri=str(sole))
         report.note(stream_note(sole))
-    slices, line = rdf_stream_slices(path, options, report, timeline, max_time_points)
+    if line is None:
+        slices, line = rdf_stream_slices(path, options, report, timeline, max_time_points)
+    else:
+        slices = within_timeline(rdf_slices(os.fspath(path), options, report), line.start,
+                                 line.end, report, "triple")
     return _named(slices, sole, report), line
 
 

@@ -13,12 +13,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from itertools import chain, groupby, takewhile
+from operator import attrgetter
 from pathlib import Path
 
 from agreement.check.bags import multiplicities, unprojected
 from agreement.check.expected import (
     ExpectedRun, LazyReports, Report, admissible_t0, at_times, boundary_tolerant, report_stream,
-    with_boundaries,
+    reports_over, with_boundaries,
 )
 from agreement.check.judge import Judgement, judge
 from agreement.optiondefaults import DEFAULT_MAX_T0
@@ -39,18 +40,35 @@ from translate.durations import parse_duration, parse_unit, to_ticks
 from translate.profilefile import resolve_profile
 from translate.profiles import Profile
 from translate.rdf import RdfTermEncoder
+from solver.strategies import slices_of
 from translate.reports import compile_profile, report_reach
 from translate.rsp import RangeWindow, RspQuery
+
+
+HELD_TRIPLES = 100_000
+"""The most stream triples ``lars check`` holds as atoms for its runs (29 MB for 10^5 CSRBench
+triples); a longer stream is read again by each run (:class:`EncodedStream`), so that memory
+stays flat in the stream as ``lars run``'s does, at the cost of one more reading per run."""
 
 
 @dataclass(frozen=True)
 class EncodedStream:
     """A checked stream read once, holding no triple: its ``striple`` atoms (the stream every
-    run reads), their encoder, and the time points with input, ascending."""
+    run reads; ``None`` for a stream past :data:`HELD_TRIPLES`, whose runs read ``again``
+    and encode each slice as it comes), their encoder, and the time points with input,
+    ascending."""
 
-    stream: Stream
+    stream: Stream | None
     encoder: RdfTermEncoder
     times: tuple[int, ...]
+    again: Iterable[StreamTriple] = ()
+
+    def slices(self) -> Iterator[tuple[int, list]]:
+        """The atoms ``(t, striple atoms)`` of every time point with input, in time order."""
+        if self.stream is not None:
+            return iter(slices_of(self.stream))
+        return ((t, slice_atoms(list(elements), self.encoder))
+                for t, elements in groupby(self.again, key=attrgetter("time")))
 
 
 @dataclass
@@ -88,14 +106,18 @@ class RunCache:
         if self._data is None:
             self._data = (query_data([translation], self.elements, self.graphs, self.timeline)
                           if self.encoded is None else
-                          encoded_data([translation], self.encoded.stream, self.encoded.encoder,
-                                       self.graphs))
+                          encoded_data([translation], self.encoded.stream or Stream(self.timeline),
+                                       self.encoded.encoder, self.graphs))
         return self._data
 
     def _reports(self, translation) -> Iterator[Report]:
         """The reports of one compiled profile over the stream (``lars check --follow``: over
         the live stream, :class:`agreement.check.live.LiveRuns`)."""
-        return report_stream(translation, self._data_for(translation), self.cut)
+        data = self._data_for(translation)
+        if self.encoded is not None and self.encoded.stream is None:
+            return reports_over(translation, self.encoded.slices(), self.timeline,
+                                data.background, data.encoder)
+        return report_stream(translation, data, self.cut)
 
     def _run(self, profile: Profile, t0: int) -> ExpectedRun:
         key = (profile, t0)
@@ -287,21 +309,27 @@ def _like(reports: Sequence[Report], source: Iterable[Report]) -> LazyReports:
 
 def read_encoded(query: RspQuery, path: str | os.PathLike, streams: set, options: ReadOptions,
                  report: ReadReport, bounds: tuple[int | None, int | None],
-                 max_time_points: int | None) -> tuple[EncodedStream, Timeline] | None:
+                 max_time_points: int | None, held: int = HELD_TRIPLES
+                 ) -> tuple[EncodedStream, Timeline] | None:
     """The stream of ``lars check`` read in one pass and encoded as it is read, and the check's
     timeline (:func:`check_timeline`): the triples are not held, only their atoms, which
-    every run reads (10^5 CSRBench triples: 41 MB as triples, 29 MB as atoms; the explanation
-    of an INCORRECT verdict reads the file again, :class:`ReadAgain`). ``report`` gets the notes the whole reading gives.
-    ``None`` when a triple cannot be encoded: the caller reads the stream whole, and the error
-    comes where it did (the first run), with its position."""
-    slices, _ = named_stream_slices(path, streams, options, report, bounds, max_time_points)
+    every run reads (10^5 CSRBench triples: 41 MB as triples, 29 MB as atoms), and past
+    ``held`` triples not those either (each run reads the file again). The explanation of an
+    INCORRECT verdict reads the file again (:class:`ReadAgain`). ``report`` gets the notes
+    the whole reading gives. ``None`` when a triple cannot be encoded: the caller reads the
+    stream whole, and the error comes where it did (the first run), with its position."""
+    slices, line = named_stream_slices(path, streams, options, report, bounds, max_time_points)
     encoder = RdfTermEncoder()
-    kept: list[tuple[int, list, list]] = []
+    kept: list[tuple[int, list | None, list]] = []
+    count = 0
     for t, elements in slices:
         try:
-            atoms = slice_atoms(elements, encoder)
+            atoms: list | None = slice_atoms(elements, encoder)
         except LarsError:
             return None
+        count += len(elements)
+        if count > held:  # past the bound: encoded to find a term that cannot be, then let go
+            atoms = None
         kept.append((t, atoms, [e.stream for e in elements]))
     timeline = check_timeline(query, max((t for t, _, _ in kept), default=0), *bounds,
                               max_time_points)
@@ -310,7 +338,11 @@ def read_encoded(query: RspQuery, path: str | os.PathLike, streams: set, options
                                                         "triple"), streams, report,
                                         stream_of=lambda name: name)}
     contents = {t: atoms for t, atoms, _ in kept if t in inside}
-    return EncodedStream(Stream.from_mapping(timeline, contents), encoder, tuple(contents)), timeline
+    again = ReadAgain(path, streams, options, line, timeline)
+    if count > held:
+        return EncodedStream(None, encoder, tuple(contents), again), timeline
+    return EncodedStream(Stream.from_mapping(timeline, contents), encoder, tuple(contents),
+                         again), timeline
 
 
 @dataclass(frozen=True)
@@ -321,14 +353,14 @@ class ReadAgain:
     path: str | os.PathLike
     streams: set
     options: ReadOptions
-    bounds: tuple[int | None, int | None]
-    max_time_points: int | None
+    line: Timeline
+    """The timeline the first reading read in (:func:`agreement.defaults.named_stream_slices`)."""
     timeline: Timeline
 
     def __iter__(self) -> Iterator[StreamTriple]:
         quiet = ReadReport()  # the first reading noted all there is to note
-        slices, _ = named_stream_slices(self.path, self.streams, self.options, quiet, self.bounds,
-                                        self.max_time_points)
+        slices, _ = named_stream_slices(self.path, self.streams, self.options, quiet,
+                                        line=self.line)
         for _, elements in within_timeline(slices, self.timeline.start, self.timeline.end, quiet,
                                            "triple"):
             yield from elements
@@ -452,7 +484,7 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
             for e in group]
     else:
         encoded, timeline = encoded
-        inside = ReadAgain(stream, streams, options, (start, end), max_time_points, timeline)
+        inside = encoded.again
     query = projected(query, select, recorded.variables, str(answers))
     cache = RunCache(query, inside, static_graphs(list(static), query), timeline, period_ticks,
                      variant, cut, encoded)

@@ -6,17 +6,21 @@ again for explanations."""
 
 from __future__ import annotations
 
+import re
 from itertools import groupby
 from pathlib import Path
 
+import pytest
+
 from hypothesis import given, settings, strategies as st
 
-from agreement.check.pipeline import ReadAgain, RunCache, check_timeline, judge_files, read_encoded
+from agreement.check.pipeline import RunCache, check_timeline, judge_files, read_encoded
 from agreement.defaults import read_named_stream
 from ingest.eager import static_graphs
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport, within_timeline
 from ingest.reach import count_reach
+from lars.errors import InputError
 from translate.api import parse_query
 from translate.profiles import profile
 
@@ -50,18 +54,26 @@ def whole(query, path, bounds):
 
 @settings(max_examples=25, derandomize=True, deadline=None)
 @given(st.lists(LINE, min_size=1, max_size=12), st.sampled_from([None, 2]),
-       st.sampled_from([None, 7]), st.sampled_from([0, 1]))
-def test_encoded_reading_is_the_whole_reading(tmp_path_factory, lines, start, end, t0):
+       st.sampled_from([None, 7]), st.sampled_from([0, 1]), st.sampled_from([100, 3]))
+def test_encoded_reading_is_the_whole_reading(tmp_path_factory, lines, start, end, t0, held):
     """Same timeline, same notes (triples outside ``--from``/``--to``, on no stream the query
     reads, naming no stream), the same triples read again, and the same run of the C-SPARQL
-    profile at t0 from the atoms as from the triples."""
+    profile at t0 from the atoms as from the triples, with the atoms held or (past ``held``
+    triples) read again by the run."""
     path = stream_file(tmp_path_factory.mktemp("s"), lines)
     query = parse_query(QUERY)
-    inside, timeline, notes = whole(query, path, (start, end))
     report, streams = ReadReport(), {s.stream for s in query.streams}
-    encoded, line = read_encoded(query, path, streams, ReadOptions(), report, (start, end), None)
+    try:
+        inside, timeline, notes = whole(query, path, (start, end))
+    except InputError as error:  # --from after the input: the same refusal
+        with pytest.raises(InputError, match=re.escape(error.message)):
+            read_encoded(query, path, streams, ReadOptions(), report, (start, end), None, held)
+        return
+    encoded, line = read_encoded(query, path, streams, ReadOptions(), report, (start, end), None,
+                                 held)
     assert line == timeline and report.notes == notes
-    again = ReadAgain(path, streams, ReadOptions(), (start, end), None, line)
+    assert (encoded.stream is None) == (len(inside) > held)
+    again = encoded.again
     assert list(again) == inside == list(again)
     assert encoded.times == tuple(sorted({e.time for e in inside}))
     csparql = profile("csparql")
