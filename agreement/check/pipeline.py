@@ -1,6 +1,7 @@
 """``lars check`` as one call: read the query, the stream and the recorded answers, judge them.
 
-The stream is read once and encoded once; the expected runs of every profile and t0 the judge
+The stream is read once and encoded as it is read (:func:`read_encoded`; past
+:data:`HELD_TRIPLES` triples each run reads it again, so memory stays flat); the expected runs of every profile and t0 the judge
 asks for are computed on demand, as far as the judge reads them, and kept, so trying a
 profile's variations or merged relations costs at most one LARS run per new (profile, t0)
 (fewer where one run serves several t0, :meth:`RunCache._slide`).
