@@ -32,11 +32,11 @@ from rdflib.graph import Graph
 
 from agreement.options import InputOptions
 from agreement.spans import interval_text
-from ingest.eager import read_rdf_stream
-from ingest.lazy import RdfSlice
+from ingest.eager import rdf_stream_slices
+from ingest.lazy import RdfSlice, rdf_slices
 from ingest.limits import check_timeline_length, max_time_points
 from ingest.options import ReadOptions
-from ingest.policy import ReadReport
+from ingest.policy import ReadReport, within_timeline
 from ingest.rdffiles import StreamTriple
 from lars.errors import InputError, LarsError
 from lars.streams import Timeline
@@ -140,8 +140,19 @@ def name_streams(elements: Sequence[StreamTriple], iri: URIRef | None,
     """``elements`` with ``iri`` as the stream of those that name none (noted once in ``notes``)."""
     if iri is None or all(e.stream is not None for e in elements):
         return list(elements)
-    notes.append(stream_note(iri))
+    if stream_note(iri) not in notes:
+        notes.append(stream_note(iri))
     return [e if e.stream is not None else replace(e, stream=iri) for e in elements]
+
+
+def _named(slices: Iterable[tuple[int, Sequence[StreamTriple]]], iri: URIRef | None,
+           report: ReadReport) -> Iterator[tuple[int, Sequence[StreamTriple]]]:
+    """``slices`` named by :func:`name_streams`, its note in ``report`` once all are read."""
+    notes: list[str] = []
+    for t, elements in slices:
+        yield t, name_streams(elements, iri, notes)
+    for note in notes:
+        report.note(note)
 
 
 def read_options(data: InputOptions) -> ReadOptions:
@@ -156,16 +167,28 @@ def read_named_stream(path: str | os.PathLike, streams: set[URIRef], options: Re
     the one default every command shares: without ``--stream-iri``, a triple whose line names no
     stream is read as on the query's stream when the query reads only one of ``streams`` (noted
     once in ``report``)."""
+    slices, line = named_stream_slices(path, streams, options, report, timeline, max_time_points)
+    return [element for _, elements in slices for element in elements], line
+
+
+def named_stream_slices(path: str | os.PathLike, streams: set[URIRef], options: ReadOptions,
+                        report: ReadReport, timeline: tuple[int | None, int | None] = (None, None),
+                        max_time_points: int | None = None, line: Timeline | None = None
+                        ) -> tuple[Iterator[tuple[int, Sequence[StreamTriple]]], Timeline]:
+    """:func:`read_named_stream` one slice ``(t, triples)`` at a time, as they are read (the
+    note on triples naming no stream comes when all are read, as there). With ``line``, the
+    timeline a first reading of the same stream chose, the stream is read again without the
+    pass that finds its ends."""
     sole = next(iter(streams)) if len(streams) == 1 and options.stream_iri is None else None
     if sole is not None and Path(path).is_dir():  # Turtle files name no stream: tell the reader
         options = replace(options, stream_iri=str(sole))
         report.note(stream_note(sole))
-    elements, line = read_rdf_stream(path, options, report, timeline, max_time_points)
-    notes: list[str] = []
-    named = name_streams(elements, sole, notes)
-    for note in notes:
-        report.note(note)
-    return named, line
+    if line is None:
+        slices, line = rdf_stream_slices(path, options, report, timeline, max_time_points)
+    else:
+        slices = within_timeline(rdf_slices(os.fspath(path), options, report), line.start,
+                                 line.end, report, "triple")
+    return _named(slices, sole, report), line
 
 
 def named_slices(read: Callable[[], Iterator[RdfSlice]], iri: URIRef | None,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from urllib.parse import urlparse
 from urllib.request import url2pathname
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from rdflib import URIRef
@@ -36,10 +36,19 @@ def read_rdf_stream(path: str | os.PathLike | None, options: ReadOptions, report
     """All triples of a stream file or folder inside the timeline (``--from``/``--to``, else the
     default one, :func:`ingest.lazy.choose_timeline`, at most ``max_time_points`` long), and that
     timeline."""
+    inside, line = rdf_stream_slices(path, options, report, timeline, max_time_points)
+    return [element for _, elements in inside for element in elements], line
+
+
+def rdf_stream_slices(path: str | os.PathLike | None, options: ReadOptions, report: ReadReport,
+                      timeline: tuple[int | None, int | None] = (None, None),
+                      max_time_points: int | None = None
+                      ) -> tuple[Iterator[tuple[int, Sequence[StreamTriple]]], Timeline]:
+    """:func:`read_rdf_stream` one slice ``(t, triples)`` at a time, as the slices are read
+    (``lars check`` encodes them as they come, holding no triple)."""
     read, first, last = stream_reader(path, options, report, end=timeline[1])
     line = choose_timeline(first, last, *timeline, max_time_points)
-    inside = within_timeline(read(), line.start, line.end, report, "triple")
-    return [element for _, elements in inside for element in elements], line
+    return within_timeline(read(), line.start, line.end, report, "triple"), line
 
 
 def static_graphs(specs: Sequence[str], query: RspQuery,
@@ -89,6 +98,13 @@ def query_data(translations: Iterable[Translation], elements: Sequence[StreamTri
     static triples some translation can read (:func:`translate.background.background_patterns`)."""
     translations = list(translations)
     encoder = translations[0].encoder()
+    return encoded_data(translations, Stream.from_mapping(timeline, input_atoms(elements, encoder)),
+                        encoder, graphs)
+
+
+def encoded_data(translations: Sequence[Translation], stream: Stream, encoder: RdfTermEncoder,
+                 graphs: dict[URIRef | None, StaticGraph]) -> QueryData:
+    """:func:`query_data` for a stream already encoded with ``encoder``."""
     background = query_background(translations[0].query, graphs, encoder,
                                   background_patterns(t.program for t in translations))
-    return QueryData(Stream.from_mapping(timeline, input_atoms(elements, encoder)), background, encoder)
+    return QueryData(stream, background, encoder)

@@ -1,6 +1,7 @@
 """``lars check`` as one call: read the query, the stream and the recorded answers, judge them.
 
-The stream is read once and encoded once; the expected runs of every profile and t0 the judge
+The stream is read once and encoded as it is read (:func:`read_encoded`; past
+:data:`HELD_TRIPLES` triples each run reads it again, so memory stays flat); the expected runs of every profile and t0 the judge
 asks for are computed on demand, as far as the judge reads them, and kept, so trying a
 profile's variations or merged relations costs at most one LARS run per new (profile, t0)
 (fewer where one run serves several t0, :meth:`RunCache._slide`).
@@ -13,33 +14,62 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from itertools import chain, groupby, takewhile
+from operator import attrgetter
 from pathlib import Path
 
 from agreement.check.bags import multiplicities, unprojected
 from agreement.check.expected import (
     ExpectedRun, LazyReports, Report, admissible_t0, at_times, boundary_tolerant, report_stream,
-    with_boundaries,
+    reports_over, with_boundaries,
 )
 from agreement.check.judge import Judgement, judge
 from agreement.optiondefaults import DEFAULT_MAX_T0
 from agreement.recorded import read_relations
-from agreement.defaults import default_period, read_named_stream
+from agreement.defaults import default_period, named_stream_slices, read_named_stream
 from agreement.runplan import Partitioning
-from ingest.eager import QueryData, query_data, static_graphs
+from ingest.eager import QueryData, encoded_data, query_data, static_graphs
 from ingest.limits import check_timeline_length, max_time_points as limit_in_force
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport, within_timeline
 from ingest.reach import count_reach
 from ingest.rdffiles import StreamTriple
-from lars.errors import InputError, LimitError, Position
+from lars.errors import InputError, LarsError, LimitError, Position
 from lars.folds import has_folds
-from lars.streams import Timeline
-from translate.api import parse_query
+from lars.streams import Stream, Timeline
+from translate.api import parse_query, slice_atoms
 from translate.durations import parse_duration, parse_unit, to_ticks
 from translate.profilefile import resolve_profile
 from translate.profiles import Profile
+from translate.rdf import RdfTermEncoder
+from solver.strategies import slices_of
 from translate.reports import compile_profile, report_reach
 from translate.rsp import RangeWindow, RspQuery
+
+
+HELD_TRIPLES = 100_000
+"""The most stream triples ``lars check`` holds as atoms for its runs (29 MB for 10^5 CSRBench
+triples); a longer stream is read again by each run (:class:`EncodedStream`), so that memory
+stays flat in the stream as ``lars run``'s does, at the cost of one more reading per run."""
+
+
+@dataclass(frozen=True)
+class EncodedStream:
+    """A checked stream read once, holding no triple: its ``striple`` atoms (the stream every
+    run reads; ``None`` for a stream past :data:`HELD_TRIPLES`, whose runs read ``again``
+    and encode each slice as it comes), their encoder, and the time points with input,
+    ascending."""
+
+    stream: Stream | None
+    encoder: RdfTermEncoder
+    times: tuple[int, ...]
+    again: Iterable[StreamTriple] = ()
+
+    def slices(self) -> Iterator[tuple[int, list]]:
+        """The atoms ``(t, striple atoms)`` of every time point with input, in time order."""
+        if self.stream is not None:
+            return iter(slices_of(self.stream))
+        return ((t, slice_atoms(list(elements), self.encoder))
+                for t, elements in groupby(self.again, key=attrgetter("time")))
 
 
 @dataclass
@@ -60,23 +90,35 @@ class RunCache:
     variant: str = "brave"
     cut: Partitioning = Partitioning()
     """How each expected run is solved (``lars check --partitions``: range by range)."""
+    encoded: EncodedStream | None = None
+    """``elements`` already encoded (:func:`read_encoded`): the runs read these atoms, and
+    ``elements`` is read only for explanations."""
 
     def __post_init__(self) -> None:
         self._runs: dict[tuple[Profile, int], ExpectedRun] = {}
         self._widened_runs: dict[tuple[Profile, int], ExpectedRun] = {}
         self._counted_runs: dict[tuple[Profile, int], ExpectedRun] = {}
         self._data: QueryData | None = None
-        self._reach = report_reach(self.query, [e.time for e in self.elements], self.period)
+        self._times = (self.encoded.times if self.encoded is not None
+                       else [e.time for e in self.elements])
+        self._reach = report_reach(self.query, self._times, self.period)
 
     def _data_for(self, translation) -> QueryData:
         if self._data is None:
-            self._data = query_data([translation], self.elements, self.graphs, self.timeline)
+            self._data = (query_data([translation], self.elements, self.graphs, self.timeline)
+                          if self.encoded is None else
+                          encoded_data([translation], self.encoded.stream or Stream(self.timeline),
+                                       self.encoded.encoder, self.graphs))
         return self._data
 
     def _reports(self, translation) -> Iterator[Report]:
         """The reports of one compiled profile over the stream (``lars check --follow``: over
         the live stream, :class:`agreement.check.live.LiveRuns`)."""
-        return report_stream(translation, self._data_for(translation), self.cut)
+        data = self._data_for(translation)
+        if self.encoded is not None and self.encoded.stream is None:
+            return reports_over(translation, self.encoded.slices(), self.timeline,
+                                data.background, data.encoder)
+        return report_stream(translation, data, self.cut)
 
     def _run(self, profile: Profile, t0: int) -> ExpectedRun:
         key = (profile, t0)
@@ -152,7 +194,7 @@ class RunCache:
         but its scope holds no input, which starts at ``start``. (Partial start-up windows need a
         time point before ``R``, which the timeline's start breaks.)"""
         streams = self.query.streams
-        last = max((e.time for e in self.elements), default=None)
+        last = max(self._times, default=None)
         return (profile.bounds == "left-open" and not profile.paper
                 and profile.startup == "full" and len(streams) == 1
                 and isinstance(streams[0].window, RangeWindow)
@@ -266,6 +308,65 @@ def _like(reports: Sequence[Report], source: Iterable[Report]) -> LazyReports:
     return LazyReports(source)
 
 
+def read_encoded(query: RspQuery, path: str | os.PathLike, streams: set, options: ReadOptions,
+                 report: ReadReport, bounds: tuple[int | None, int | None],
+                 max_time_points: int | None, held: int = HELD_TRIPLES
+                 ) -> tuple[EncodedStream, Timeline] | None:
+    """The stream of ``lars check`` read in one pass and encoded as it is read, and the check's
+    timeline (:func:`check_timeline`): the triples are not held, only their atoms, which
+    every run reads (10^5 CSRBench triples: 41 MB as triples, 29 MB as atoms), and past
+    ``held`` triples not those either (each run reads the file again). The explanation of an
+    INCORRECT verdict reads the file again (:class:`ReadAgain`). ``report`` gets the notes
+    the whole reading gives. ``None`` when a triple cannot be encoded: the caller reads the
+    stream whole, and the error comes where it did (the first run), with its position."""
+    slices, line = named_stream_slices(path, streams, options, report, bounds, max_time_points)
+    encoder = RdfTermEncoder()
+    kept: list[tuple[int, list | None, list]] = []
+    count = 0
+    for t, elements in slices:
+        try:
+            atoms: list | None = slice_atoms(elements, encoder)
+        except LarsError:
+            return None
+        count += len(elements)
+        if count > held:  # past the bound: encoded to find a term that cannot be, then let go
+            atoms = None
+        kept.append((t, atoms, [e.stream for e in elements]))
+    timeline = check_timeline(query, max((t for t, _, _ in kept), default=0), *bounds,
+                              max_time_points)
+    inside = {t for t, _ in count_reach(within_timeline(((t, names) for t, _, names in kept),
+                                                        timeline.start, timeline.end, report,
+                                                        "triple"), streams, report,
+                                        stream_of=lambda name: name)}
+    contents = {t: atoms for t, atoms, _ in kept if t in inside}
+    again = ReadAgain(path, streams, options, line, timeline)
+    if count > held:
+        return EncodedStream(None, encoder, tuple(contents), again), timeline
+    return EncodedStream(Stream.from_mapping(timeline, contents), encoder, tuple(contents),
+                         again), timeline
+
+
+@dataclass(frozen=True)
+class ReadAgain:
+    """The triples of a checked stream inside the check's timeline, read from the file anew
+    each time they are iterated (for explanations: :func:`read_encoded` holds none)."""
+
+    path: str | os.PathLike
+    streams: set
+    options: ReadOptions
+    line: Timeline
+    """The timeline the first reading read in (:func:`agreement.defaults.named_stream_slices`)."""
+    timeline: Timeline
+
+    def __iter__(self) -> Iterator[StreamTriple]:
+        quiet = ReadReport()  # the first reading noted all there is to note
+        slices, _ = named_stream_slices(self.path, self.streams, self.options, quiet,
+                                        line=self.line)
+        for _, elements in within_timeline(slices, self.timeline.start, self.timeline.end, quiet,
+                                           "triple"):
+            yield from elements
+
+
 def check_timeline(query: RspQuery, last: int, start: int | None, end: int | None,
                    limit: int | None = None) -> Timeline:
     """From 0 (or ``start``) to the last input plus the widest window and slide (or ``end``), so
@@ -367,18 +468,27 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
     period_ticks = to_ticks(parse_duration(period), unit_ms) if period else default_period(query)
     recorded = read_relations(answers, unit_ms)
     report = ReadReport()
-    elements, line = read_named_stream(stream, {s.stream for s in query.streams},
-                                       ReadOptions(stream_iri), report, (start, end),
-                                       max_time_points)
-    last = max((e.time for e in elements), default=0)
-    timeline = check_timeline(query, last, start, end, max_time_points)
-    slices = ((t, list(group)) for t, group in groupby(elements, key=lambda e: e.time))
-    inside = [e for _, group in count_reach(within_timeline(slices, timeline.start, timeline.end, report,
-                                                            "triple"), {s.stream for s in query.streams}, report)
-              for e in group]
+    streams = {s.stream for s in query.streams}
+    options = ReadOptions(stream_iri)
+    encoded = None if cut.partitions or "://" in os.fspath(stream) else read_encoded(
+        query, stream, streams, options, report, (start, end), max_time_points)
+    if encoded is None:  # held whole: read once (Spark), solved range by range, or not encodable
+        report = ReadReport()
+        elements, line = read_named_stream(stream, streams, options, report, (start, end),
+                                           max_time_points)
+        last = max((e.time for e in elements), default=0)
+        timeline = check_timeline(query, last, start, end, max_time_points)
+        slices = ((t, list(group)) for t, group in groupby(elements, key=lambda e: e.time))
+        inside: Iterable[StreamTriple] = [
+            e for _, group in count_reach(within_timeline(slices, timeline.start, timeline.end,
+                                                          report, "triple"), streams, report)
+            for e in group]
+    else:
+        encoded, timeline = encoded
+        inside = encoded.again
     query = projected(query, select, recorded.variables, str(answers))
     cache = RunCache(query, inside, static_graphs(list(static), query), timeline, period_ticks,
-                     variant, cut)
+                     variant, cut, encoded)
     judgement = judge(query, chosen, recorded, cache, inside, unit_ms, comparison, merge, suggest)
     every = "" if period_ticks is None else f", period {period_ticks} × {unit}"
     split = [cut.note(cut.partitions, "each shipped its slices (every expected run: each t0 "
