@@ -227,6 +227,12 @@ def stream_options(query: RspQuery, stream: str | os.PathLike | None, options: R
 
 # --- the CQELS side of a C-SPARQL query ---------------------------------------------------------
 
+WRITE_CQELS = ("write the query in CQELS (each triple pattern in its stream's STREAM block) and "
+               "give it as QUERY, this C-SPARQL one with --csparql FILE")
+"""What to do when the CQELS side cannot be derived: advice ``lars agree`` and ``lars witness``
+both take (witness takes neither ``--stream`` nor ``--cqels``)."""
+
+
 def derive_cqels(query: RspQuery, elements: Iterable[StreamTriple],
                  graphs: dict[URIRef | None, Graph]) -> RspQuery:
     """A CQELS query asking what the C-SPARQL ``query`` asks, each triple pattern read from the
@@ -247,8 +253,7 @@ def derive_cqels(query: RspQuery, elements: Iterable[StreamTriple],
     windows: dict[URIRef, StreamSpec] = {}
     for spec in query.streams:
         if windows.setdefault(spec.stream, spec).window != spec.window:
-            raise InputError(f"the stream <{spec.stream}> has two windows: write the CQELS query "
-                             "and give it with --cqels")
+            raise InputError(f"the stream <{spec.stream}> has two windows: {WRITE_CQELS}")
     by_predicate: dict[URIRef, dict[object, list]] = {}
     for element in elements:
         if element.stream in windows:
@@ -260,16 +265,15 @@ def derive_cqels(query: RspQuery, elements: Iterable[StreamTriple],
         if len(found) > 1:
             names = ", ".join(f"<{s}>" for s in found)
             raise InputError(f"the triple pattern {pattern_text(BGP((triple,)), Names(query.prefixes))} "
-                             f"matches triples of several streams ({names}): write the CQELS query "
-                             "and give it with --cqels")
+                             f"matches triples of several streams ({names}): {WRITE_CQELS}")
         if found:
             return found[0]
         if _matches_static(triple, graphs) or (sole is None and by_predicate):
             return None
         if sole is None:
-            raise InputError(f"without stream data, which of the query's streams the triple pattern "
-                             f"{pattern_text(BGP((triple,)), Names(query.prefixes))} reads cannot be "
-                             "told: give the stream (--stream), or write the CQELS query")
+            raise InputError(f"with no triple of the query's streams to look at, which of them the "
+                             f"triple pattern {pattern_text(BGP((triple,)), Names(query.prefixes))} "
+                             f"reads cannot be told: {WRITE_CQELS}")
         return sole
 
     def split(pattern: Pattern) -> Pattern:
@@ -303,7 +307,7 @@ def derive_cqels(query: RspQuery, elements: Iterable[StreamTriple],
         where = f" ({pattern_text(BGP((left[0],)), Names(query.prefixes))} stays outside its STREAM " \
                 "pattern)" if left else f" (no triple pattern reads the stream <{unread[0]}>)" if unread else ""
         raise InputError(f"the CQELS side cannot be derived exactly from this C-SPARQL query{where}: "
-                         "write the CQELS query and give it with --cqels FILE")
+                         f"{WRITE_CQELS}")
     return derived_query
 
 
