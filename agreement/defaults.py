@@ -359,7 +359,7 @@ def _refuse_shared_blank_nodes(groups: dict, query: RspQuery) -> None:
                     raise InputError(
                         f"the blank node in {pattern_text(BGP((triple,)), Names(query.prefixes))} "
                         "joins a stream triple pattern with another one: the CQELS side cannot be "
-                        "derived exactly (write it with a variable and give it with --cqels FILE)")
+                        f"derived exactly: {WRITE_CQELS}, or use a variable there")
 
 
 def _matches_any(triple: TriplePattern, by_predicate: dict[object, list]) -> bool:

@@ -170,7 +170,7 @@ def test_a_pattern_matching_two_streams_asks_for_the_cqels_query(tmp_path, capsy
                      "FROM STREAM :s [RANGE 2s STEP 1s] FROM STREAM :t [RANGE 2s STEP 1s] "
                      "WHERE { ?x :p ?y }")
     status, _, err = agree(capsys, "agree", query, "--stream", stream)
-    assert status == 2 and "matches triples of several streams" in err and "--cqels" in err
+    assert status == 2 and "matches triples of several streams" in err and "--csparql FILE" in err
 
 
 def test_analyze_takes_a_single_stream_csparql_query(capsys):

@@ -6,7 +6,8 @@ ORDER BY the derived side lost its STREAM pattern, answered nothing, and every i
 (the same abstract query ``Q``: equal as values), and the acceptance case of the issue
 (``examples/zones``: AVG and COUNT per zone, a FILTER, a static join, a 16-line stream) gives
 the same per-interval answers derived as with ``--cqels``. A derivation that cannot be exact is
-refused in one line naming ``--cqels FILE``.
+refused in one line naming ``--csparql FILE`` (the CQELS query as QUERY, advice
+lars agree and lars witness both take).
 """
 
 from __future__ import annotations
@@ -104,7 +105,7 @@ def test_zones_derived_text_is_the_hand_written_query():
 def test_a_stream_pattern_under_exists_is_refused():
     """CQELS has no STREAM pattern inside FILTER EXISTS: the derivation cannot be exact."""
     given = parse_query(CSPARQL + "SELECT ?o " + STREAM + "WHERE { ?o :sensor ?s FILTER EXISTS { ?o :temp ?t } }")
-    with pytest.raises(InputError, match=r"\{\?o :temp \?t\} stays outside its STREAM pattern.*--cqels FILE"):
+    with pytest.raises(InputError, match=r"\{\?o :temp \?t\} stays outside its STREAM pattern.*--csparql FILE"):
         derive_cqels(given, ELEMENTS, {})
 
 
@@ -112,7 +113,7 @@ def test_the_command_line_refuses_in_one_line(tmp_path):
     query = tmp_path / "q.rq"
     query.write_text(CSPARQL + "SELECT ?o " + STREAM + "WHERE { ?o :sensor ?s FILTER EXISTS { ?o :temp ?t } }")
     status, out, err = lars("agree", query, *DATA)
-    assert status == 2 and out == "" and err.count("\n") == 1 and "--cqels FILE" in err
+    assert status == 2 and out == "" and err.count("\n") == 1 and "--csparql FILE" in err
 
 
 def test_a_stream_no_pattern_reads_is_refused():
@@ -123,7 +124,7 @@ def test_a_stream_no_pattern_reads_is_refused():
 
 def test_a_blank_node_across_stream_and_static_data_is_refused():
     given = parse_query(CSPARQL + "SELECT ?z " + STREAM + "WHERE { ?o :sensor _:s . _:s :zone ?z }")
-    with pytest.raises(InputError, match="--cqels FILE"):
+    with pytest.raises(InputError, match="--csparql FILE"):
         derive_cqels(given, ELEMENTS, static_graphs([str(ZONES / "building.ttl")], given))
 
 
