@@ -46,3 +46,31 @@ def test_iri_memo_gives_the_terms_and_stays_bounded(numbers, kept):
         rdffiles.IRIS_KEPT = bound
         rdffiles._IRIS.clear()
         rdffiles._IRIS.update(saved)
+
+
+def test_parse_lines_decodes_as_decode_line():
+    """:func:`ingest.policy.parse_lines` decodes the common line in place: the byte-order mark
+    is still dropped on line 1 only, and a bad byte is still placed at its line and column."""
+    import pytest
+
+    from ingest.policy import ReadPolicy, ReadReport, parse_lines
+    from lars.errors import ParseError
+
+    seen = []
+
+    def parser(line, source, number):
+        seen.append(line)
+        return number, [line]
+
+    lines = ["\ufeffa".encode(), "\ufeffb".encode(), b"c", "d\ufeff"]
+    assert [entry.elements for entry in parse_lines(lines, "s.nt", parser, ReadPolicy(), ReadReport())] \
+        == [("a",), ("\ufeffb",), ("c",), ("d\ufeff",)]
+    for number in (1, 3):
+        bad = [b"x"] * (number - 1) + [b"ab\xe9"]
+        with pytest.raises(ParseError) as caught:
+            list(parse_lines(bad, "s.nt", parser, ReadPolicy(), ReadReport()))
+        assert str(caught.value) == f"s.nt:{number}:3: error: the line is not UTF-8 text (byte 0xe9)"
+    report = ReadReport()
+    kept = list(parse_lines([b"a", b"\xff", b"b"], "s.nt", parser, ReadPolicy(on_error="skip"), report))
+    assert [entry.time for entry in kept] == [1, 3]
+    assert (report.records, report.skipped, report.elements) == (3, 1, 2)
