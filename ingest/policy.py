@@ -206,10 +206,19 @@ def parse_lines(lines: Iterable[bytes | str], source: str, parser: LineParser, p
     """
     order, pending = TimeOrder(source), []
     merge = StreamMerge(source) if per_stream and policy.order == "strict" else None
+    sort, strict = policy.order == "sort", policy.order == "strict"
+    push = merge.push if merge is not None else None
     for number, raw in enumerate(lines, start=first_number):
         report.records += 1
         try:
-            parsed = parser(decode_line(raw, source, number), source, number)
+            if type(raw) is bytes and number != 1:  # decode_line's common case, without the call
+                try:
+                    text = raw.decode()
+                except UnicodeDecodeError:
+                    text = decode_line(raw, source, number)  # raises, placed at the bad byte
+            else:
+                text = decode_line(raw, source, number)
+            parsed = parser(text, source, number)
         except ParseError as error:
             handle(error, policy, report)
             continue
@@ -218,18 +227,18 @@ def parse_lines(lines: Iterable[bytes | str], source: str, parser: LineParser, p
         time, elements = parsed
         backwards = order.check(time, number) if merge is None else merge.check(
             time, number, stream_of(elements))
-        if backwards is not None and policy.order == "strict":
-            handle(backwards, policy, report)
-            continue
         if backwards is not None:
+            if strict:
+                handle(backwards, policy, report)
+                continue
             report.reorder(backwards)
         kept = elements if type(elements) is KeyedSlice else tuple(elements)  # atoms made lazily
+        report.elements += len(kept)
         entry = Entry(time, kept, Position(source, number))
-        report.elements += len(entry.elements)
-        if policy.order == "sort":
+        if sort:
             pending.append(entry)
-        elif merge is not None:
-            released = merge.push(entry)
+        elif push is not None:
+            released = push(entry)
             if released:
                 yield from released
         else:
