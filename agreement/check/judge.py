@@ -244,7 +244,10 @@ def match(runs: Iterable[ExpectedRun], recorded: Sequence[RecordedRelation], pro
           comparison: str, unit_ms: int) -> tuple[ExpectedRun | None, int | None, list[ExpectedRun]]:
     """The first run holding ``recorded`` as a contiguous run and where it starts (the oracle's
     ``contains``; an empty recording passes), and every run tried. A run is widened (boundary
-    items on either side) only when it does not hold the recording exactly."""
+    items on either side) only when it does not hold the recording exactly; both readings are
+    then among those tried, since the explanation of an INCORRECT verdict looks for the one
+    closest to the recording, and for a query that is not monotone in its window (an
+    aggregate, say) the widened reading can be further from it than the exact one."""
     tried = []
     for run in runs:
         if not recorded:
@@ -254,6 +257,7 @@ def match(runs: Iterable[ExpectedRun], recorded: Sequence[RecordedRelation], pro
             run = run.counted()
         start = _passes(run, recorded, profile, comparison, unit_ms)
         if start is None and not strict and run.widened is not None:
+            tried.append(run)  # the exact reading too: an explanation may find it closer
             run = run.widened()
             start = _passes(run, recorded, profile, comparison, unit_ms)
         tried.append(run)
