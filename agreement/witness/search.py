@@ -32,7 +32,7 @@ import clingo
 
 from agreement.compare import pull_range
 from agreement.optiondefaults import DEFAULT_MAX_GROUND
-from agreement.witness.child import Watch, limit_error
+from agreement.witness.child import Watch, interrupted, limit_error, ruled_text
 from lars.analysis import is_stratified
 from lars.atoms import Atom
 from lars.errors import InputError, LimitError, SolverError
@@ -94,11 +94,15 @@ class Bounds:
         if not 0 <= self.earliest <= self.horizon:
             raise InputError(f"--earliest must lie within [0, {self.horizon}], not {self.earliest}")
 
+    def within(self) -> str:
+        """The search space but for the number of triples, in words: ``within [0, 10] over 2
+        fresh constants``."""
+        where = " (stream patterns on their own streams only)" if self.own_streams else ""
+        return f"within [{self.earliest}, {self.horizon}] over {self.fresh} fresh constants{where}"
+
     def statement(self) -> str:
         """The words of SPEC section 13 for an exhausted search."""
-        where = " (stream patterns on their own streams only)" if self.own_streams else ""
-        return (f"no disagreement with ≤ {self.max_triples} triples within [{self.earliest}, {self.horizon}] "
-                f"over {self.fresh} fresh constants{where}; only the query's and the static "
+        return (f"no disagreement with ≤ {self.max_triples} triples {self.within()}; only the query's and the static "
                 f"data's constants, c-1 and c+1 for a FILTER's number c, and the fresh IRIs were "
                 f"tried: a disagreement needing another literal (a HAVING's or a function's) is not "
                 f"ruled out")
@@ -379,7 +383,7 @@ def deepen(program: str, bounds: Bounds, last: int, on_progress: Progress | None
     attempt = Attempt(control, last, order, start, time_limit, watch, whole)
     found = attempt(Step(bounds.max_triples, last), on_progress)
     if found is None:
-        attempt.refuse_if_stopped()
+        attempt.refuse_if_stopped(bounds)
         return None
     for moment in range(bounds.earliest, found.last if found.optimal else bounds.earliest):
         earlier = attempt(Step(len(found.stream), moment), on_progress)
@@ -462,10 +466,10 @@ class Attempt:
     def reason(self) -> str | None:
         return stop_reason(self.start, self.time_limit, self.watch)
 
-    def refuse_if_stopped(self) -> None:
-        """Stopped before any witness: say what is ruled out, and nothing more."""
+    def refuse_if_stopped(self, bounds: Bounds) -> None:
+        """Stopped before any witness: say what is ruled out within ``bounds``, and nothing more."""
         if not self.stopped:
             return
         if self.timed_out:
             raise limit_error(self.time_limit, self.bound)
-        raise KeyboardInterrupt
+        raise interrupted(ruled_text(self.bound, bounds.within()))
