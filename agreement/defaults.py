@@ -377,6 +377,36 @@ def derive_cqels(query: RspQuery, elements: Iterable[StreamTriple],
     return derived_query
 
 
+def derive_cqels_live(query: RspQuery, graphs: dict[URIRef | None, Graph]) -> RspQuery:
+    """The CQELS side of the C-SPARQL ``query`` before any stream triple has arrived (``lars
+    agree --follow``): :func:`derive_cqels` with no stream triples, when they could not change
+    it, so that it is the side ``lars agree`` derives from any stream.
+
+    The stream's triples decide a triple pattern's home only where the query reads several
+    streams (which one carries it), or where the pattern matches static triples (the stream, if
+    its triples match it too, else the static data). A query reading one stream whose triple
+    patterns match no static triple reads them all from that stream, whatever arrives.
+
+    Raises:
+        InputError: the derivation needs the stream's triples (it says which pattern, and how
+            to give the CQELS side instead); or as :func:`derive_cqels`.
+    """
+    why = None
+    if len({spec.stream for spec in query.streams}) > 1:
+        why = "which of its streams each triple pattern reads"
+    else:
+        static = next((t for t in _triples_outside_streams(query.pattern) if _matches_static(t, graphs)), None)
+        if static is not None:
+            why = (f"whether the triple pattern {pattern_text(BGP((static,)), Names(query.prefixes))}, "
+                   "which matches static triples, reads the stream too")
+    if why is not None:
+        raise InputError(f"the CQELS side of this C-SPARQL query is derived from the stream's triples "
+                         f"({why}), which a live stream does not have yet",
+                         hint="run lars agree without --follow on a recorded part of the stream, save "
+                              "the CQELS side its note shows, and give it with --cqels FILE")
+    return derive_cqels(query, (), graphs)
+
+
 _PATTERNS = get_args(Pattern)
 
 
