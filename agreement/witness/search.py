@@ -274,6 +274,7 @@ def search_program(sides: Sequence[Side], candidates: Sequence[Atom], background
 
     def fits(end: int) -> bool:
         return ground_size(sides, candidates, end, limit) <= limit
+
     pulls = pull_range(period, (0, bounds.horizon))  # a range: nothing listed yet
     if not pulls:
         raise InputError(f"the horizon {bounds.horizon} holds no pulling instant (period {period})",
