@@ -13,8 +13,8 @@ environment variable :data:`MAX_TIME_POINTS_VARIABLE` (for scripts) set another.
 >>> check_timeline_length(0, 10**18, 100)
 Traceback (most recent call last):
 lars.errors.LimitError: error: the timeline [0,1000000000000000000] has 1000000000000000001 time points, \
-more than the limit of 100 (raise it with --max-time-points N or LARS_MAX_TIME_POINTS=N, or cut the \
-timeline with --from and --to)
+more than the limit of 100 (raise it with --max-time-points 1000000000000000001 (or \
+LARS_MAX_TIME_POINTS), or cut it to at most 100 time points (--from, --to), e.g. --to 99)
 """
 
 from __future__ import annotations
@@ -69,6 +69,7 @@ def check_timeline_length(start: int, end: int, limit: int, cause: str | None = 
     message = (f"the timeline [{start},{end}] has {points} time points, more than the "
                f"limit of {limit}")
     if cause is None:
-        raise LimitError(message, hint=f"raise it with --max-time-points N or "
-                                       f"{MAX_TIME_POINTS_VARIABLE}=N, or cut the timeline with --from and --to")
+        raise LimitError(message, hint=f"raise it with --max-time-points {points} (or "
+                                       f"{MAX_TIME_POINTS_VARIABLE}), or cut it to at most {limit} time "
+                                       f"points (--from, --to), e.g. --to {start + limit - 1}")
     raise LimitError(f"{cause}: {message}", hint=fix)

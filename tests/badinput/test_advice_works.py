@@ -23,6 +23,8 @@ AGREE = ["agree", COUPONS / "cqels.rq", "--stream", COUPONS / "stream.nt", "--st
 """The coupons example: its last input is at 18 (minutes)."""
 WITNESS = ["witness", ROOT / "examples" / "csrbench" / "queries" / "q1-cqels.rq"]
 OPTION = re.compile(r"(--[a-z-]+) ([^\s,()]+)")
+RUN = ["run", COUPONS / "cqels.rq", "--stream", COUPONS / "stream.nt", "--static", COUPONS / "static.ttl",
+       "--unit", "1m"]
 
 
 def alternatives(line: str) -> list[dict[str, str]]:
@@ -54,6 +56,8 @@ def replaced(argv: list, options: dict[str, str]) -> list:
                  [{"--period": "7m"}, {"--max-time-points": "31"}], id="extension-no-to-helps"),
     pytest.param([*AGREE, "--period", "10m", "--max-time-points", "19"], "puts the end of its pulling interval at 20",
                  [{"--period": "1m"}, {"--to": "10"}, {"--max-time-points": "21"}], id="extension-to-helps"),
+    pytest.param([*RUN, "--max-time-points", "10"], "has 19 time points, more than the limit of 10",
+                 [{"--max-time-points": "19"}, {"--to": "9"}], id="run-timeline-too-long"),
     pytest.param([*WITNESS, "--period", "10s", "--horizon", "5"], "holds no pulling instant",
                  [{"--horizon": "10"}, {"--period": "5s"}], id="witness-horizon-short"),
     pytest.param([*WITNESS, "--period", "10s", "--max-ground", "3000"], "would ground about",
