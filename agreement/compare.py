@@ -65,8 +65,29 @@ def pull_range(period: int, timeline: tuple[int, int]) -> range:
     (a timeline of 10^18 ticks has too many to list)."""
     if period <= 0:
         raise InputError(f"the pulling period must be positive, not {period}")
-    first = max(period, -(-(timeline[0] + 1) // period) * period)
-    return range(first, timeline[1] + 1, period)
+    return range(first_pull(period, timeline[0]), timeline[1] + 1, period)
+
+
+def first_pull(period: int, start: int) -> int:
+    """The first pull ``(i+1)·U``, ``i ≥ 0``, after ``start`` (the end of the first pulling
+    interval of a timeline starting there, wherever the timeline ends).
+
+    >>> first_pull(10, 0), first_pull(10, 10), first_pull(10, -35)
+    (10, 20, 10)
+    """
+    return max(period, -(-(start + 1) // period) * period)
+
+
+def period_bound(start: int, end: int) -> int:
+    """A pulling period ``P`` such that every period up to ``P`` has a pull in the timeline
+    ``[start, end]`` (0 when none has one): some pull ``(i+1)·U`` lies in any ``U`` consecutive
+    time points after ``start``, and the first is never before ``U``. For a timeline starting at
+    0 (or before), no longer period has a pull there.
+
+    >>> period_bound(0, 150), period_bound(5, 150), period_bound(-3, 4), period_bound(0, 0)
+    (150, 145, 4, 0)
+    """
+    return max(0, end - max(start, 0))
 
 
 def uncompared(csparql: AnswerSeries, cqels: AnswerSeries, period: int, timeline: tuple[int, int],

@@ -30,6 +30,7 @@ from pathlib import Path
 from rdflib import URIRef
 from rdflib.graph import Graph
 
+from agreement.compare import first_pull, period_bound
 from agreement.options import InputOptions
 from agreement.spans import interval_text
 from ingest.eager import rdf_stream_slices
@@ -69,7 +70,7 @@ def default_period(query: RspQuery) -> int | None:
 
 def pulling_timeline(line: Timeline, period: int, *, end_given: bool, last_input: int | None,
                      what: str = "the input ends", half_open: bool = False,
-                     limit: int | None = None) -> tuple[Timeline, str | None]:
+                     limit: int | None = None, unit_ms: int = 1000) -> tuple[Timeline, str | None]:
     """The timeline of a check, and a note when it was extended past the input.
 
     Unless ``--to`` was given (``end_given``), the timeline ends at the end of the pulling
@@ -83,7 +84,9 @@ def pulling_timeline(line: Timeline, period: int, *, end_given: bool, last_input
     Raises:
         LimitError: the timeline, extended or not, is longer than ``limit`` (``None``:
             :func:`ingest.limits.max_time_points`), e.g. for ``--period 99999999999d``
-            (issue 28: the extension had skipped the bound, and the run never ended).
+            (issue 28: the extension had skipped the bound, and the run never ended); the hint
+            gives values that work (:func:`extension_advice`; ``unit_ms``: one tick, to write a
+            period as a duration).
     """
     check_timeline_length(line.start, line.end, max_time_points(limit))
     if end_given or last_input is None or period <= 0:
@@ -91,14 +94,77 @@ def pulling_timeline(line: Timeline, period: int, *, end_given: bool, last_input
     end = (last_input // period + 1) * period if half_open else -(-last_input // period) * period
     if end <= line.end:
         return line, None
-    check_timeline_length(line.start, end, max_time_points(limit),
+    bound = max_time_points(limit)
+    check_timeline_length(line.start, end, bound,
                           cause=f"{what} at {last_input}, and the pulling period of {period} "
                                 f"ticks puts the end of its pulling interval at {end}",
-                          fix="give a shorter --period")
+                          fix=extension_advice(line.start, last_input, end, period, bound,
+                                               half_open, unit_ms))
     where = interval_text(end - period, end, "right-open" if half_open else "left-open")
     return (Timeline(line.start, end),
             f"{what} at {last_input}, inside the pulling interval {where}: the timeline "
             f"runs to {end}, its end")
+
+
+def extension_advice(start: int, last_input: int, end: int, period: int, limit: int,
+                     half_open: bool, unit_ms: int) -> str:
+    """How to check input ending at ``last_input`` when the pulling interval holding it ends at
+    ``end``, past ``limit`` time points from ``start``: the values of options that work as
+    written (newcomer: "cut the timeline with --to" was offered where no ``--to`` could hold a
+    pull within the limit, and only a shorter ``--period`` helped).
+
+    A period ``P`` ends the interval holding ``last_input`` by ``last_input + P - 1`` (``+ P``
+    for right-open intervals), so every period up to ``start + limit - last_input`` (less one)
+    fits; ``--to`` at the last pull within the limit checks the intervals before it, when one
+    lies there; a limit of ``end - start + 1`` time points holds the whole extension.
+
+    >>> extension_advice(0, 142, 10**7, 10**7, 10**7, False, 1000)
+    'give --period 9999858s (or shorter), or --max-time-points 10000001'
+    >>> extension_advice(0, 142, 300, 100, 250, False, 1000)
+    'give --period 108s (or shorter), or --to 200 (the input after it is not compared), or \
+--max-time-points 301'
+    """
+    last_point = start + limit - 1
+    longest = last_point - last_input + (0 if half_open else 1)
+    ways = [f"--period {unit_text(longest * unit_ms)} (or shorter)"] if longest >= 1 else []
+    cut = last_point // period * period
+    if cut >= first_pull(period, start):
+        ways.append(f"--to {cut} (the input after it is not compared)")
+    ways.append(f"--max-time-points {end - start + 1}")
+    return "give " + alternatives(ways)
+
+
+def pull_advice(line: Timeline, period: int, limit: int, unit_ms: int) -> str:
+    """How to make the timeline ``line`` (cut by ``--to``), which holds no pull of ``period``,
+    hold one within ``limit`` time points: option values that work as written (newcomer: "give
+    a longer --to" was the advice where the first pull lay past the limit, so the next run was
+    refused for its length).
+
+    >>> pull_advice(Timeline(0, 150), 10**7, 10**7, 1000)
+    'give --period 150s (or shorter), or --max-time-points 10000001 --to 10000000'
+    >>> pull_advice(Timeline(0, 15), 20, 100, 60000)
+    'give --to 20 (or later, up to 99), or --period 15m (or shorter)'
+    """
+    pull, last_point = first_pull(period, line.start), line.start + limit - 1
+    ways = []
+    if pull <= last_point:
+        ways.append(f"--to {pull}" + (f" (or later, up to {last_point})" if last_point > pull else ""))
+    bound = period_bound(line.start, line.end)
+    if bound >= 1:
+        ways.append(f"--period {unit_text(bound * unit_ms)} (or shorter)")
+    if pull > last_point:
+        ways.append(f"--max-time-points {pull - line.start + 1} --to {pull}")
+    return "give " + alternatives(ways)
+
+
+def alternatives(ways: Sequence[str]) -> str:
+    """``a, or b, or c``: options that each work alone, as advice lists them (each ", or "
+    starts another, so a script can split them).
+
+    >>> alternatives(["--to 5"]), alternatives(["--to 5", "--period 2s", "--max-time-points 9"])
+    ('--to 5', '--to 5, or --period 2s, or --max-time-points 9')
+    """
+    return ", or ".join(ways)
 
 
 def uncompared_tail(line: Timeline, period: int, half_open: bool = False) -> str | None:
@@ -309,6 +375,36 @@ def derive_cqels(query: RspQuery, elements: Iterable[StreamTriple],
         raise InputError(f"the CQELS side cannot be derived exactly from this C-SPARQL query{where}: "
                          f"{WRITE_CQELS}")
     return derived_query
+
+
+def derive_cqels_live(query: RspQuery, graphs: dict[URIRef | None, Graph]) -> RspQuery:
+    """The CQELS side of the C-SPARQL ``query`` before any stream triple has arrived (``lars
+    agree --follow``): :func:`derive_cqels` with no stream triples, when they could not change
+    it, so that it is the side ``lars agree`` derives from any stream.
+
+    The stream's triples decide a triple pattern's home only where the query reads several
+    streams (which one carries it), or where the pattern matches static triples (the stream, if
+    its triples match it too, else the static data). A query reading one stream whose triple
+    patterns match no static triple reads them all from that stream, whatever arrives.
+
+    Raises:
+        InputError: the derivation needs the stream's triples (it says which pattern, and how
+            to give the CQELS side instead); or as :func:`derive_cqels`.
+    """
+    why = None
+    if len({spec.stream for spec in query.streams}) > 1:
+        why = "which of its streams each triple pattern reads"
+    else:
+        static = next((t for t in _triples_outside_streams(query.pattern) if _matches_static(t, graphs)), None)
+        if static is not None:
+            why = (f"whether the triple pattern {pattern_text(BGP((static,)), Names(query.prefixes))}, "
+                   "which matches static triples, reads the stream too")
+    if why is not None:
+        raise InputError(f"the CQELS side of this C-SPARQL query is derived from the stream's triples "
+                         f"({why}), which a live stream does not have yet",
+                         hint="run lars agree without --follow on a recorded part of the stream, save "
+                              "the CQELS side its note shows, and give it with --cqels FILE")
+    return derive_cqels(query, (), graphs)
 
 
 _PATTERNS = get_args(Pattern)

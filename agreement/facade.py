@@ -46,8 +46,8 @@ from agreement.agree.plan import CheckPlan
 from agreement.compare import pull_range
 from agreement.agree.streaming import ComputedCheck
 from agreement.defaults import (
-    default_period, derive_cqels, derived_text, named_slices, pulling_timeline, read_options,
-    stream_note, stream_options, uncompared_tail,
+    default_period, derive_cqels, derived_text, named_slices, pull_advice, pulling_timeline,
+    read_options, stream_note, stream_options, uncompared_tail,
 )
 from agreement.notebook.checkview import AgreementView
 from agreement.notebook.views import ProgramView
@@ -68,6 +68,7 @@ from lars.analysis import is_stratified
 from lars.errors import InputError, LarsError, LimitError, Position, placed
 from lars.parser import parse_facts, parse_program
 from solver.formats import RunInfo
+from ingest.limits import max_time_points
 from solver.limits import MAX_PARTITIONS, Limits, max_derived_default
 from translate.api import parse_query, query_background, translate
 from translate.background import background_patterns
@@ -466,12 +467,15 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
         line = choose_timeline(first, last, start, end, line_options.max_time_points)
         right_open = profiles is not None and half_open(profiles[0])
         line, extended = pulling_timeline(line, period, end_given=end is not None, last_input=last,
-                                          half_open=right_open, limit=line_options.max_time_points)
+                                          half_open=right_open, limit=line_options.max_time_points,
+                                          unit_ms=parse_unit(query.unit))
         if end is not None:
             extended = uncompared_tail(line, period, right_open)
         if not pull_range(period, (line.start, line.end)):
             raise InputError(f"the timeline [{line.start},{line.end}] holds no pulling interval of "
-                             f"period {period}: nothing to check", hint="give a longer --to")
+                             f"period {period}: nothing to check",
+                             hint=pull_advice(line, period, max_time_points(line_options.max_time_points),
+                                              parse_unit(query.unit)))
         slices = named_slices(read, sole, report)
         explained = options.compute.max_explanations
         if profiles is None:

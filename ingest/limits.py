@@ -13,8 +13,8 @@ environment variable :data:`MAX_TIME_POINTS_VARIABLE` (for scripts) set another.
 >>> check_timeline_length(0, 10**18, 100)
 Traceback (most recent call last):
 lars.errors.LimitError: error: the timeline [0,1000000000000000000] has 1000000000000000001 time points, \
-more than the limit of 100 (raise it with --max-time-points N or LARS_MAX_TIME_POINTS=N, or cut the \
-timeline with --from and --to)
+more than the limit of 100 (raise it with --max-time-points 1000000000000000001 (or \
+LARS_MAX_TIME_POINTS), or cut it to at most 100 time points (--from, --to), e.g. --to 99)
 """
 
 from __future__ import annotations
@@ -51,15 +51,14 @@ def check_timeline_length(start: int, end: int, limit: int, cause: str | None = 
     """Refuse the timeline ``[start, end]`` if it has more than ``limit`` time points.
 
     ``cause`` says what made the timeline this long when an option other than ``--from``,
-    ``--to`` or the input did (the pulling period, for ``lars agree``), and ``fix`` how to
-    change that option; the bound's own hint follows.
+    ``--to`` or the input did (the pulling period, for ``lars agree``), and ``fix`` is the whole
+    hint: what works instead, computed by the caller, who knows which options can help.
 
     >>> check_timeline_length(0, 10**6, 100, cause="the pulling period of 10^6 ticks ends it "
-    ...                       "at 10^6", fix="give a shorter --period")
+    ...                       "at 10^6", fix="give a --period of at most 99s")
     Traceback (most recent call last):
     lars.errors.LimitError: error: the pulling period of 10^6 ticks ends it at 10^6: the timeline \
-[0,1000000] has 1000001 time points, more than the limit of 100 (give a shorter --period, cut the \
-timeline with --to, or raise the limit with --max-time-points N or LARS_MAX_TIME_POINTS=N)
+[0,1000000] has 1000001 time points, more than the limit of 100 (give a --period of at most 99s)
 
     Raises:
         LimitError: it is too long; the hint says how to raise the bound.
@@ -70,8 +69,7 @@ timeline with --to, or raise the limit with --max-time-points N or LARS_MAX_TIME
     message = (f"the timeline [{start},{end}] has {points} time points, more than the "
                f"limit of {limit}")
     if cause is None:
-        raise LimitError(message, hint=f"raise it with --max-time-points N or "
-                                       f"{MAX_TIME_POINTS_VARIABLE}=N, or cut the timeline with --from and --to")
-    raise LimitError(f"{cause}: {message}",
-                     hint=f"{fix}, cut the timeline with --to, or raise the limit with "
-                          f"--max-time-points N or {MAX_TIME_POINTS_VARIABLE}=N")
+        raise LimitError(message, hint=f"raise it with --max-time-points {points} (or "
+                                       f"{MAX_TIME_POINTS_VARIABLE}), or cut it to at most {limit} time "
+                                       f"points (--from, --to), e.g. --to {start + limit - 1}")
+    raise LimitError(f"{cause}: {message}", hint=fix)

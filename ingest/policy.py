@@ -25,7 +25,7 @@ signature of :func:`lars.parser.parse_stream_line`.
 ...                                            ReadPolicy(order="sort"), report)]
 [(3, ('a',)), (4, ('c',)), (5, ('b',))]
 >>> report.summary()
-['s.txt:4: warning: timestamp 4 goes back in time (line 3 had 5); 1 line out of time order was sorted']
+['s.txt:4:1: warning: timestamp 4 goes back in time (line 3 had 5); 1 line out of time order was sorted']
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from typing import Any
 
 from lars.errors import InputError, LarsError, ParseError, Position
 from ingest.timeorder import (  # noqa: F401 (TimeOrder, combine_orders: read from here too)
-    Entry, StreamMerge, TimeOrder, combine_orders, stream_of,
+    Entry, StreamMerge, TimeOrder, at_timestamp, combine_orders, stream_of,
 )
 from lars.filekinds import kind_of
 from solver.keys import KeyedSlice
@@ -228,6 +228,7 @@ def parse_lines(lines: Iterable[bytes | str], source: str, parser: LineParser, p
         backwards = order.check(time, number) if merge is None else merge.check(
             time, number, stream_of(elements))
         if backwards is not None:
+            backwards = at_timestamp(backwards, text, time, parser)
             if strict:
                 handle(backwards, policy, report)
                 continue

@@ -39,6 +39,7 @@ never runs) and for whole files listed in time order; for anything else it falls
 from __future__ import annotations
 
 import gc
+import itertools
 import os
 import pickle
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -46,10 +47,10 @@ from contextlib import contextmanager
 from typing import Any
 
 from ingest.policy import (
-    MAX_MESSAGES, LineParser, ReadPolicy, ReadReport,
+    MAX_MESSAGES, LineParser, ReadPolicy, ReadReport, decode_line,
     group_by_time, handle, parse_lines, read_lines, read_text, refuse_special_file, require_report,
 )
-from ingest.timeorder import Entry, StreamMerge, TimeOrder, combine_orders, stream_of
+from ingest.timeorder import Entry, StreamMerge, TimeOrder, at_timestamp, combine_orders, stream_of
 from lars.errors import InputError, LarsError, ParseError, Position
 from solver.spark import is_current, spark_session
 
@@ -118,14 +119,35 @@ def _parse_document(parser: DocumentParser, path: str, policy: ReadPolicy,
 
 # --- the Spark job -----------------------------------------------------------------------
 
-def _payload(error: LarsError) -> tuple:
-    """An error as plain data (``LarsError`` does not survive pickling with its position)."""
-    return (type(error), error.message, error.position, error.hint)
+def _payload(error: LarsError, timestamp: tuple[int, LineParser] | None = None) -> tuple:
+    """An error as plain data (``LarsError`` does not survive pickling with its position).
+
+    ``timestamp`` is ``(time, parser)`` for a line going back in time: a record keeps the
+    line's time, not its text, so the driver reads the line again to place the error at its
+    timestamp (:func:`_rebuild`), as the local reader does."""
+    return (type(error), error.message, error.position, error.hint, timestamp)
 
 
 def _rebuild(payload: tuple) -> LarsError:
-    kind, message, position, hint = payload
-    return kind(message, position, hint)
+    kind, message, position, hint, timestamp = payload
+    error = kind(message, position, hint)
+    return error if timestamp is None else _at_timestamp(error, *timestamp)
+
+
+def _at_timestamp(error: InputError, time: int, parser: LineParser) -> InputError:
+    """``error`` placed at the timestamp of its line, read again from the file when the driver
+    can open it (a ``scheme://`` path keeps the error without a column); it runs only for the
+    few errors that are raised or reported."""
+    where = error.position
+    if where is None or where.source is None or where.line is None or "://" in where.source:
+        return error
+    try:
+        raw = next(itertools.islice(read_lines(where.source), where.line - 1, None), None)
+    except InputError:
+        return error
+    if raw is None:
+        return error
+    return at_timestamp(error, decode_line(raw, where.source, where.line), time, parser)
 
 
 def _pack(elements: Iterable[Any]) -> bytes:
@@ -190,7 +212,7 @@ def _order_state(partition: int, records: Iterable[tuple]) -> Iterator[tuple]:
     yield partition, count, order.state, streams
 
 
-def _check_partition(file_index: int, source: str, starts: list, strict: bool,
+def _check_partition(file_index: int, source: str, parser: LineParser, starts: list, strict: bool,
                      partition: int, records: Iterable[tuple]) -> Iterator[tuple]:
     """Records → ``(kind, key, time, elements, error)`` with kind ``ok``, ``late`` or ``bad``:
     the file's lines all in one time order (one stream, or ``order="sort"``)."""
@@ -204,11 +226,13 @@ def _check_partition(file_index: int, source: str, starts: list, strict: bool,
             if backwards is None:
                 yield "ok", key, time, elements, None
             else:
-                yield ("bad", key, None, None, _payload(backwards)) if strict else (
-                    "late", key, time, elements, _payload(backwards))
+                payload = _payload(backwards, (time, parser))
+                yield ("bad", key, None, None, payload) if strict else (
+                    "late", key, time, elements, payload)
 
 
-def _merge_errors(source: str, lines: Iterable[tuple[int, int, Any]], stop: bool) -> dict[int, tuple]:
+def _merge_errors(source: str, parser: LineParser, lines: Iterable[tuple[int, int, Any]],
+                  stop: bool) -> dict[int, tuple]:
     """The lines that :class:`StreamMerge` refuses, ``{line number: error payload}``, for
     ``lines`` ``(number, time, stream)`` in file order: the local reader's per-stream order
     check, run on the driver over the lines' times and streams only. With ``stop`` the first
@@ -217,7 +241,7 @@ def _merge_errors(source: str, lines: Iterable[tuple[int, int, Any]], stop: bool
     for number, time, stream in lines:
         error = merge.check(time, number, stream)
         if error is not None:
-            refused[number] = _payload(error)
+            refused[number] = _payload(error, (time, parser))
             if stop:
                 break
         else:
@@ -263,7 +287,7 @@ def _checked_lines(context, file_index: int, path: str, parser: LineParser, poli
     if strict and len(set().union(*(summary[3] for summary in summaries))) > 1:
         times = parsed.filter(lambda record: record[1] is not None).map(
             lambda record: (record[0], record[1], record[4])).toLocalIterator()
-        refused = _merge_errors(path, times, stop=policy.on_error == "stop")
+        refused = _merge_errors(path, parser, times, stop=policy.on_error == "stop")
         checked = parsed.mapPartitions(lambda part: _check_merged(file_index, refused, part))
         return checked, count, parsed, False
     starts, state = [], None
@@ -271,7 +295,7 @@ def _checked_lines(context, file_index: int, path: str, parser: LineParser, poli
         starts.append(state)
         state = combine_orders(state, summary[2])
     checked = parsed.mapPartitionsWithIndex(
-        lambda partition, part: _check_partition(file_index, path, starts, strict, partition, part))
+        lambda partition, part: _check_partition(file_index, path, parser, starts, strict, partition, part))
     return checked, count, parsed, True
 
 

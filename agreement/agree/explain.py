@@ -3,9 +3,14 @@
 Every explanation is computed from the data, never guessed, and names what witnesses it:
 
 * ``window-boundary`` — an answer both engines gave, but in different pulling intervals, where
-  CQELS gave it exactly at an interval's edge (the pull at ``end`` and the push at ``end`` read
-  the window differently: a triple at the window's edge is in one snapshot and not the other);
-* ``other-interval`` — an answer both gave, in different intervals, away from the edges;
+  CQELS gave it exactly at an edge of the interval explained: at its end, the instant of its
+  pull (the pull at ``end`` and the push at ``end`` read the window differently: a triple at
+  the window's edge is in one snapshot and not the other), or at its start, the instant of the
+  pull before (an answer on the boundary, counted in the interval before);
+* ``other-interval`` — an answer both gave, in different intervals, away from the edges of the
+  interval explained (an edge of another interval is no reason for this one: newcomer, a row
+  only C-SPARQL gave at 33 in ``(30,33]``, which CQELS gave at 34 and 36, was put down to "an
+  interval edge (36)", the end of the next interval);
 * ``static-shares-pattern``, ``stream-merged``, ``static-only`` (condition ii) and
   ``snapshot-differs``, ``window-not-evaluated``, ``window-differs``, ``evaluation-differs``
   (condition iii) need the query and the stream, and are added by
@@ -62,12 +67,13 @@ def shifted_answers(verdict: IntervalVerdict, csparql: AnswerSeries, cqels: Answ
 
 def explain_shift(row: Row, pushes, pulls, verdict: IntervalVerdict, only: str,
                   row_text: RowText) -> Explanation:
-    """A ``window-boundary`` or ``other-interval`` explanation for one row."""
-    edge = [t for t in pushes if t % (verdict.end - verdict.start) == 0]
+    """A ``window-boundary`` or ``other-interval`` explanation for one row: the first is for a
+    row CQELS gave at ``verdict``'s start or end (see the module docstring)."""
+    edge = [t for t in pushes if t in (verdict.start, verdict.end)]
     witness = f"CQELS at {points_text(pushes)}, C-SPARQL at {points_text(pulls)}"
     if edge:
         return Explanation("window-boundary", f"only {only} gave it in this interval; CQELS gave it "
-                           f"at an interval edge ({edge[0]}), C-SPARQL in the pull at "
+                           f"at the interval's edge ({edge[0]}), C-SPARQL in the pull at "
                            f"{nearest(pulls, edge[0])}", (witness,), row)
     return Explanation("other-interval", f"only {only} gave it in this interval; the other "
                        "engine gave it in another interval", (witness,), row)

@@ -61,7 +61,8 @@ def check_recorded(csparql_file: str | Path, cqels_file: str | Path, period: int
         Timeline(0 if timeline[0] is None else timeline[0],
                  max(times, default=0) if timeline[1] is None else timeline[1]),
         period, end_given=timeline[1] is not None, last_input=max(times, default=None),
-        what="the recorded answers end", half_open=right_open, limit=max_time_points)
+        what="the recorded answers end", half_open=right_open, limit=max_time_points,
+        unit_ms=unit_ms)
     span = (line.start, line.end)
     verdicts = compare(csparql, cqels, period, span, half_open=right_open)
     left_out = uncompared(csparql, cqels, period, span, right_open)

@@ -28,7 +28,8 @@ from agreement.cli.events import (
     command_agree_events, command_run_events, command_translate_events, refuse_event_options,
 )
 from agreement.cli.options import input_files
-from lars.errors import InputError
+from agreement.cli.incomplete import Followed, IncompleteOutput
+from lars.errors import InputError, LarsError
 from solver.answers import TimePointAnswer
 from solver.formats import FORMATS
 from solver.progress import progress
@@ -77,10 +78,25 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
     if atoms and args.format == "csv":
         raise InputError("--format csv writes a query's answers; a LARS program has atoms, not "
                          "variables", hint="use --format json, or --output FILE --output-format csv")
-    first, last = plan.info.evaluated
     results = args.format in RESULT_FORMATS  # the rows themselves take OFFSET and LIMIT
-    with progress(plan.answers(sliced=not results, reported=results), total=last - first + 1,
-                  quiet=args.quiet, results=out) as answers:
+    followed = Followed(plan.answers(sliced=not results, reported=results))
+    try:
+        write_answers(plan, followed, out, args, atoms)
+    except LarsError as error:  # after answers on stdout: the line says they are not all
+        to_stdout = getattr(out, "wrote", True) if args.output is None else args.output == "-"
+        if followed.last is None or not to_stdout:
+            raise
+        raise IncompleteOutput(error, followed.last) from error
+    print_warnings(plan.warnings)
+    return 0
+
+
+def write_answers(plan: RunPlan, answers: Iterable[TimePointAnswer], out: TextIO,
+                  args: argparse.Namespace, atoms: bool) -> None:
+    """``lars run``'s answers in the format and to the target its options name."""
+    first, last = plan.info.evaluated
+    results = args.format in RESULT_FORMATS
+    with progress(answers, total=last - first + 1, quiet=args.quiet, results=out) as answers:
         if results and args.output is None:
             write_results(plan, answers, out, args.format)
         elif results:  # the SPARQL results formats have no --output-format of their own
@@ -99,8 +115,6 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
                 with open_answer_sink(args.output, args.output_format, variables) as write:
                     for row in rows:
                         write(row)
-    print_warnings(plan.warnings)
-    return 0
 
 
 def write_atoms(answers: Iterable[TimePointAnswer], out: TextIO, plan: RunPlan,

@@ -62,10 +62,14 @@ def activity(trace: TracebackType | None) -> str | None:
 
 def interrupted_line(interrupt: KeyboardInterrupt, wrote: bool) -> str:
     """The line for Ctrl-C: what was interrupted when nothing was written yet, else as before
-    ``interrupted``, with the notes the interrupt gathered on its way up."""
+    ``interrupted``, then what the command had established when it was (an ``established``
+    attribute: ``lars witness``'s sizes ruled out, :func:`agreement.witness.child.interrupted`),
+    with the notes the interrupt gathered on its way up."""
     notes = getattr(interrupt, "__notes__", ())
     doing = None if wrote or notes else activity(interrupt.__traceback__)
-    return " ".join([f"interrupted while {doing}" if doing else "interrupted",
+    established = getattr(interrupt, "established", None)
+    return " ".join([(f"interrupted while {doing}" if doing else "interrupted")
+                     + (f": {established}" if established else ""),
                      *(f"({note})" for note in notes)])
 
 

@@ -183,7 +183,7 @@ def follow_query(args: argparse.Namespace, out: TextIO) -> int:
     from ingest.liveslices import LiveSlices
     from translate.reports import window_reach
     from agreement.agree.streaming import ComputedCheck
-    from agreement.defaults import default_period
+    from agreement.defaults import default_period, derive_cqels_live, derived_text
     from agreement.facade import query_pair
     from agreement.options import QueryOptions
     from agreement.sources import read_source
@@ -203,16 +203,17 @@ def follow_query(args: argparse.Namespace, out: TextIO) -> int:
     text, source = read_source(query)
     given, other = query_pair(text, source, QueryOptions(
         args.engine, args.variant, args.unit, args.window_bounds, args.csparql))
-    if given.engine == "csparql":
-        raise InputError("a C-SPARQL query's CQELS side is derived from the whole stream, which "
-                         "a live stream does not have yet", hint="give the CQELS query (--cqels)")
+    graphs = static_graphs(list(args.static), other or given)
+    if given.engine == "csparql":  # derived before the stream, as lars agree derives it
+        given = derive_cqels_live(given, graphs)
+        NOTES.show(["note: " + derived_text(given)])
     ticks = period_ticks(args.period, args.unit) or default_period(other or given)
     if ticks is None:
         raise InputError("give the pulling period with --period (e.g. --period 10s)")
     start = args.start or 0
     line = Timeline(start, args.end if args.end is not None
                     else start + max_time_points(args.max_time_points) - 1)
-    check = ComputedCheck(given, static_graphs(list(args.static), other or given), ticks,
+    check = ComputedCheck(given, graphs, ticks,
                           args.variant, args.window_bounds, line, other, args.max_explanations)
     streams = {spec.stream for spec in given.streams}
     default = URIRef(args.stream_iri) if args.stream_iri else (

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import re
 import sys
 from collections.abc import Callable
 
@@ -21,11 +22,23 @@ from lars.errors import LarsError
 from translate.durations import parse_duration, parse_unit
 
 
+INVALID_CHOICE = re.compile(r"invalid choice: '(?P<word>[^']*)' \(choose from (?P<choices>.*)\)$")
+"""argparse's refusal of a value outside ``choices`` (a command, ``--format``, ``--engine``)."""
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (its sub-command parsers are of its class);
-    a misspelt option is answered with the closest option of the command given."""
+    a misspelt option, command or choice is answered with the closest one ("did you mean").
+
+    Abbreviated options are refused (``allow_abbrev=False``, newcomer): argparse would take
+    ``--hori 5`` for ``--horizon 5`` silently, so a command line that works today could mean
+    another option tomorrow, once a second option shares the prefix; the refusal names the
+    option meant instead."""
 
     argv: list[str] = []
+
+    def __init__(self, *args, allow_abbrev: bool = False, **kwargs) -> None:
+        super().__init__(*args, allow_abbrev=allow_abbrev, **kwargs)
 
     def parse_args(self, args=None, namespace=None):  # type: ignore[override]
         self.argv = list(sys.argv[1:] if args is None else map(str, args))
@@ -45,8 +58,12 @@ class Parser(argparse.ArgumentParser):
         return None
 
     def _suggestion(self, message: str, command: argparse.ArgumentParser | None) -> str:
-        """``; did you mean --period?`` for an unrecognized ``--perod``, from the options of the
-        sub-command named on the command line (argparse of Python 3.11 suggests nothing)."""
+        """``; did you mean --period?`` for an unrecognized ``--perod`` (or the abbreviation
+        ``--per``), from the options of the sub-command named on the command line, and ``; did
+        you mean run?`` for the command ``rn`` (argparse of Python 3.11 suggests nothing)."""
+        invalid = INVALID_CHOICE.search(message)
+        if invalid is not None:
+            return _closest(invalid["word"], re.findall(r"'([^']*)'", invalid["choices"]))
         if not message.startswith("unrecognized arguments: "):
             return ""
         known = set(self._option_string_actions) | set(
@@ -56,11 +73,22 @@ class Parser(argparse.ArgumentParser):
             if command is not None and name in self._option_string_actions:
                 return f"; {name} is an option of lars itself: give it before the command " \
                        f"(lars {name} {command.prog.split()[-1]} …)"
-            if word.startswith("--"):
-                close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
-                if close:
-                    return f"; did you mean {close[0]}?"
+            if word.startswith("--") and len(name) > 2:
+                said = _closest(name, sorted(known), cutoff=0.75)
+                if said:
+                    return said
         return ""
+
+
+def _closest(word: str, choices: list[str], cutoff: float = 0.6) -> str:
+    """``; did you mean run?`` for ``rn`` among ``choices``: those that start with ``word`` (it
+    abbreviates them), else the closest spelling (:func:`difflib.get_close_matches` at
+    ``cutoff``); nothing when none is close."""
+    close = [choice for choice in choices if word and choice.startswith(word)] \
+        or difflib.get_close_matches(word, choices, n=1, cutoff=cutoff)
+    if not close:
+        return ""
+    return f"; did you mean {close[0]}?" if len(close) == 1 else f"; did you mean one of {', '.join(close)}?"
 
 
 def _message(error: LarsError) -> str:

@@ -60,11 +60,32 @@ class ChildFailed(Exception):
 def limit_error(limit: float | None, ruled_out: int, where: str = "") -> LimitError:
     """The refusal of a search stopped by ``--time-limit`` before any witness: what is ruled out
     (no witness with fewer than ``ruled_out`` triples), never "no disagreement"."""
-    ruled = (f"none with ≤ {ruled_out - 1} triple(s) exists within the bounds, but larger ones "
-             "were not ruled out" if ruled_out else "none ruled out")
     of = "" if limit is None else f" of {limit:g} s"
-    return LimitError(f"no witness found within the time limit{of}{where}, and {ruled}: "
+    return LimitError(f"no witness found within the time limit{of}{where}, and {ruled_text(ruled_out)}: "
                       "the bounds are not exhausted", hint="raise --time-limit or lower the bounds")
+
+
+def ruled_text(ruled_out: int, within: str = "within the bounds") -> str:
+    """What a search stopped before any witness has established: no witness with fewer than
+    ``ruled_out`` triples ``within`` its bounds.
+
+    >>> ruled_text(3, "within [1, 10]"), ruled_text(0)
+    ('none with ≤ 2 triple(s) exists within [1, 10], but larger ones were not ruled out', 'none ruled out')
+    """
+    return (f"none with ≤ {ruled_out - 1} triple(s) exists {within}, but larger ones were not "
+            "ruled out" if ruled_out else "none ruled out")
+
+
+def interrupted(established: str) -> KeyboardInterrupt:
+    """Ctrl-C's exception for a search stopped before any witness, carrying what it had
+    established (:func:`ruled_text`), which the command's line says after what was interrupted
+    (:func:`agreement.cli.interrupt.interrupted_line`; newcomer: ``interrupted while searching
+    for a witness`` did not say what a minute of searching had ruled out). An attribute, not a
+    note, so that the line still names the activity; it survives pickling, as the search's
+    exception crosses from its child process."""
+    interrupt = KeyboardInterrupt()
+    interrupt.established = established
+    return interrupt
 
 
 @dataclass
@@ -197,7 +218,7 @@ class Parent:
             if reason == "time":
                 raise limit_error(self.time_limit, self.ruled_out,
                                   f" (stopped while {STAGES[self.stage]})")
-            raise KeyboardInterrupt
+            raise interrupted(f"{ruled_text(self.ruled_out)} (stopped while {STAGES[self.stage]})")
         return False
 
     def interrupted(self, interrupt: KeyboardInterrupt) -> None:

@@ -157,7 +157,7 @@ class Search:
         candidates = [stream_atom(triple, stream, self.data.encoder)
                       for triple, stream in vocabulary.candidates]
         return vocabulary, candidates, search_program(self.sides, candidates, self.data.background,
-                                                      self.period, bounds)
+                                                      self.period, bounds, self.query.unit_ms)
 
     def step(self, space: tuple[Vocabulary, list, str], whole: bool) -> tuple[SearchResult, Found | None]:
         """The deepening over one step's ``space`` (:meth:`space`)."""

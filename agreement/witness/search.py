@@ -32,7 +32,7 @@ import clingo
 
 from agreement.compare import pull_range
 from agreement.optiondefaults import DEFAULT_MAX_GROUND
-from agreement.witness.child import Watch, limit_error
+from agreement.witness.child import Watch, interrupted, limit_error, ruled_text
 from lars.analysis import is_stratified
 from lars.atoms import Atom
 from lars.errors import InputError, LimitError, SolverError
@@ -45,6 +45,7 @@ from solver.timeindexed import (
     tuple_window_rules,
 )
 from translate.api import Translation
+from translate.durations import unit_text
 
 ROLES = ("pull", "push")
 
@@ -93,11 +94,15 @@ class Bounds:
         if not 0 <= self.earliest <= self.horizon:
             raise InputError(f"--earliest must lie within [0, {self.horizon}], not {self.earliest}")
 
+    def within(self) -> str:
+        """The search space but for the number of triples, in words: ``within [0, 10] over 2
+        fresh constants``."""
+        where = " (stream patterns on their own streams only)" if self.own_streams else ""
+        return f"within [{self.earliest}, {self.horizon}] over {self.fresh} fresh constants{where}"
+
     def statement(self) -> str:
         """The words of SPEC section 13 for an exhausted search."""
-        where = " (stream patterns on their own streams only)" if self.own_streams else ""
-        return (f"no disagreement with ≤ {self.max_triples} triples within [{self.earliest}, {self.horizon}] "
-                f"over {self.fresh} fresh constants{where}; only the query's and the static "
+        return (f"no disagreement with ≤ {self.max_triples} triples {self.within()}; only the query's and the static "
                 f"data's constants, c-1 and c+1 for a FILTER's number c, and the fresh IRIs were "
                 f"tried: a disagreement needing another literal (a HAVING's or a function's) is not "
                 f"ruled out")
@@ -224,30 +229,65 @@ def last_pull(period: int, bounds: Bounds) -> int:
     return pulls[-1]
 
 
+def ground_size(sides: Sequence[Side], candidates: Sequence[Atom], end: int, limit: float) -> int:
+    """The estimated size of the search's ground program when the last pull is at ``end``
+    (:func:`estimate`); the choice atoms alone bound it from below, and past ``limit`` that
+    bound is returned without walking the timeline (--horizon 10^9 built its lists first,
+    issue 28). It grows with ``end``."""
+    size = len(candidates) * (end + 1)
+    return size if size > limit else estimate(sides, candidates, Timeline(0, end))
+
+
+def largest_fitting(low: int, high: int, fits: Callable[[int], bool]) -> int | None:
+    """The largest ``n`` in ``[low, high]`` with ``fits(n)``, for ``fits`` true up to some
+    point and false after it; ``None`` when ``fits(low)`` is false.
+
+    >>> largest_fitting(1, 100, lambda n: n * n <= 50), largest_fitting(3, 9, lambda n: n < 3)
+    (7, None)
+    """
+    if low > high or not fits(low):
+        return None
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if fits(middle) else (low, middle - 1)
+    return low
+
+
 def search_program(sides: Sequence[Side], candidates: Sequence[Atom], background: frozenset[Atom],
-                   period: int, bounds: Bounds) -> str:
+                   period: int, bounds: Bounds, unit_ms: int = 1000) -> str:
     """The whole search as ASP text (see the module docstring).
 
     Raises:
         InputError: the horizon holds no pulling instant.
         LimitError: the estimated ground program exceeds ``bounds.max_ground``.
         UnsupportedError: a side uses what the time-indexed encoding does not cover.
+
+    Either refusal says which ``--horizon``, ``--period`` or ``--max-ground`` works, computed
+    with the same estimate (``unit_ms``: one tick, to write a period as a duration; newcomer:
+    "give --horizon U or more" was offered where that horizon's program was over the limit, and
+    "lower --horizon" where no lower one held a pull).
     """
     timeline = Timeline(0, bounds.horizon)
     given = frozenset(candidates) | background
     sides = [pushed_down(side, given) for side in sides]
-    pulls = pull_range(period, (0, last_pull(period, bounds)))  # a range: nothing listed yet
-    # The choice atoms alone bound the size from below: checked before the estimate walks the
-    # timeline (--horizon 10^9 built its lists first, issue 28).
-    size = len(candidates) * (pulls[-1] + 1)
-    if size <= bounds.max_ground:
-        size = estimate(sides, candidates, Timeline(0, pulls[-1]))
-    if size > bounds.max_ground:
+    limit = bounds.max_ground
+
+    def fits(end: int) -> bool:
+        return ground_size(sides, candidates, end, limit) <= limit
+
+    pulls = pull_range(period, (0, bounds.horizon))  # a range: nothing listed yet
+    if not pulls:
+        raise InputError(f"the horizon {bounds.horizon} holds no pulling instant (period {period})",
+                         hint=", or ".join(no_pull_advice(period, bounds.horizon, fits, unit_ms)))
+    size = ground_size(sides, candidates, pulls[-1], limit)
+    if size > limit:
         raise LimitError(
             f"the search would ground about {size:,} rules over {len(candidates):,} candidate triples "
-            f"and {pulls[-1] + 1} time points (limit {bounds.max_ground:,})",
-            hint=f"lower --horizon (now {bounds.horizon}) or --constants (now {bounds.fresh})"
-                 + ("" if bounds.own_streams else ", give --own-streams") + ", or raise --max-ground")
+            f"and {pulls[-1] + 1} time points (limit {limit:,})",
+            hint=", or ".join([*oversize_advice(period, pulls, fits, unit_ms),
+                               f"lower --constants (now {bounds.fresh})"
+                               + ("" if bounds.own_streams else ", give --own-streams"),
+                               "raise --max-ground"]))
     ends = list(pulls)
     lines = timeline_facts(timeline, background) + [f"__wend({e})." for e in ends]
     for tag, side in zip(TAGS, sides):
@@ -255,6 +295,30 @@ def search_program(sides: Sequence[Side], candidates: Sequence[Atom], background
         lines += [encoding.text, *range_facts(encoding, timeline), *tuple_window_rules(encoding)]
     lines += comparison_rules(sides, period) + guess_rules(candidates, bounds.earliest, ends[-1])
     return "\n".join(lines)
+
+
+def no_pull_advice(period: int, horizon: int, fits: Callable[[int], bool], unit_ms: int) -> list[str]:
+    """What makes a ``horizon`` shorter than ``period`` hold a pull: ``--horizon`` at the
+    period when that program ``fits`` (the limit), a period no longer than the horizon when
+    the horizon's program fits (its last pull is no later), else both a longer horizon and a
+    larger limit."""
+    ways = [f"give --horizon {period}"] if fits(period) else []
+    if horizon >= 1 and fits(horizon):
+        ways.append(f"give --period {unit_text(horizon * unit_ms)} (or shorter)")
+    return ways or [f"give --horizon {period} and raise --max-ground"]
+
+
+def oversize_advice(period: int, pulls: range, fits: Callable[[int], bool], unit_ms: int) -> list[str]:
+    """What shrinks a search program over the limit in time: the longest horizon with fewer
+    pulls whose program ``fits``, else (one pull is already too big) the longest shorter
+    period, the horizon at it, whose program fits; nothing when none does."""
+    pulled = largest_fitting(1, len(pulls) - 1, lambda k: fits(pulls[k - 1]))
+    if pulled is not None:
+        return [f"give --horizon {pulls[pulled - 1]}"]
+    shorter = largest_fitting(1, period - 1, fits)
+    if shorter is not None:
+        return [f"give --period {unit_text(shorter * unit_ms)} --horizon {shorter}"]
+    return []
 
 
 Progress = Callable[[int, list[int]], None]
@@ -320,7 +384,7 @@ def deepen(program: str, bounds: Bounds, last: int, on_progress: Progress | None
     attempt = Attempt(control, last, order, start, time_limit, watch, whole)
     found = attempt(Step(bounds.max_triples, last), on_progress)
     if found is None:
-        attempt.refuse_if_stopped()
+        attempt.refuse_if_stopped(bounds)
         return None
     for moment in range(bounds.earliest, found.last if found.optimal else bounds.earliest):
         earlier = attempt(Step(len(found.stream), moment), on_progress)
@@ -403,10 +467,10 @@ class Attempt:
     def reason(self) -> str | None:
         return stop_reason(self.start, self.time_limit, self.watch)
 
-    def refuse_if_stopped(self) -> None:
-        """Stopped before any witness: say what is ruled out, and nothing more."""
+    def refuse_if_stopped(self, bounds: Bounds) -> None:
+        """Stopped before any witness: say what is ruled out within ``bounds``, and nothing more."""
         if not self.stopped:
             return
         if self.timed_out:
             raise limit_error(self.time_limit, self.bound)
-        raise KeyboardInterrupt
+        raise interrupted(ruled_text(self.bound, bounds.within()))

@@ -10,6 +10,8 @@ atom streams.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.badinput.clirun import ROOT, assert_refused, lars
@@ -19,6 +21,8 @@ FOLDER_STREAM = "http://ex.org/streams/test"  # the default stream of Turtle fol
 QUERY = f"SELECT ?x WHERE {{ STREAM <{EX}s> [RANGE 2s] {{ ?x <{EX}p> ?y }} }}\n"
 FOLDER_QUERY = QUERY.replace(f"<{EX}s>", f"<{FOLDER_STREAM}>")
 RECORDED = ROOT / "examples" / "csrbench" / "engine-answers" / "cqels-answer-1.json"
+INCOMPLETE = re.compile(r"; output stopped at time \d+: incomplete$")
+"""What an error line adds when answers were written before it (agreement/cli/incomplete.py)."""
 
 
 def triple(time: int, name: str = "b") -> str:
@@ -73,7 +77,8 @@ def test_a_bad_line_after_to_is_refused_as_without_to(tmp_path, reader):
     status, out, err = lars(*run_argv(tmp_path, reader, "--to", "6"))
     where = {"ntriples": "s.nt:6:", "turtle-folder": "data_12.ttl", "atoms": "s.txt:5:"}[reader]
     assert where in assert_refused(status, err)
-    assert assert_refused(*without[::2]) == assert_refused(status, err)
+    # the same refusal; where the output stopped before it differs (the answers end at --to)
+    assert INCOMPLETE.sub("", assert_refused(*without[::2])) == INCOMPLETE.sub("", assert_refused(status, err))
 
 
 @pytest.mark.parametrize("reader", ["ntriples", "atoms"])

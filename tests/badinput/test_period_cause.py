@@ -26,7 +26,7 @@ def test_the_period_is_named_as_the_cause(argv, cause):
     status, _, err = lars("agree", *argv, "--period", "99999999999d")
     message = assert_refused(status, err)
     assert f"error: {cause}: the timeline [0," in message, message
-    assert "give a shorter --period" in message and "--max-time-points" in message, message
+    assert "(give --period " in message and "(or shorter)" in message and "--max-time-points" in message, message
 
 
 def test_a_long_timeline_of_the_input_keeps_its_hint(tmp_path):

@@ -120,8 +120,8 @@ def test_no_witness_message_with_the_default_start(capsys, tmp_path):
 
 @pytest.mark.parametrize("argv, message", [
     pytest.param(["--period", "10s", "--horizon", "5"], "holds no pulling instant", id="horizon-short"),
-    pytest.param(["--period", "10s", "--max-ground", "100"], "lower --horizon (now 10) or --constants (now 2)",
-                 id="too-large"),
+    pytest.param(["--period", "10s", "--max-ground", "100"], "lower --constants (now 2), give --own-streams, "
+                 "or raise --max-ground", id="too-large"),
     pytest.param(["--period", "10s", "--profiles", "rsp4j,cqels"], "unknown profile 'rsp4j'",
                  id="profile"),
     pytest.param(["--period", "10s", "--max-triples", "0"], "--max-triples must be 1 or more",

@@ -91,7 +91,9 @@ def test_the_time_limit_holds_while_clingo_grounds(tmp_path):
 
 
 @pytest.mark.parametrize("number, status, line", [
-    pytest.param(signal.SIGINT, 130, "interrupted while searching for a witness", id="ctrl-c"),
+    # grounding (killed: "(stopped while clingo was grounding …)" follows) or solving the first
+    # vocabulary step, whose sizes rule nothing out over the whole space
+    pytest.param(signal.SIGINT, 130, "interrupted while searching for a witness: none ruled out", id="ctrl-c"),
     pytest.param(signal.SIGTERM, 143, "stopped by SIGTERM", id="sigterm"),
 ])
 def test_a_signal_kills_the_search_and_keeps_the_previous_output(tmp_path, number, status, line):
@@ -103,7 +105,7 @@ def test_a_signal_kills_the_search_and_keeps_the_previous_output(tmp_path, numbe
     process.send_signal(number)
     out, err = process.communicate(timeout=60)
     assert time.monotonic() - began < 2, err
-    assert (process.returncode, err.strip(), out) == (status, line, "")
+    assert (process.returncode, err.strip()[:len(line)], err.count("\n"), out) == (status, line, 1, "")
     assert not alive(search)
     assert output.read_text() == "old witness\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["q.rq", "w.nt"]

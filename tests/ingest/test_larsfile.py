@@ -63,7 +63,7 @@ def test_backwards_timestamp_names_both_lines(tmp_path):
     path = write(tmp_path, "3: p(1)\n7: p(2)\n7: p(3)\n5: p(4)\n")
     with pytest.raises(InputError) as caught:
         read_stream(path)
-    assert str(caught.value) == f"{path}:4: error: timestamp 5 goes back in time (line 3 had 7)"
+    assert str(caught.value) == f"{path}:4:1: error: timestamp 5 goes back in time (line 3 had 7)"
 
 
 def test_skip_mode_counts_bad_lines(tmp_path):
@@ -73,7 +73,7 @@ def test_skip_mode_counts_bad_lines(tmp_path):
     assert stream.time_points() == [3, 5]
     assert (report.records, report.elements, report.skipped) == (4, 2, 2)
     assert report.messages == [f"{path}:2:3: error: expected ':' but found 'q'",
-                               f"{path}:3: error: timestamp 2 goes back in time (line 1 had 3)"]
+                               f"{path}:3:1: error: timestamp 2 goes back in time (line 1 had 3)"]
     assert report.summary() == ["warning: skipped 2 bad records:", f"  {report.messages[0]}",
                                 f"  {report.messages[1]}"]
 
@@ -83,7 +83,7 @@ def test_sort_mode_sorts_and_warns(tmp_path):
     report = ReadReport()
     stream = read_stream(path, policy=ReadPolicy(order="sort"), report=report)
     assert [[str(atom.predicate) for atom in stream.at(t)] for t in (5, 7)] == [["b", "d"], ["a", "c"]]
-    assert report.summary() == [f"{path}:2: warning: timestamp 5 goes back in time (line 1 had 7); "
+    assert report.summary() == [f"{path}:2:1: warning: timestamp 5 goes back in time (line 1 had 7); "
                                 "2 lines out of time order were sorted"]
 
 

@@ -114,7 +114,7 @@ def test_read_ntriples_backwards_timestamp_names_both_lines(tmp_path):
     path = write(tmp_path, "s.nt", f"{TRIPLE} 3\n{TRIPLE} 7\n#\n{TRIPLE} 7\n{TRIPLE} 5\n")
     with pytest.raises(InputError) as caught:
         list(read_timestamped_ntriples(path))
-    assert str(caught.value) == f"{path}:5: error: timestamp 5 goes back in time (line 4 had 7)"
+    assert str(caught.value) == f"{path}:5:61: error: timestamp 5 goes back in time (line 4 had 7)"
 
 
 def test_read_ntriples_stops_at_first_bad_line(tmp_path):
@@ -140,7 +140,7 @@ def test_read_ntriples_skip_mode_skips_backwards_lines(tmp_path):
     report = ReadReport()
     elements = list(read_timestamped_ntriples(path, policy=ReadPolicy(on_error="skip"), report=report))
     assert [e.position.line for e in elements] == [1, 2, 4]
-    assert report.messages == [f"{path}:3: error: timestamp 6 goes back in time (line 2 had 9)"]
+    assert report.messages == [f"{path}:3:61: error: timestamp 6 goes back in time (line 2 had 9)"]
 
 
 def test_read_ntriples_sort_mode_sorts_stably_and_warns(tmp_path):
@@ -149,7 +149,7 @@ def test_read_ntriples_sort_mode_sorts_stably_and_warns(tmp_path):
     elements = list(read_timestamped_ntriples(path, policy=ReadPolicy(order="sort"), report=report))
     assert [(e.time, e.position.line) for e in elements] == [(5, 2), (5, 5), (6, 4), (7, 1), (7, 3)]
     assert (report.reordered, report.skipped) == (3, 0)
-    assert report.summary() == [f"{path}:2: warning: timestamp 5 goes back in time (line 1 had 7); "
+    assert report.summary() == [f"{path}:2:61: warning: timestamp 5 goes back in time (line 1 had 7); "
                                 "3 lines out of time order were sorted"]
 
 

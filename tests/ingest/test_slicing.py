@@ -154,7 +154,7 @@ def test_spark_checks_time_order_across_partitions(spark_master, tmp_path, polic
     assert spark == local
     message = "timestamp 1 goes back in time (line 1 had 500)"
     if policy.on_error == "stop":
-        assert spark == (InputError, f"{tmp_path / 's.stream'}:2: error: {message}")
+        assert spark == (InputError, f"{tmp_path / 's.stream'}:2:1: error: {message}")
     else:
         assert spark[1].skipped == 199 and spark[1].messages[0].endswith(message)
 

@@ -51,13 +51,13 @@ def test_a_line_going_back_within_its_stream_is_refused_with_its_line(tmp_path) 
     path = write(tmp_path, [("a", "s1", 1), ("b", "s2", 0), ("c", "s1", 3), ("d", "s1", 2)])
     with pytest.raises(InputError) as error:
         read(path)
-    assert str(error.value) == (f"{path}:4: error: timestamp 2 goes back in time (line 3 had 3 "
+    assert str(error.value) == (f"{path}:4:74: error: timestamp 2 goes back in time (line 3 had 3 "
                                 f"on stream <{EX}s1>)")
 
 
 def test_a_single_stream_going_back_keeps_its_message(tmp_path) -> None:
     path = write(tmp_path, [("a", "s1", 1), ("b", "s1", 3), ("c", "s1", 2)])
-    with pytest.raises(InputError, match=r":3: error: timestamp 2 goes back in time \(line 2 "
+    with pytest.raises(InputError, match=r":3:74: error: timestamp 2 goes back in time \(line 2 "
                                          r"had 3\)$"):
         read(path)
 
@@ -65,7 +65,7 @@ def test_a_single_stream_going_back_keeps_its_message(tmp_path) -> None:
 def test_a_stream_starting_behind_what_was_read_is_refused(tmp_path) -> None:
     # s1 is read to time 5 before s2 appears at 0: merging would need the whole file first
     path = write(tmp_path, [("a", "s1", 1), ("b", "s1", 5), ("c", "s1", 6), ("d", "s2", 0)])
-    with pytest.raises(InputError, match=r":4: error: timestamp 0 of a stream first seen here "
+    with pytest.raises(InputError, match=r":4:74: error: timestamp 0 of a stream first seen here "
                                          r"goes back in time"):
         read(path)
     found, report = read(path, order="sort")
@@ -129,6 +129,6 @@ def test_a_partitioned_run_refuses_an_interleaved_file_and_sorting_reads_it(tmp_
     # workers read byte ranges, which must ascend in time across streams: the worker that meets
     # the line going back refuses the file (never a range cut wrong); --order sort reads it
     code, _, err = run(tmp_path, capsys, INTERLEAVED, "--partitions", "2")
-    assert code == 2 and ":2: error: timestamp 0 goes back in time (line 1 had 1)" in err
+    assert code == 2 and ":2:74: error: timestamp 0 goes back in time (line 1 had 1)" in err
     code, out, _ = run(tmp_path, capsys, INTERLEAVED, "--partitions", "2", "--order", "sort")
     assert code == 0 and out == run(tmp_path, capsys, INTERLEAVED)[1]
