@@ -4,16 +4,15 @@ streams met (:mod:`agreement.agree.arrivals`), the driver re-reads only the wind
 intervals it explains, and the report is byte for byte the one of the check in one process.
 
 Inputs: generated streams on two streams (so that C-SPARQL's default graph merges triples of
-the stream the query does not read: condition (ii), Dell'Aglio et al.'s and the paper's), and
-CSRBench's seven queries over its stream as one N-Triples file (Dell'Aglio et al., "On
-correctness in RDF stream processor benchmarking", ISWC 2013; bundled in ``examples/csrbench``).
+the stream the query does not read: condition (ii), Dell'Aglio et al.'s and the paper's).
+CSRBench's seven queries over its stream as one N-Triples file, as Spark tasks with the driver
+reading nothing, are checked in ``test_agree_partitions.py``, beside the worker processes' run
+of them, with which they share each query's run in one process.
 """
 
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -23,19 +22,7 @@ from hypothesis import strategies as st
 from agreement.agree.arrivals import WindowReader
 from agreement.agree.plan import CheckPlan
 from agreement.facade import check_agreement
-from tests.agreement.test_agree_partitions import lars, same_when_cut
-
-ROOT = Path(__file__).resolve().parents[2]
-CSRBENCH = ROOT / "examples" / "csrbench"
-QUERIES = sorted((CSRBENCH / "queries").glob("q*-cqels.rq"))
-
-
-@contextmanager
-def driver_reads_nothing(monkeypatch) -> Iterator[None]:
-    """Inside: the driver of ``lars agree --partitions`` fails the test if it reads the stream."""
-    with monkeypatch.context() as patch:
-        patch.setattr(CheckPlan, "slices", lambda self: pytest.fail("the driver read the stream"))
-        yield
+from tests.agreement.test_agree_partitions import driver_reads_nothing, lars, same_when_cut
 
 
 def same_report(capsys, monkeypatch, base: list, *cut: str) -> None:
@@ -131,16 +118,6 @@ def test_window_reader_seeks_to_the_interval(tmp_path):
     assert [str(e.triple[2]) for _, elements in got for e in elements] == [str(i) for i in range(6, 12)]
     assert {str(e.stream) for _, elements in got for e in elements} == {"http://ex.org/s"}
     assert [t for t, _ in reader.slices(8, None)] == [8, 9]
-
-
-@pytest.mark.spark
-@pytest.mark.parametrize("query", [pytest.param(q, id=q.stem, marks=() if q.name == "q1-cqels.rq"
-                                                else pytest.mark.slow) for q in QUERIES])
-def test_csrbench_as_spark_tasks(capsys, monkeypatch, spark_master, csrbench_file, query):
-    """CSRBench Q1–Q7 with Spark tasks in local mode: the in-process report, byte for byte
-    (Q2–Q7 only with ``-m slow``: 30–70 s each on a shared 2-core machine)."""
-    same_report(capsys, monkeypatch, ["agree", query, "--stream", csrbench_file, "--period", "10s"],
-                "--partitions", "2", "--spark", "always", "--master", spark_master)
 
 
 def test_the_workers_explain_and_the_driver_merges(capsys, monkeypatch, tmp_path):
