@@ -35,7 +35,9 @@ class Report:
 
     ``lower`` and ``upper``, when set, are the relations of the same evaluation with the input
     items stamped exactly at the window's two boundaries left out and taken in
-    (:func:`boundary_tolerant`): a recording with jitter may hold anything between them.
+    (:func:`boundary_tolerant`): a recording with jitter may hold anything between them. For a
+    query whose answers do not grow with its windows (:func:`translate.monotone.grows_with_windows`)
+    they are no bounds, and ``choices`` holds them instead: a recording may hold one of them.
     ``counts``, when set, says how many times a bag engine gives each row (:mod:`agreement.check.bags`).
     """
 
@@ -44,6 +46,7 @@ class Report:
     lower: frozenset[Row] | None = None
     upper: frozenset[Row] | None = None
     counts: frozenset[tuple[Row, int]] | None = None
+    choices: tuple[frozenset[Row], ...] = ()
 
 
 def boundary_tolerant(profile: Profile) -> bool:
@@ -64,13 +67,19 @@ def at_times(run: Iterable[Report], other: Iterable[Report]) -> Iterator[tuple[R
         yield report, pending if pending is not None and pending.time == report.time else None
 
 
-def with_boundaries(run: Iterable[Report], lower: Iterable[Report],
-                    upper: Iterable[Report]) -> Iterator[Report]:
+def with_boundaries(run: Iterable[Report], lower: Iterable[Report], upper: Iterable[Report],
+                    grows: bool = True) -> Iterator[Report]:
     """``run`` with each report's ``lower`` and ``upper`` taken from the runs with open and
-    closed bounds at the same time point (empty where those did not report), as it is read."""
+    closed bounds at the same time point (empty where those did not report), as it is read;
+    for a query that does not ``grow`` with its windows, those relations as ``choices`` (where
+    those runs reported) and no bounds."""
     for (report, low), (_, high) in zip(at_times(run, lower), at_times(run, upper)):
-        yield Report(report.time, report.rows, low.rows if low else frozenset(),
-                     high.rows if high else report.rows)
+        if grows:
+            yield Report(report.time, report.rows, low.rows if low else frozenset(),
+                         high.rows if high else report.rows)
+        else:
+            yield Report(report.time, report.rows,
+                         choices=tuple(other.rows for other in (low, high) if other is not None))
 
 
 class LazyReports(Sequence[Report]):

@@ -42,6 +42,7 @@ from translate.profilefile import resolve_profile
 from translate.profiles import Profile
 from translate.rdf import RdfTermEncoder
 from solver.strategies import slices_of
+from translate.monotone import grows_with_windows
 from translate.reports import compile_profile, report_reach
 from translate.rsp import RangeWindow, RspQuery
 
@@ -250,8 +251,9 @@ class RunCache:
             run = self._run(profile, t0)
             lower = self._run(replace(profile, bounds="open"), t0).reports
             upper = self._run(replace(profile, bounds="closed"), t0).reports
+            grows = grows_with_windows(self.query, profile.r2s_for(self.query.name, self.query.r2s))
             self._widened_runs[profile, t0] = replace(run, reports=_like(
-                run.reports, with_boundaries(run.reports, lower, upper)))
+                run.reports, with_boundaries(run.reports, lower, upper, grows)))
         return self._widened_runs[profile, t0]
 
     def _counted(self, profile: Profile, t0: int) -> ExpectedRun:
