@@ -23,6 +23,7 @@ from agreement.check.expected import (
     reports_over, with_boundaries,
 )
 from agreement.check.judge import Judgement, judge
+from agreement.check.sliding import read_off, window_reading, window_relations
 from agreement.optiondefaults import DEFAULT_MAX_T0
 from agreement.recorded import read_relations
 from agreement.defaults import default_period, named_stream_slices, read_named_stream
@@ -42,7 +43,7 @@ from translate.profilefile import resolve_profile
 from translate.profiles import Profile
 from translate.rdf import RdfTermEncoder
 from solver.strategies import slices_of
-from translate.reports import compile_profile, report_reach
+from translate.reports import compile_profile, compile_sliding, report_reach
 from translate.rsp import RangeWindow, RspQuery
 
 
@@ -94,10 +95,14 @@ class RunCache:
     """``elements`` already encoded (:func:`read_encoded`): the runs read these atoms, and
     ``elements`` is read only for explanations."""
 
+    reads_windows = True
+    """Whether runs may be read off a run of the window sliding by one tick (:meth:`_windowed`)."""
+
     def __post_init__(self) -> None:
         self._runs: dict[tuple[Profile, int], ExpectedRun] = {}
         self._widened_runs: dict[tuple[Profile, int], ExpectedRun] = {}
         self._counted_runs: dict[tuple[Profile, int], ExpectedRun] = {}
+        self._sliding: dict[tuple, LazyReports | None] = {}
         self._data: QueryData | None = None
         self._times = (self.encoded.times if self.encoded is not None
                        else [e.time for e in self.elements])
@@ -203,6 +208,10 @@ class RunCache:
 
     def _computed(self, profile: Profile, t0: int) -> ExpectedRun:
         key = (profile, t0)
+        if key not in self._runs:
+            windowed = self._windowed(profile, t0)
+            if windowed is not None:
+                self._runs[key] = windowed
         step = self._slide(profile)
         if key not in self._runs and step is not None and t0 >= step:
             base = self._run(profile, t0 % step)
@@ -218,6 +227,45 @@ class RunCache:
                 computed = self._started_up(computed, self._run(full, t0).reports, t0)
             self._runs[key] = ExpectedRun(t0, translation, computed)
         return self._runs[key]
+
+    def _windowed(self, profile: Profile, t0: int) -> ExpectedRun | None:
+        """The run read off the run of the query's window sliding by one tick, which holds the
+        run of every t0 (:mod:`agreement.check.sliding`), ``None`` where it does not. Not
+        under ``--partitions``, whose runs are solved range by range as ``lars run`` solves
+        them, nor for a live stream (:attr:`reads_windows`)."""
+        reading = window_reading(self.query, profile) if self.reads_windows else None
+        if reading is None or self.cut.partitions:
+            return None
+        length, shift = reading
+        relations = self._window_relations(profile, length)
+        if relations is None:
+            return None
+        translation = compile_profile(self.query, profile, t0, self.period, self.variant,
+                                      self._reach)  # its errors, as a computed run raises them
+        window = self.query.streams[0].window
+        return ExpectedRun(t0, translation, LazyReports(
+            read_off(relations, t0, window, shift, self.timeline.end), self.timeline.end,
+            window.step))
+
+    def _window_relations(self, profile: Profile, length: int) -> LazyReports | None:
+        """The relations of the windows ``[t - length, t]`` holding input, computed as read
+        and kept for every t0 (``None``: the query reads time otherwise, its own program
+        decides)."""
+        key = (profile.translation, profile.empty_group, length)
+        if key not in self._sliding:
+            translation = (compile_sliding(self.query, profile, length, self.variant)
+                           if length >= 0 else None)
+            if translation is None:
+                self._sliding[key] = LazyReports(()) if length < 0 else None
+            else:
+                data = self._data_for(translation)
+                slices = (self.encoded.slices() if self.encoded is not None
+                          and self.encoded.stream is None else slices_of(data.stream))
+                stream = data.encoder.encode(self.query.streams[0].stream)
+                self._sliding[key] = LazyReports(window_relations(
+                    translation, length, slices, self.timeline, data.background, data.encoder,
+                    stream))
+        return self._sliding[key]
 
     def _started_up(self, partial: LazyReports, full: Sequence[Report], t0: int) -> LazyReports:
         """The run with partial start-up windows: its own reports before the first window
