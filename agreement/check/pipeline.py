@@ -34,6 +34,7 @@ from ingest.options import ReadOptions
 from ingest.policy import ReadReport, within_timeline
 from ingest.reach import count_reach
 from ingest.rdffiles import StreamTriple
+from lars.analysis import derived_predicates
 from lars.errors import InputError, LarsError, LimitError, Position
 from lars.folds import has_folds
 from lars.streams import Stream, Timeline
@@ -249,16 +250,21 @@ class RunCache:
 
     def _window_relations(self, profile: Profile, length: int) -> LazyReports | None:
         """The relations of the windows ``[t - length, t]`` holding input, computed as read
-        and kept for every t0 (``None``: the query reads time otherwise, its own program
-        decides)."""
+        and kept for every t0. ``None`` where the profile's own program decides: the query
+        reads time otherwise, or static data holds a predicate the sliding program derives
+        (τ1's ``triple``), which keeps its window in a copy rule evaluated anew at every tick
+        (:mod:`solver.incremental.unfold`), β times the work of one run."""
         key = (profile.translation, profile.empty_group, length)
         if key not in self._sliding:
             translation = (compile_sliding(self.query, profile, length, self.variant)
                            if length >= 0 else None)
+            data = self._data_for(translation) if translation is not None else None
+            if data is not None and any(atom.signature in derived_predicates(translation.program)
+                                        for atom in data.background):
+                translation = None
             if translation is None:
                 self._sliding[key] = LazyReports(()) if length < 0 else None
             else:
-                data = self._data_for(translation)
                 slices = (self.encoded.slices() if self.encoded is not None
                           and self.encoded.stream is None else slices_of(data.stream))
                 stream = data.encoder.encode(self.query.streams[0].stream)

@@ -153,3 +153,28 @@ def test_csrbench_runs_read_off_the_sliding_window(name, number):
         for t0 in range(3):
             assert tuple(next(cache(engine, [t0])).reports) == direct(cache, engine, t0)
     assert cache._sliding
+
+
+@pytest.mark.parametrize("name, slides", [("csparql", False), ("yasper", True)])
+def test_static_data(tmp_path, name, slides):
+    """A query joining the window with static data: under τ1 the static triples are the
+    background of ``triple``, which the sliding program's copy rule derives, so that rule would
+    be evaluated anew at every tick and the profile's own program decides; under τ2 the window
+    is read in the query's rules and the runs are read off the sliding window. Both the
+    profile's own run."""
+    data = tmp_path / "labels.nt"
+    data.write_text('<http://ex.org/a> <http://ex.org/label> "A" .\n'
+                    '<http://ex.org/b> <http://ex.org/label> "B" .\n')
+    query = parse_query("SELECT ?s ?l WHERE { STREAM <http://ex.org/s> [RANGE 3s SLIDE 2s] "
+                        "{ ?s <http://ex.org/p> ?o } ?o <http://ex.org/label> ?l }",
+                        "q.rq", "cqels", "1s")
+    elements = elements_of([(1, "x", "a", False), (2, "y", "b", False), (5, "x", "b", False)])
+    cache = RunCache(query, elements, static_graphs([str(data)], query),
+                     check_timeline(query, 5, None, None))
+    engine = replace(profile(name), empty="emit")
+    for t0 in range(4):
+        run = tuple(next(cache(engine, [t0])).reports)
+        assert run == direct(cache, engine, t0), t0
+        assert any(r.rows for r in run)
+    assert cache._sliding
+    assert all((relations is not None) == slides for relations in cache._sliding.values())
