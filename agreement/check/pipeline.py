@@ -25,7 +25,7 @@ from agreement.check.expected import (
     reports_over, with_boundaries,
 )
 from agreement.check.judge import Judgement, judge
-from agreement.check.sliding import read_off, window_reading, window_relations
+from agreement.check.sliding import read_off, sliding_relations, window_reading
 from agreement.optiondefaults import DEFAULT_MAX_T0
 from agreement.recorded import read_relations
 from agreement.defaults import default_period, named_stream_slices, read_named_stream
@@ -36,7 +36,6 @@ from ingest.options import ReadOptions
 from ingest.policy import ReadReport, within_timeline
 from ingest.reach import count_reach
 from ingest.rdffiles import StreamTriple
-from lars.analysis import derived_predicates
 from lars.errors import InputError, LarsError, LimitError, Position
 from lars.folds import has_folds
 from lars.streams import Stream, Timeline
@@ -46,7 +45,7 @@ from translate.profilefile import resolve_profile
 from translate.profiles import Profile
 from translate.rdf import RdfTermEncoder
 from solver.strategies import slices_of
-from translate.reports import compile_profile, compile_sliding, report_reach
+from translate.reports import compile_profile, report_reach
 from translate.rsp import RangeWindow, RspQuery
 
 
@@ -252,27 +251,14 @@ class RunCache:
 
     def _window_relations(self, profile: Profile, length: int) -> LazyReports | None:
         """The relations of the windows ``[t - length, t]`` holding input, computed as read
-        and kept for every t0. ``None`` where the profile's own program decides: the query
-        reads time otherwise, or static data holds a predicate the sliding program derives
-        (τ1's ``triple``), which keeps its window in a copy rule evaluated anew at every tick
-        (:mod:`solver.incremental.unfold`), β times the work of one run."""
+        and kept for every t0 (:func:`~agreement.check.sliding.sliding_relations`; ``None``:
+        the profile's own program decides)."""
         key = (profile.translation, profile.empty_group, length)
         if key not in self._sliding:
-            translation = (compile_sliding(self.query, profile, length, self.variant)
-                           if length >= 0 else None)
-            data = self._data_for(translation) if translation is not None else None
-            if data is not None and any(atom.signature in derived_predicates(translation.program)
-                                        for atom in data.background):
-                translation = None
-            if translation is None:
-                self._sliding[key] = LazyReports(()) if length < 0 else None
-            else:
-                slices = (self.encoded.slices() if self.encoded is not None
-                          and self.encoded.stream is None else slices_of(data.stream))
-                stream = data.encoder.encode(self.query.streams[0].stream)
-                self._sliding[key] = LazyReports(window_relations(
-                    translation, length, slices, self.timeline, data.background, data.encoder,
-                    stream))
+            self._sliding[key] = sliding_relations(
+                self.query, profile, length, self.variant, self._data_for, self.timeline,
+                lambda data: (self.encoded.slices() if self.encoded is not None
+                              and self.encoded.stream is None else slices_of(data.stream)))
         return self._sliding[key]
 
     def _started_up(self, partial: LazyReports, full: Sequence[Report], t0: int) -> LazyReports:

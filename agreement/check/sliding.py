@@ -36,14 +36,17 @@ and a query that reads time otherwise, keeps its own program.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
-from agreement.check.expected import Report, atoms_now, relation
+from agreement.check.expected import LazyReports, Report, atoms_now, relation
+from ingest.eager import QueryData
+from lars.analysis import derived_predicates
 from lars.atoms import Atom
 from lars.streams import Timeline
 from solver.strategies import evaluate
 from translate.api import Translation
 from translate.profiles import Profile
+from translate.reports import compile_sliding
 from translate.rsp import RangeWindow, RspQuery
 
 POLICY = frozenset({"window-close", "non-empty"})
@@ -76,6 +79,34 @@ def window_reading(query: RspQuery, profile: Profile) -> tuple[int, int] | None:
     lower = profile.bounds in ("left-open", "open")
     upper = profile.bounds in ("right-open", "open")
     return window.length - lower - upper, int(upper)
+
+
+def sliding_relations(query: RspQuery, profile: Profile, length: int, variant: str,
+                      data_for: Callable[[Translation], QueryData], timeline: Timeline,
+                      slices_of: Callable[[QueryData], Iterable]) -> LazyReports | None:
+    """The relations of the windows ``[t - length, t]`` holding input (:func:`window_relations`)
+    of the sliding program, read as far as asked (no window at all for a negative ``length``).
+    ``None`` where the profile's own program decides: the query reads time otherwise, or static
+    data holds a predicate the sliding program derives (τ1's ``triple``), which keeps its window
+    in a copy rule evaluated anew at every tick (:mod:`solver.incremental.unfold`), β times the
+    work of one run.
+
+    Args:
+        data_for: the encoded data for a translation (:func:`ingest.eager.encoded_data`).
+        slices_of: the stream's slices ``(t, atoms)`` in that data, read anew.
+    """
+    if length < 0:
+        return LazyReports(())
+    translation = compile_sliding(query, profile, length, variant)
+    if translation is None:
+        return None
+    data = data_for(translation)
+    derived = derived_predicates(translation.program)
+    if any(atom.signature in derived for atom in data.background):
+        return None
+    stream = data.encoder.encode(query.streams[0].stream)
+    return LazyReports(window_relations(translation, length, slices_of(data), timeline,
+                                        data.background, data.encoder, stream))
 
 
 def window_relations(translation: Translation, length: int, slices: Iterable,
