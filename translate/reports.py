@@ -61,7 +61,7 @@ from dataclasses import dataclass, replace
 from lars.analysis import derived_predicates
 from lars.atoms import TRUE_PREDICATE, Atom, Comparison
 from lars.errors import InputError, UnsupportedError
-from lars.formulas import At, Fold, WindowAtom
+from lars.formulas import DIAMOND, At, Fold, WindowAtom
 from lars.rules import Literal, Program, Rule
 from lars.terms import BinaryOp, Number, Term, Variable
 from lars.windows import NOW, UNBOUNDED, TimeWindow
@@ -390,6 +390,49 @@ def compile_profile(query: RspQuery, profile: Profile, t0: int = 0, period: int 
                        profile.translation, variant if profile.translation == "cqels" else None,
                        "engine", period if "periodic" in profile.report else None, profile.bounds,
                        profile=profile.name, report=REPORT, t0=t0, empty_group=profile.empty_group)
+
+
+def compile_sliding(query: RspQuery, profile: Profile, length: int,
+                    variant: str = "brave") -> Translation | None:
+    """The query as ``profile`` translates it (τ1 or τ2, its empty-group reading) with every
+    window read as ``⊞^length ◇`` and no report policy: at every time point ``t`` its answers
+    are the query over the window content ``[t - length, t]``.
+
+    ``lars check`` reads the reports of a window-close profile off it, for every t0 at once
+    (:mod:`agreement.check.sliding`). That reading needs the answers to depend on time only
+    through that window, so ``None`` when the program reads time otherwise (an ``@``, the
+    query's NOW(), any other window).
+    """
+    window = TimeWindow(length)
+    prepared = _prepare(query, profile, variant)
+    result = _strategy(profile)(prepared, RdfTermEncoder(), literals=lambda _, atoms: tuple(
+        Literal(WindowAtom(window, DIAMOND, atom)) for atom in atoms),
+        empty_group=profile.empty_group)
+    if not all(_timeless(rule, window) for rule in result.program):
+        return None
+    select = tuple(v.name for v in query.variables)
+    spec = AnswerSpec(result.answer_predicate, tuple(sorted(set(select))), select)
+    return Translation(result.program, result.comments, spec, prepared, profile.translation,
+                       variant if profile.translation == "cqels" else None, "engine",
+                       window_bounds="closed", profile=profile.name,
+                       empty_group=profile.empty_group)
+
+
+def _timeless(rule: Rule, window: TimeWindow) -> bool:
+    """Whether ``rule`` reads time only through ``window`` over stream items (``⊞ ◇ striple``):
+    a plain head, and body literals that are plain atoms, comparisons, folds over plain atoms
+    or that window."""
+    if not isinstance(rule.head, Atom):
+        return False
+    for literal in rule.body:
+        formula = literal.formula
+        if isinstance(formula, WindowAtom):
+            if (formula.window != window or formula.modality != DIAMOND
+                    or formula.atom.predicate != STRIPLE):
+                return False
+        elif not isinstance(formula, (Atom, Comparison, Fold)):
+            return False
+    return True
 
 
 def window_reach(queries: Sequence[RspQuery]) -> int | None:

@@ -21,6 +21,7 @@ from ingest.eager import QueryData
 from ingest.policy import ReadReport
 from lars.errors import SolverError
 from lars.streams import Timeline
+from solver.answers import TimePointAnswer
 from solver.strategies import evaluate, slices_of
 from translate.api import Translation
 from translate.profiles import Profile
@@ -271,16 +272,25 @@ def reports_over(translation: Translation, slices: Iterable, timeline: Timeline,
 
 def _reports_of(translation: Translation, answers: Iterable, encoder) -> Iterator[Report]:
     """The reports among a compiled profile's answers, as relations in the SELECT order."""
-    select = translation.answer.select_order
     for answer in answers:
-        if len(answer.streams) != 1:
-            raise SolverError(f"the {translation.profile} program has {len(answer.streams)} answer "
-                              f"streams at {answer.time}; compiled profiles must have exactly one")
-        atoms = [atom for atom, time in answer.streams[0] if time == answer.time]
-        if not any(atom.predicate == translation.report for atom in atoms):
-            continue
-        rows = translation.rows(atoms, encoder)
-        yield Report(answer.time, frozenset(tuple(row[v] for v in select) for row in rows))
+        atoms = atoms_now(translation, answer)
+        if any(atom.predicate == translation.report for atom in atoms):
+            yield Report(answer.time, relation(translation, atoms, encoder))
+
+
+def atoms_now(translation: Translation, answer: TimePointAnswer) -> list:
+    """The atoms a compiled profile's answer holds at its time point (it has one answer
+    stream: :class:`~lars.errors.SolverError` otherwise)."""
+    if len(answer.streams) != 1:
+        raise SolverError(f"the {translation.profile} program has {len(answer.streams)} answer "
+                          f"streams at {answer.time}; compiled profiles must have exactly one")
+    return [atom for atom, time in answer.streams[0] if time == answer.time]
+
+
+def relation(translation: Translation, atoms: Iterable, encoder) -> frozenset[Row]:
+    """The relation of the answer atoms among ``atoms``, rows in the SELECT order."""
+    select = translation.answer.select_order
+    return frozenset(tuple(row[v] for v in select) for row in translation.rows(atoms, encoder))
 
 
 def expected_runs(query: RspQuery, profile: Profile, input_times: Sequence[int], data_for,

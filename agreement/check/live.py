@@ -65,6 +65,7 @@ class LiveRuns(RunCache):
 
     feed: Iterable = ()
     past_end: Callable[[int], bool] = lambda time: False
+    reads_windows = False  # each run reads its own copy of the live slices (_reports)
 
     def __post_init__(self) -> None:
         super().__post_init__()

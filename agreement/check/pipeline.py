@@ -4,7 +4,9 @@ The stream is read once and encoded as it is read (:func:`read_encoded`; past
 :data:`HELD_TRIPLES` triples each run reads it again, so memory stays flat); the expected runs of every profile and t0 the judge
 asks for are computed on demand, as far as the judge reads them, and kept, so trying a
 profile's variations or merged relations costs at most one LARS run per new (profile, t0)
-(fewer where one run serves several t0, :meth:`RunCache._slide`).
+(fewer where one run serves several t0: under a window-close profile one run of the query's
+window sliding by one tick serves every t0, :meth:`RunCache._windowed`; else the run of
+``t0 mod β``, :meth:`RunCache._slide`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from agreement.check.expected import (
     reports_over, with_boundaries,
 )
 from agreement.check.judge import Judgement, judge
+from agreement.check.sliding import read_off, sliding_relations, window_reading
 from agreement.optiondefaults import DEFAULT_MAX_T0
 from agreement.recorded import read_relations
 from agreement.defaults import default_period, named_stream_slices, read_named_stream
@@ -95,10 +98,14 @@ class RunCache:
     """``elements`` already encoded (:func:`read_encoded`): the runs read these atoms, and
     ``elements`` is read only for explanations."""
 
+    reads_windows = True
+    """Whether runs may be read off a run of the window sliding by one tick (:meth:`_windowed`)."""
+
     def __post_init__(self) -> None:
         self._runs: dict[tuple[Profile, int], ExpectedRun] = {}
         self._widened_runs: dict[tuple[Profile, int], ExpectedRun] = {}
         self._counted_runs: dict[tuple[Profile, int], ExpectedRun] = {}
+        self._sliding: dict[tuple, LazyReports | None] = {}
         self._data: QueryData | None = None
         self._times = (self.encoded.times if self.encoded is not None
                        else [e.time for e in self.elements])
@@ -204,6 +211,10 @@ class RunCache:
 
     def _computed(self, profile: Profile, t0: int) -> ExpectedRun:
         key = (profile, t0)
+        if key not in self._runs:
+            windowed = self._windowed(profile, t0)
+            if windowed is not None:
+                self._runs[key] = windowed
         step = self._slide(profile)
         if key not in self._runs and step is not None and t0 >= step:
             base = self._run(profile, t0 % step)
@@ -219,6 +230,37 @@ class RunCache:
                 computed = self._started_up(computed, self._run(full, t0).reports, t0)
             self._runs[key] = ExpectedRun(t0, translation, computed)
         return self._runs[key]
+
+    def _windowed(self, profile: Profile, t0: int) -> ExpectedRun | None:
+        """The run read off the run of the query's window sliding by one tick, which holds the
+        run of every t0 (:mod:`agreement.check.sliding`), ``None`` where it does not. Not
+        under ``--partitions``, whose runs are solved range by range as ``lars run`` solves
+        them, nor for a live stream (:attr:`reads_windows`)."""
+        reading = window_reading(self.query, profile) if self.reads_windows else None
+        if reading is None or self.cut.partitions:
+            return None
+        length, shift = reading
+        relations = self._window_relations(profile, length)
+        if relations is None:
+            return None
+        translation = compile_profile(self.query, profile, t0, self.period, self.variant,
+                                      self._reach)  # its errors, as a computed run raises them
+        window = self.query.streams[0].window
+        return ExpectedRun(t0, translation, LazyReports(
+            read_off(relations, t0, window, shift, self.timeline.end), self.timeline.end,
+            window.step))
+
+    def _window_relations(self, profile: Profile, length: int) -> LazyReports | None:
+        """The relations of the windows ``[t - length, t]`` holding input, computed as read
+        and kept for every t0 (:func:`~agreement.check.sliding.sliding_relations`; ``None``:
+        the profile's own program decides)."""
+        key = (profile.translation, profile.empty_group, length)
+        if key not in self._sliding:
+            self._sliding[key] = sliding_relations(
+                self.query, profile, length, self.variant, self._data_for, self.timeline,
+                lambda data: (self.encoded.slices() if self.encoded is not None
+                              and self.encoded.stream is None else slices_of(data.stream)))
+        return self._sliding[key]
 
     def _started_up(self, partial: LazyReports, full: Sequence[Report], t0: int) -> LazyReports:
         """The run with partial start-up windows: its own reports before the first window
