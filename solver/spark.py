@@ -1,8 +1,10 @@
-"""The process's one Spark session: started quietly on first use, stopped at exit (SPEC section 8).
+"""The process's one Spark context: started quietly on first use, stopped at exit (SPEC section 8).
 
 Both Spark jobs share it: slicing stream files (:mod:`ingest.slicing`) and solving time ranges
-on executors (:mod:`solver.partition`). pyspark is imported only when the first session starts,
-so nothing else in ``solver`` needs it.
+on executors (:mod:`solver.partition`). Both are RDD jobs, so a bare ``SparkContext`` serves
+them: no ``SparkSession``, whose SQL machinery no job of ours uses and whose start costs the
+driver's JVM time and memory. pyspark is imported only when the first context starts, so
+nothing else in ``solver`` needs it.
 """
 
 from __future__ import annotations
@@ -20,9 +22,7 @@ from typing import TYPE_CHECKING, Any
 from lars.errors import InputError, LarsError, RemoteError
 
 if TYPE_CHECKING:
-    from pyspark.sql import SparkSession
-
-SHUFFLE_PARTITIONS = 4
+    from pyspark import SparkContext
 
 _LOG4J2 = """\
 rootLogger.level = error
@@ -37,6 +37,9 @@ logger.repl.level = error
 logger.gateway.name = org.apache.spark.api.python.PythonGatewayServer
 logger.gateway.level = error
 """
+
+DRIVER_JAVA_OPTIONS = ("-XX:+UseSerialGC", "-Xmn16m")
+"""JVM options of Spark's driver (placeholder: being measured)."""
 
 
 @contextmanager
@@ -64,11 +67,20 @@ def _jvm_stderr(log_path: str) -> Iterator[None]:
         os.close(log)
 
 
-_state: dict[str, Any] = {"session": None, "master": None, "log_dir": None, "atexit": False}
+_state: dict[str, Any] = {"context": None, "master": None, "log_dir": None, "atexit": False}
 
 
-def _start(master: str, conf: Mapping[str, str]) -> SparkSession:
-    from pyspark.sql import SparkSession  # here, so that slice_in_process works without pyspark
+def _settings(master: str, log_config: str, conf: Mapping[str, str]) -> dict[str, str]:
+    """The Spark settings a context starts with: ours, then ``conf`` (which may override them)."""
+    log_option = f"-Dlog4j2.configurationFile=file:{log_config}"
+    return {"spark.master": master, "spark.app.name": "lars",
+            "spark.ui.enabled": "false", "spark.ui.showConsoleProgress": "false",
+            "spark.driver.extraJavaOptions": " ".join((log_option, *DRIVER_JAVA_OPTIONS)),
+            "spark.executor.extraJavaOptions": log_option, **conf}
+
+
+def _start(master: str, conf: Mapping[str, str]) -> SparkContext:
+    from pyspark import SparkConf, SparkContext  # here, so that slice_in_process needs no pyspark
 
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
@@ -77,44 +89,36 @@ def _start(master: str, conf: Mapping[str, str]) -> SparkSession:
     log_config = os.path.join(log_dir, "log4j2.properties")
     with open(log_config, "w", encoding="utf-8") as file:
         file.write(_LOG4J2)
-    java_options = f"-Dlog4j2.configurationFile=file:{log_config}"
-    builder = (SparkSession.builder.master(master).appName("lars-slicing")
-               .config("spark.ui.enabled", "false")
-               .config("spark.ui.showConsoleProgress", "false")
-               .config("spark.sql.shuffle.partitions", str(SHUFFLE_PARTITIONS))
-               .config("spark.driver.extraJavaOptions", java_options)
-               .config("spark.executor.extraJavaOptions", java_options))
-    for key, value in conf.items():
-        builder = builder.config(key, value)
+    settings = SparkConf().setAll(_settings(master, log_config, conf).items())
     try:
         with _jvm_stderr(os.path.join(log_dir, "spark.log")):
-            session = builder.getOrCreate()
+            context = SparkContext(conf=settings)
     except Exception as exc:  # pyspark's own error types vary by version: ours must not leak them
         shutil.rmtree(log_dir, ignore_errors=True)
         first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise InputError(f"cannot start Spark with master {master!r}: {first_line}",
                          hint="Spark needs Java 17 or later (on PATH or in JAVA_HOME)") from None
-    session.sparkContext.setLogLevel("ERROR")
-    _state.update(session=session, master=master, log_dir=log_dir)
+    context.setLogLevel("ERROR")
+    _state.update(context=context, master=master, log_dir=log_dir)
     if not _state["atexit"]:
         atexit.register(stop_spark)
         _state["atexit"] = True
-    return session
+    return context
 
 
 def stop_spark() -> None:
-    """Stop this process's Spark session, if one runs (also called at exit)."""
-    session, log_dir = _state["session"], _state["log_dir"]
-    _state.update(session=None, master=None, log_dir=None)
-    if session is not None:
-        session.stop()
+    """Stop this process's Spark context, if one runs (also called at exit)."""
+    context, log_dir = _state["context"], _state["log_dir"]
+    _state.update(context=None, master=None, log_dir=None)
+    if context is not None:
+        context.stop()
     if log_dir is not None:
         shutil.rmtree(log_dir, ignore_errors=True)
 
 
-def is_current(session: SparkSession) -> bool:
-    """Whether ``session`` is still this process's session (a stopped one took its caches along)."""
-    return _state["session"] is session
+def is_current(context: SparkContext) -> bool:
+    """Whether ``context`` is still this process's context (a stopped one took its caches along)."""
+    return _state["context"] is context
 
 
 _OURS = re.compile(r"^(?:ParseError|InputError|UnsupportedError|LimitError|SolverError|"
@@ -149,18 +153,18 @@ def remote_error(error: Exception, job: str, master: str) -> RemoteError:
 
 
 @contextmanager
-def spark_session(master: str = "local[*]", conf: Mapping[str, str] | None = None,
-                  job: str = "a Spark job") -> Iterator[SparkSession]:
-    """The process's one Spark session (started quietly on first use, stopped at exit).
+def spark_context(master: str = "local[*]", conf: Mapping[str, str] | None = None,
+                  job: str = "a Spark job") -> Iterator[SparkContext]:
+    """The process's one Spark context (started quietly on first use, stopped at exit).
 
-    A session with another master is stopped first. Leaving the block through Ctrl-C or an
-    unexpected exception stops the session too; an error about the user's input
+    A context with another master is stopped first. Leaving the block through Ctrl-C or an
+    unexpected exception stops the context too; an error about the user's input
     (:class:`~lars.errors.LarsError`) leaves it running for the next job, and so does closing a
     generator that was reading inside the block (``GeneratorExit``: its consumer stopped early).
 
     Args:
         master: ``local[*]``, ``local[2]``, ``spark://host:7077``, ...
-        conf: further Spark settings, used when the session starts.
+        conf: further Spark settings, used when the context starts.
         job: what the block does, named when it fails on the cluster.
 
     Raises:
@@ -168,11 +172,11 @@ def spark_session(master: str = "local[*]", conf: Mapping[str, str] | None = Non
             :class:`~lars.errors.LarsError` (which reaches the caller as itself): one line naming
             ``job`` and the remote cause; the remote trace is its ``__cause__`` (``--debug``).
     """
-    if _state["session"] is not None and _state["master"] != master:
+    if _state["context"] is not None and _state["master"] != master:
         stop_spark()
-    session = _state["session"] or _start(master, conf or {})
+    context = _state["context"] or _start(master, conf or {})
     try:
-        yield session
+        yield context
     except (LarsError, GeneratorExit):
         raise
     except Exception as error:
