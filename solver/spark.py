@@ -124,7 +124,7 @@ def _start(master: str, conf: Mapping[str, str]) -> SparkContext:
     settings = SparkConf().setAll(_settings(master, log_config, conf).items())
     try:
         with _jvm_stderr(os.path.join(log_dir, "spark.log")):
-            context = SparkContext(conf=settings)
+            context = SparkContext.getOrCreate(settings)
     except Exception as exc:  # pyspark's own error types vary by version: ours must not leak them
         shutil.rmtree(log_dir, ignore_errors=True)
         first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
