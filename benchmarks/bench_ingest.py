@@ -42,7 +42,7 @@ def measure(mode: str, path: str, master: str) -> dict:
     startup = 0.0
     if mode == "spark":
         started = time.perf_counter()
-        with spark.spark_session(master):
+        with spark.spark_context(master):
             pass
         startup = time.perf_counter() - started
     started = time.perf_counter()

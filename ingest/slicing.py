@@ -24,7 +24,7 @@ left (:func:`ingest.policy.combine_orders`; one small job collects the partition
 states and streams). A file of several interleaved streams is checked on the driver instead,
 over each line's time and stream, as the local reader merges it (:func:`_checked_lines`). The executors then group each partition into runs of one time point; the driver
 merges the runs in partition order, which is arrival order, so no shuffle is needed. Elements
-travel pickled once (:func:`_pack`). pyspark is imported here only, when the first Spark session
+travel pickled once (:func:`_pack`). pyspark is imported here only, when the first Spark context
 starts, so :func:`slice_in_process` needs no pyspark.
 
 :func:`slice_stream` collects all runs at once, so the driver holds the whole stream.
@@ -52,7 +52,7 @@ from ingest.policy import (
 )
 from ingest.timeorder import Entry, StreamMerge, TimeOrder, at_timestamp, combine_orders, stream_of
 from lars.errors import InputError, LarsError, ParseError, Position
-from solver.spark import is_current, spark_session
+from solver.spark import is_current, spark_context
 
 Slice = tuple[int, tuple[Any, ...]]
 DocumentParser = Callable[[str, str], "tuple[int, list[Any]]"]
@@ -366,12 +366,12 @@ def _spark_records(paths: list[str], parser: LineParser | DocumentParser, whole_
     """The job's records ``(kind, key, time, packed, error)`` in arrival order, as an RDD, and
     whether the records kept of each line file ascend in time.
 
-    Runs inside the Spark session and counts the records read in ``report``. The parsed line
+    Runs inside the Spark context and counts the records read in ``report``. The parsed line
     files stay cached while the block runs and are unpersisted however it is left: by the
     collecting job at its end, by the lazy one also when its consumer closes it early.
     """
-    with spark_session(master, conf, job="slicing the stream") as session:
-        context, cached, ascending = session.sparkContext, [], True
+    with spark_context(master, conf, job="slicing the stream") as context:
+        cached, ascending = [], True
         try:
             if whole_files:
                 items = [(index, path, shipped_path(path)) for index, path in enumerate(paths)]
@@ -387,7 +387,7 @@ def _spark_records(paths: list[str], parser: LineParser | DocumentParser, whole_
                 ascending = all(part[3] for part in parts)
             yield records, ascending
         finally:
-            if is_current(session):  # a stopped session took its cache along
+            if is_current(context):  # a stopped context took its cache along
                 for rdd in cached:
                     rdd.unpersist()
 
@@ -511,7 +511,7 @@ def slice_stream(paths: str | Sequence[str], parser: LineParser | DocumentParser
         policy: bad lines (files) and backwards timestamps.
         report: where skipped and reordered records are counted (needed unless stop/strict).
         partitions: the minimum number of partitions per line file (Spark's default if ``None``).
-        conf: further Spark settings for a session that is not running yet.
+        conf: further Spark settings for a context that is not running yet.
 
     Raises:
         InputError: a missing file; a timestamp going back in time (strict order).
@@ -550,9 +550,9 @@ def iter_slice_stream(paths: str | Sequence[str], parser: LineParser | DocumentP
     belong before anything already read. Either way no slice is complete before the job is.
 
     The paths and the report are checked at once; the Spark job starts at the first ``next``.
-    The generator keeps the session, and the parsed lines cached, until it is exhausted or
+    The generator keeps the context, and the parsed lines cached, until it is exhausted or
     closed (``close()``, or dropped): closing it early unpersists the cache and leaves the
-    session running for the next job.
+    context running for the next job.
 
     Under ``on_error="stop"`` the first bad record (in file order) is raised before any slice
     read after it is yielded; the slices before it have been yielded by then, as a lazy reader

@@ -49,7 +49,7 @@ from solver.encode import encode_program
 from solver.lookback import Lookback, history_needed
 from solver.reference import Limits, Problem
 from solver.answers import TimePointAnswer
-from solver.spark import spark_session
+from solver.spark import spark_context
 from solver.strategies import evaluate, projected
 
 Slice = tuple[int, tuple[Atom, ...]]
@@ -366,8 +366,8 @@ def chunks_of(task: RangeWork) -> Iterator[RangeResult]:
 def spark_runner(master: str = "local[*]") -> Runner:
     """A runner that evaluates each range as one Spark task (the executors run clingo).
 
-    The session comes from :func:`solver.spark.spark_session` (pyspark loads only there,
-    when the first session starts). The answers come back in chunks (:func:`range_chunks`), a
+    The context comes from :func:`solver.spark.spark_context` (pyspark loads only there,
+    when the first context starts). The answers come back in chunks (:func:`range_chunks`), a
     range at a time and the next one computed meanwhile (``toLocalIterator`` with prefetch), so
     the driver's Python holds a chunk of answers, not the answer stream (Spark's driver JVM
     holds a range's, serialized); an error in a range is raised again there.
@@ -376,8 +376,8 @@ def spark_runner(master: str = "local[*]") -> Runner:
             summaries: Any = None) -> Iterator[tuple[TimePointAnswer, ...]]:
         if not tasks:
             return
-        with spark_session(master, job="solving the time ranges") as session:
-            rdd = session.sparkContext.parallelize(tasks, len(tasks)).flatMap(chunks_of)
+        with spark_context(master, job="solving the time ranges") as context:
+            rdd = context.parallelize(tasks, len(tasks)).flatMap(chunks_of)
             for result in rdd.toLocalIterator(prefetchPartitions=True):
                 yield answers_of(result, notes, summaries)
     return run

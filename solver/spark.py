@@ -1,8 +1,10 @@
-"""The process's one Spark session: started quietly on first use, stopped at exit (SPEC section 8).
+"""The process's one Spark context: started quietly on first use, stopped at exit (SPEC section 8).
 
 Both Spark jobs share it: slicing stream files (:mod:`ingest.slicing`) and solving time ranges
-on executors (:mod:`solver.partition`). pyspark is imported only when the first session starts,
-so nothing else in ``solver`` needs it.
+on executors (:mod:`solver.partition`). Both are RDD jobs, so a bare ``SparkContext`` serves
+them: no ``SparkSession``, whose SQL machinery no job of ours uses and whose start costs the
+driver's JVM time and memory. pyspark is imported only when the first context starts, so
+nothing else in ``solver`` needs it.
 """
 
 from __future__ import annotations
@@ -20,9 +22,7 @@ from typing import TYPE_CHECKING, Any
 from lars.errors import InputError, LarsError, RemoteError
 
 if TYPE_CHECKING:
-    from pyspark.sql import SparkSession
-
-SHUFFLE_PARTITIONS = 4
+    from pyspark import SparkContext
 
 _LOG4J2 = """\
 rootLogger.level = error
@@ -37,6 +37,23 @@ logger.repl.level = error
 logger.gateway.name = org.apache.spark.api.python.PythonGatewayServer
 logger.gateway.level = error
 """
+
+DRIVER_JAVA_OPTIONS = ("-XX:+UseSerialGC", "-Xmn16m", "-XX:TieredStopAtLevel=1")
+"""Options of Spark's driver JVM that keep its resident memory small (issue 30).
+
+The driver JVM only schedules tasks and hands their results to Python, so it needs little: what
+its peak holds is mostly garbage from starting Spark, and JIT compilation. Measured on ``lars
+agree`` (CSRBench Q1, 10^4 triples, a standalone cluster of two single-core workers, peak RSS of
+the JVM; ``docs/spark.md``): a SparkContext alone 266 MiB; ``-Xmn16m`` (a 16 MiB young
+generation, so that the first collections come before a large eden is touched; the default
+sizes it from the machine's memory) with the serial collector 214 MiB (G1 with it 220, the
+serial collector alone 301); ``-XX:TieredStopAtLevel=1`` (the C1 compiler only: C2's compiler
+arenas peaked at 27 MiB) 181 MiB. Tried without a gain beyond the noise (±8 MiB): a 512 MiB
+heap (``spark.driver.memory``; Spark refuses less than 450 MiB), ``-Xss256k``,
+``MALLOC_ARENA_MAX=2``, Netty on heap buffers (``spark.*.io.preferDirectBufs=false``). What stays
+is class metadata (~57 MiB for Spark's 10,600 classes, plus 14 MiB of symbols), the heap's live
+part and the JVM's own code. ``-Xmx`` is not allowed here (Spark's launcher sets it from
+``spark.driver.memory``)."""
 
 
 @contextmanager
@@ -64,11 +81,37 @@ def _jvm_stderr(log_path: str) -> Iterator[None]:
         os.close(log)
 
 
-_state: dict[str, Any] = {"session": None, "master": None, "log_dir": None, "atexit": False}
+def _drop_numpy_converters() -> None:
+    """Take pyspark's numpy converters out of py4j's input converters (issue 30: driver memory).
+
+    pyspark registers converters that py4j asks about every argument of every call into the
+    JVM; the two for numpy values import ``pyspark.testing.utils`` to learn whether numpy is
+    installed, and that module imports pandas, pyarrow and numpy: 82 MiB of the driver's Python,
+    more than half its peak, and pyspark's pandas-version warning. No call of ours passes numpy
+    values to the JVM. The list is py4j's own (its gateways use it, not a copy), so it is
+    changed in place.
+    """
+    from py4j.protocol import INPUT_CONVERTER
+    from pyspark.sql.types import NumpyArrayConverter, NumpyScalarConverter
+
+    INPUT_CONVERTER[:] = [converter for converter in INPUT_CONVERTER
+                          if not isinstance(converter, (NumpyArrayConverter, NumpyScalarConverter))]
 
 
-def _start(master: str, conf: Mapping[str, str]) -> SparkSession:
-    from pyspark.sql import SparkSession  # here, so that slice_in_process works without pyspark
+_state: dict[str, Any] = {"context": None, "master": None, "log_dir": None, "atexit": False}
+
+
+def _settings(master: str, log_config: str, conf: Mapping[str, str]) -> dict[str, str]:
+    """The Spark settings a context starts with: ours, then ``conf`` (which may override them)."""
+    log_option = f"-Dlog4j2.configurationFile=file:{log_config}"
+    return {"spark.master": master, "spark.app.name": "lars",
+            "spark.ui.enabled": "false", "spark.ui.showConsoleProgress": "false",
+            "spark.driver.extraJavaOptions": " ".join((log_option, *DRIVER_JAVA_OPTIONS)),
+            "spark.executor.extraJavaOptions": log_option, **conf}
+
+
+def _start(master: str, conf: Mapping[str, str]) -> SparkContext:
+    from pyspark import SparkConf, SparkContext  # here, so that slice_in_process needs no pyspark
 
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
@@ -77,44 +120,37 @@ def _start(master: str, conf: Mapping[str, str]) -> SparkSession:
     log_config = os.path.join(log_dir, "log4j2.properties")
     with open(log_config, "w", encoding="utf-8") as file:
         file.write(_LOG4J2)
-    java_options = f"-Dlog4j2.configurationFile=file:{log_config}"
-    builder = (SparkSession.builder.master(master).appName("lars-slicing")
-               .config("spark.ui.enabled", "false")
-               .config("spark.ui.showConsoleProgress", "false")
-               .config("spark.sql.shuffle.partitions", str(SHUFFLE_PARTITIONS))
-               .config("spark.driver.extraJavaOptions", java_options)
-               .config("spark.executor.extraJavaOptions", java_options))
-    for key, value in conf.items():
-        builder = builder.config(key, value)
+    _drop_numpy_converters()
+    settings = SparkConf().setAll(_settings(master, log_config, conf).items())
     try:
         with _jvm_stderr(os.path.join(log_dir, "spark.log")):
-            session = builder.getOrCreate()
+            context = SparkContext.getOrCreate(settings)
     except Exception as exc:  # pyspark's own error types vary by version: ours must not leak them
         shutil.rmtree(log_dir, ignore_errors=True)
         first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise InputError(f"cannot start Spark with master {master!r}: {first_line}",
                          hint="Spark needs Java 17 or later (on PATH or in JAVA_HOME)") from None
-    session.sparkContext.setLogLevel("ERROR")
-    _state.update(session=session, master=master, log_dir=log_dir)
+    context.setLogLevel("ERROR")
+    _state.update(context=context, master=master, log_dir=log_dir)
     if not _state["atexit"]:
         atexit.register(stop_spark)
         _state["atexit"] = True
-    return session
+    return context
 
 
 def stop_spark() -> None:
-    """Stop this process's Spark session, if one runs (also called at exit)."""
-    session, log_dir = _state["session"], _state["log_dir"]
-    _state.update(session=None, master=None, log_dir=None)
-    if session is not None:
-        session.stop()
+    """Stop this process's Spark context, if one runs (also called at exit)."""
+    context, log_dir = _state["context"], _state["log_dir"]
+    _state.update(context=None, master=None, log_dir=None)
+    if context is not None:
+        context.stop()
     if log_dir is not None:
         shutil.rmtree(log_dir, ignore_errors=True)
 
 
-def is_current(session: SparkSession) -> bool:
-    """Whether ``session`` is still this process's session (a stopped one took its caches along)."""
-    return _state["session"] is session
+def is_current(context: SparkContext) -> bool:
+    """Whether ``context`` is still this process's context (a stopped one took its caches along)."""
+    return _state["context"] is context
 
 
 _OURS = re.compile(r"^(?:ParseError|InputError|UnsupportedError|LimitError|SolverError|"
@@ -149,18 +185,18 @@ def remote_error(error: Exception, job: str, master: str) -> RemoteError:
 
 
 @contextmanager
-def spark_session(master: str = "local[*]", conf: Mapping[str, str] | None = None,
-                  job: str = "a Spark job") -> Iterator[SparkSession]:
-    """The process's one Spark session (started quietly on first use, stopped at exit).
+def spark_context(master: str = "local[*]", conf: Mapping[str, str] | None = None,
+                  job: str = "a Spark job") -> Iterator[SparkContext]:
+    """The process's one Spark context (started quietly on first use, stopped at exit).
 
-    A session with another master is stopped first. Leaving the block through Ctrl-C or an
-    unexpected exception stops the session too; an error about the user's input
+    A context with another master is stopped first. Leaving the block through Ctrl-C or an
+    unexpected exception stops the context too; an error about the user's input
     (:class:`~lars.errors.LarsError`) leaves it running for the next job, and so does closing a
     generator that was reading inside the block (``GeneratorExit``: its consumer stopped early).
 
     Args:
         master: ``local[*]``, ``local[2]``, ``spark://host:7077``, ...
-        conf: further Spark settings, used when the session starts.
+        conf: further Spark settings, used when the context starts.
         job: what the block does, named when it fails on the cluster.
 
     Raises:
@@ -168,11 +204,11 @@ def spark_session(master: str = "local[*]", conf: Mapping[str, str] | None = Non
             :class:`~lars.errors.LarsError` (which reaches the caller as itself): one line naming
             ``job`` and the remote cause; the remote trace is its ``__cause__`` (``--debug``).
     """
-    if _state["session"] is not None and _state["master"] != master:
+    if _state["context"] is not None and _state["master"] != master:
         stop_spark()
-    session = _state["session"] or _start(master, conf or {})
+    context = _state["context"] or _start(master, conf or {})
     try:
-        yield session
+        yield context
     except (LarsError, GeneratorExit):
         raise
     except Exception as error:

@@ -17,12 +17,12 @@ SPARK_MASTER = "local[2]"
 
 @pytest.fixture(scope="session")
 def spark_master():
-    """The master of the one Spark session all ``spark`` tests share (started once, stopped at the end).
+    """The master of the one Spark context all ``spark`` tests share (started once, stopped at the end).
 
     Skipped when pyspark is not installed.
     """
     pytest.importorskip("pyspark")
     from solver import spark
-    with spark.spark_session(SPARK_MASTER):
+    with spark.spark_context(SPARK_MASTER):
         yield SPARK_MASTER
     spark.stop_spark()

@@ -198,19 +198,19 @@ def test_spark_missing_file(spark_master, tmp_path):
     pytest.param(InputError("bad input"), False, id="input-error-keeps"),
     pytest.param(GeneratorExit(), False, id="closed-generator-keeps"),
 ])
-def test_spark_session_stops_on_ctrl_c_and_bugs_only(spark_master, monkeypatch, raised, stops):
+def test_spark_context_stops_on_ctrl_c_and_bugs_only(spark_master, monkeypatch, raised, stops):
     stopped = []
     monkeypatch.setattr(spark, "stop_spark", lambda: stopped.append(True))
     with pytest.raises(type(raised)):
-        with spark.spark_session(spark_master):
+        with spark.spark_context(spark_master):
             raise raised
     assert stopped == ([True] if stops else [])
 
 
 @pytest.mark.spark
 def test_spark_without_java_is_an_input_error(tmp_path):
-    code = ("from solver.spark import spark_session\n"
-            "try:\n    with spark_session('local[1]'): pass\n"
+    code = ("from solver.spark import spark_context\n"
+            "try:\n    with spark_context('local[1]'): pass\n"
             "except Exception as error: print(type(error).__name__, error)\n")
     env = {"PATH": "/usr/bin:/bin", "JAVA_HOME": str(tmp_path / "no-java"), "HOME": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
@@ -242,8 +242,8 @@ def all_three(paths, parser, master, policy=ReadPolicy(), partitions=4, **option
 
 def straddling_times(path: str, partitions: int, master: str) -> set[str]:
     """The timestamps whose lines Spark's ``textFile`` splits over two partitions."""
-    with spark.spark_session(master) as session:
-        parts = session.sparkContext.textFile(path, partitions).glom().collect()
+    with spark.spark_context(master) as context:
+        parts = context.textFile(path, partitions).glom().collect()
     stamps = [[line.rsplit(" ", 1)[1] for line in part if line.strip() and not line.startswith("#")]
               for part in parts]
     return {before[-1] for before, after in zip(stamps, stamps[1:])
@@ -251,8 +251,8 @@ def straddling_times(path: str, partitions: int, master: str) -> set[str]:
 
 
 def persistent_rdds(master: str) -> int:
-    with spark.spark_session(master) as session:
-        return session.sparkContext._jsc.getPersistentRDDs().size()
+    with spark.spark_context(master) as context:
+        return context._jsc.getPersistentRDDs().size()
 
 
 @pytest.mark.spark
@@ -320,17 +320,17 @@ def test_interleaved_streams_are_checked_before_anything_is_yielded(spark_master
 
 
 @pytest.mark.spark
-def test_lazy_close_early_unpersists_and_keeps_the_session(spark_master, tmp_path):
+def test_lazy_close_early_unpersists_and_keeps_the_context(spark_master, tmp_path):
     path = write(tmp_path, generated_stream(12, lines=400))
     expected = slice_in_process(path, NTRIPLES)
     cached = persistent_rdds(spark_master)
-    session = spark._state["session"]
+    context = spark._state["context"]
     slices = iter_slice_stream(path, NTRIPLES, master=spark_master, partitions=5)
     assert next(slices) == expected[0]
     assert persistent_rdds(spark_master) == cached + 1
     slices.close()
     assert persistent_rdds(spark_master) == cached
-    assert spark._state["session"] is session
+    assert spark._state["context"] is context
     assert list(iter_slice_stream(path, NTRIPLES, master=spark_master, partitions=5)) == expected
     assert persistent_rdds(spark_master) == cached
 
