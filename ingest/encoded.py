@@ -163,12 +163,15 @@ class EncodedTriples(EncodedLines):
         if match is not None:
             s, sb, p, o, ob, lit, lang, dt, g, t = match.groups()
             if g is not None or self.unnamed is not None:
+                known = self.iris.get  # a constant is never false; the methods encode the rest
+                stream = g if g is not None else self.unnamed
                 try:
                     atom = Atom(STRIPLE, (
-                        self.iri(s) if s is not None else self.blank(sb), self.iri(p),
-                        self.iri(o) if o is not None else self.blank(ob) if ob is not None
+                        (known(s) or self.iri(s)) if s is not None else self.blank(sb),
+                        known(p) or self.iri(p),
+                        (known(o) or self.iri(o)) if o is not None else self.blank(ob) if ob is not None
                         else self.literal(lit, lang, dt),
-                        self.iri(g if g is not None else self.unnamed)))
+                        known(stream) or self.iri(stream)))
                 except LarsError:
                     atom = None  # raised where the atoms are taken, placed at its line
                 time = int(t)
