@@ -60,7 +60,7 @@ from agreement.sources import (
     TEXT_SOURCE, Source, is_query, period_ticks, atom_stream_reader, read_source,
 )
 from ingest.eager import static_graphs
-from ingest.encoded import EncodedLines, EncodedTriples
+from ingest.encoded import EncodedLines
 from ingest.lazy import QueryInput, choose_timeline, stream_reader, uses_spark
 from ingest.policy import ReadReport, within_timeline
 from ingest.ranges import cuttable, file_ranges
@@ -76,7 +76,6 @@ from translate.profilefile import resolve_profile
 from translate.profiles import Profile
 from translate.reports import compile_profile
 from translate.rsp import AllWindow, RspQuery, TriplesWindow
-from translate.rdf import RdfTermEncoder
 from translate.variants import cs, variant_ids
 
 if TYPE_CHECKING:  # for annotations only; each is imported by the function that needs it
@@ -462,9 +461,7 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
     for v in variants:
         report, notes = ReadReport(), []
         read_with, sole = stream_options(other or given, stream, reading, notes)
-        # each line read once into the triples the explanations read and the atoms the engines take
-        encoded = EncodedTriples(RdfTermEncoder(), read_with.stream) if profiles is None else None
-        read, first, last = stream_reader(stream, read_with, report, encoded, end=end)
+        read, first, last = stream_reader(stream, read_with, report, end=end)
         note_spark_reading(stream, read_with, split, report)
         line = choose_timeline(first, last, start, end, line_options.max_time_points)
         right_open = profiles is not None and half_open(profiles[0])

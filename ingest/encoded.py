@@ -20,26 +20,19 @@ the same errors.
 >>> time, [atom] = lines('<http://ex.org/a> <http://ex.org/p> "7"^^<http://www.w3.org/2001/XMLSchema#integer> 3', "s.nt", 1)
 >>> time, str(atom.predicate), atom.args[2]
 (3, 'striple', Number(value=7))
-
-``lars agree`` needs both: the engines of its two sides take the atoms, and its explanations
-read the stream triples' rdflib terms. :class:`EncodedTriples` reads each line once into a
-:class:`~ingest.rdffiles.StreamTriple` that carries its atom, so the triples read for the
-explanations are not encoded again (once for the engines, again for each witness set tried).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 
 from rdflib.term import BNode, Literal, URIRef
 
-from ingest.rdffiles import (
-    FAST_LINE, StreamTriple, iri_term, matched_iri, matched_triple, parse_ntriples_line,
-)
+from ingest.rdffiles import FAST_LINE, StreamTriple, iri_term, parse_ntriples_line
 from lars.atoms import Atom
-from lars.errors import LarsError, Position
+from lars.errors import LarsError
 from lars.terms import Constant
-from translate.api import input_atoms, slice_atoms
+from translate.api import input_atoms
 from translate.rdf import STRIPLE, RdfTermEncoder
 
 MEMO_SIZE = 1 << 16
@@ -129,83 +122,3 @@ def remember(memo: dict, key, constant: Constant) -> None:
     if len(memo) >= MEMO_SIZE:
         memo.clear()
     memo[key] = constant
-
-
-class EncodedTriples(EncodedLines):
-    """A line parser ``(line, source, number) -> (t, [StreamTriple]) | None`` with the contract
-    of :func:`~ingest.rdffiles.parse_ntriples_line` (the same elements, equal and in the same
-    order), whose elements carry their ``striple`` atom (:attr:`StreamTriple.atom`).
-
-    A line of the common shape is matched once: its rdflib terms come from the reader's memory
-    (:func:`~ingest.rdffiles.matched_triple`), its constants from this parser's
-    (:class:`EncodedLines`). Every other line is read by
-    :func:`~ingest.rdffiles.parse_ntriples_line` and encoded after. An element naming no stream
-    (no ``default_stream``), or whose terms cannot be encoded, carries no atom: its stream is
-    given later (:func:`agreement.defaults.named_slices`), and the encoding error is raised
-    where the atoms are taken (:func:`carried_atoms`), as when reading and encoding were two
-    steps.
-
-    >>> from translate.rdf import RdfTermEncoder
-    >>> lines = EncodedTriples(RdfTermEncoder())
-    >>> time, [element] = lines('<http://ex.org/a> <http://ex.org/p> "7" <http://ex.org/s> 3', "s.nt", 1)
-    >>> element == parse_ntriples_line('<http://ex.org/a> <http://ex.org/p> "7" <http://ex.org/s> 3', "s.nt", 1)[1][0]
-    True
-    >>> element.atom.predicate, element.atom.args[2]
-    ('striple', String(value='7'))
-    """
-
-    def __init__(self, encoder: RdfTermEncoder, default_stream: URIRef | None = None):
-        super().__init__(encoder, default_stream)
-        self.unnamed = None if default_stream is None else str(default_stream)
-
-    def __call__(self, line: str, source: str, number: int) -> tuple[int, list[StreamTriple]] | None:
-        match = FAST_LINE.fullmatch(line)
-        if match is not None:
-            s, sb, p, o, ob, lit, lang, dt, g, t = match.groups()
-            if g is not None or self.unnamed is not None:
-                known = self.iris.get  # a constant is never false; the methods encode the rest
-                stream = g if g is not None else self.unnamed
-                try:
-                    atom = Atom(STRIPLE, (
-                        (known(s) or self.iri(s)) if s is not None else self.blank(sb),
-                        known(p) or self.iri(p),
-                        (known(o) or self.iri(o)) if o is not None else self.blank(ob) if ob is not None
-                        else self.literal(lit, lang, dt),
-                        known(stream) or self.iri(stream)))
-                except LarsError:
-                    atom = None  # raised where the atoms are taken, placed at its line
-                time = int(t)
-                stream = matched_iri(g) if g is not None else self.default_stream
-                return time, [StreamTriple(time, stream, matched_triple(s, sb, p, o, ob, lit, lang, dt),
-                                           Position(source, number), atom)]
-        return self.general(line, source, number)
-
-    def general(self, line: str, source: str, number: int) -> tuple[int, list[StreamTriple]] | None:
-        """Any line: :func:`~ingest.rdffiles.parse_ntriples_line`, then :meth:`encode`."""
-        parsed = parse_ntriples_line(line, source, number, default_stream=self.default_stream)
-        return None if parsed is None else (parsed[0], self.encode(*parsed))
-
-    def encode(self, time: int, elements: Iterable[StreamTriple]) -> list[StreamTriple]:
-        """``elements`` read at ``time`` by another reader (Spark, Turtle), each with its atom
-        (but those naming no stream, and those that cannot be encoded)."""
-        found = []
-        for element in elements:
-            atom = None
-            if element.stream is not None:
-                try:
-                    [atom] = slice_atoms((element,), self.encoder)
-                except LarsError:
-                    pass  # raised where the atoms are taken (carried_atoms)
-            found.append(StreamTriple(element.time, element.stream, element.triple, element.position, atom))
-        return found
-
-
-def carried_atoms(elements: Sequence[StreamTriple], encoder: RdfTermEncoder) -> list[Atom]:
-    """The ``striple`` atoms of one time point's elements, in arrival order: those they carry
-    (:class:`EncodedTriples`), else (when some element carries none) all of them encoded by
-    :func:`~translate.api.slice_atoms`, which raises the error of one that cannot be."""
-    atoms = [element.atom for element in elements]
-    for atom in atoms:
-        if atom is None:
-            return slice_atoms(elements, encoder)
-    return atoms

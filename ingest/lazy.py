@@ -114,10 +114,9 @@ def rdf_slices(path: str, options: ReadOptions, report: ReadReport,
     """The slices of a timestamped N-Triples file or a Turtle folder, ascending in time, read
     lazily in process or by the Spark job (:mod:`ingest.slicing`; both give the same slices).
 
-    With ``encoded``, the slices hold what it parses a line into (:mod:`ingest.encoded`):
-    ``striple`` atoms instead of :class:`StreamTriple` elements, or elements carrying their
-    atom (:class:`~ingest.encoded.EncodedTriples`); a file read in process is parsed by it line
-    by line, other slices are encoded by it as they come."""
+    With ``encoded``, the slices hold ``striple`` atoms instead of :class:`StreamTriple`
+    elements: a file read in process is parsed into atoms line by line (:mod:`ingest.encoded`),
+    other slices are encoded as they come."""
     folder = Path(path).is_dir()
     stream, policy = options.stream, options.policy
     if encoded is not None:
@@ -263,7 +262,7 @@ def stream_reader(path: str | os.PathLike | None, options: ReadOptions, report: 
                   encoded: EncodedLines | None = None, end: int | None = None
                   ) -> tuple[Callable[[], Iterator[RdfSlice]], int | None, int | None]:
     """A function reading the stream's slices, and the first and largest time points with triples.
-    With ``encoded``, the slices hold what it parses lines into (:func:`rdf_slices`). With ``end`` (``--to``),
+    With ``encoded``, the slices hold ``striple`` atoms (:func:`rdf_slices`). With ``end`` (``--to``),
     the timeline does not rest on the last line, so a file of interleaved streams whose last line
     is not its largest time point is read as it is (each stream is still checked in its order).
 

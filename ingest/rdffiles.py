@@ -47,7 +47,7 @@ import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from xml.sax import SAXParseException
 
@@ -59,7 +59,6 @@ from rdflib.plugins.parsers.notation3 import BadSyntax
 from rdflib.plugins.parsers.ntriples import W3CNTriplesParser, r_wspace
 from rdflib.term import BNode, Node, URIRef
 
-from lars.atoms import Atom
 from lars.errors import InputError, LarsError, ParseError, Position
 import translate.rdf  # noqa: F401 - its import keeps literals as written (no rdflib normalising)
 from translate.iris import resolve
@@ -88,18 +87,12 @@ class StreamTriple:
 
     ``stream`` is ``None`` when the input did not name one and the caller gave no default.
     ``position`` is where it was read (file and line; a Turtle file has no per-triple line).
-    ``atom`` is its ``striple`` atom when the reader made it with the terms
-    (:class:`ingest.encoded.EncodedTriples`, one pass over each line for ``lars agree``, whose
-    explanations read the terms and whose engines take the atom), else ``None`` (always for an
-    element naming no stream); it takes no part in equality, hashing or printing, and a pickled
-    copy leaves it out (a worker encodes with its own encoder).
     """
 
     time: int
     stream: URIRef | None
     triple: Triple
     position: Position
-    atom: Atom | None = field(default=None, compare=False, repr=False)
 
     def __reduce__(self):
         return StreamTriple, (self.time, self.stream, self.triple, self.position)  # faster than slots state
@@ -250,17 +243,6 @@ def parse_ntriples_line(line: str, source: str, line_number: int, *,
     if match is None:
         return _parse_ntriples_line_slow(line, source, line_number, default_stream=default_stream)
     s, sb, p, o, ob, lit, lang, dt, g, t = match.groups()
-    time = int(t)
-    stream = (_IRIS.get(g) or _new_iri(g)) if g else default_stream
-    return time, [StreamTriple(time, stream, matched_triple(s, sb, p, o, ob, lit, lang, dt),
-                               Position(source, line_number))]
-
-
-def matched_triple(s: str | None, sb: str | None, p: str, o: str | None, ob: str | None,
-                   lit: str | None, lang: str | None, dt: str | None) -> Triple:
-    """The terms of a line :data:`FAST_LINE` matched, from its groups up to the stream (``s``
-    or the blank node label ``sb``, ``p``, then ``o``, ``ob`` or the literal ``lit`` with
-    ``lang`` or ``dt``), as the term-by-term reader makes them."""
     known = _IRIS.get  # an IRI's term is never false (it holds a colon)
     if o is not None:
         obj = known(o) or _new_iri(o)
@@ -268,12 +250,10 @@ def matched_triple(s: str | None, sb: str | None, p: str, o: str | None, ob: str
         obj = BNode(ob)
     else:
         obj = literal_term(lit, lang, dt)
-    return (known(s) or _new_iri(s) if s is not None else BNode(sb), known(p) or _new_iri(p), obj)
-
-
-def matched_iri(text: str) -> URIRef:
-    """The term of an IRI matched by :data:`FAST_LINE` (remembered, :data:`_IRIS`)."""
-    return _IRIS.get(text) or _new_iri(text)
+    time = int(t)
+    triple = (known(s) or _new_iri(s) if s is not None else BNode(sb), known(p) or _new_iri(p), obj)
+    stream = (known(g) or _new_iri(g)) if g else default_stream
+    return time, [StreamTriple(time, stream, triple, Position(source, line_number))]
 
 
 _fullmatch = FAST_LINE.fullmatch

@@ -20,10 +20,10 @@ from agreement.agree.reportwriter import Head, ReportWriter
 from agreement.agree.rangecheck import solve_ranges
 from agreement.agree.streaming import ComputedCheck, Pair, Remote, Side, Solve, paired
 from agreement.runplan import Partitioning, solve
-from ingest.encoded import carried_atoms
 from ingest.lazy import RdfSlice
 from ingest.policy import ReadReport, within_timeline
 from ingest.reach import count_reach
+from translate.api import slice_atoms
 from translate.durations import unit_text
 
 
@@ -82,7 +82,7 @@ class CheckPlan:
             return None, partial(solve_ranges, check, cut, self.windows, self.report), remote
         if cut.cut is None:
             held = list(self.slices())
-            encoded = [(t, carried_atoms(elements, check.encoder)) for t, elements in held]
+            encoded = [(t, slice_atoms(elements, check.encoder)) for t, elements in held]
             slices, shipped = iter(held), (lambda: iter(encoded))
         else:
             slices, shipped = self.slices(), (lambda: iter(()))

@@ -45,7 +45,6 @@ from agreement.agree.derivation import Derivations
 from agreement.answers import values_text
 from agreement.agree.explain import Explanation, shifted_answers
 from agreement.agree.history import StreamHistory, keep_from
-from ingest.encoded import carried_atoms
 from ingest.lazy import RdfSlice
 from ingest.rdffiles import StreamTriple
 from lars.errors import InputError, SolverError
@@ -53,7 +52,7 @@ from lars.rules import Program
 from lars.streams import Timeline
 from solver.answers import TimePointAnswer
 from solver.strategies import Prepared, evaluate, unfolded
-from translate.api import Translation, query_background, translate
+from translate.api import Translation, query_background, slice_atoms, translate
 from translate.background import background_patterns
 from translate.rsp import RspQuery
 
@@ -225,7 +224,7 @@ class ComputedCheck:
         if side not in self.checkers:  # the program analysed once for all the checks
             self.checkers[side] = Prepared(translation.program, self.background,
                                            shown=self.shown(translation), inputs=translation.inputs)
-        slices = [(time, carried_atoms(list(group), self.encoder))
+        slices = [(time, slice_atoms(list(group), self.encoder))
                   for time, group in itertools.groupby(elements, key=lambda e: e.time)]
         answers = self.checkers[side].answers(slices, Timeline(self.timeline.start, t))
         at_t = [answer for answer in answers if answer.time == t]
@@ -278,7 +277,7 @@ class ComputedCheck:
         def fed() -> Iterator[tuple[int, list]]:
             for t, elements in slices:
                 read(t, elements)
-                yield t, carried_atoms(elements, self.encoder)
+                yield t, slice_atoms(elements, self.encoder)
 
         sides = self.sides()
         if solve is None:
