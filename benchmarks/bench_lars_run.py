@@ -18,10 +18,10 @@ import os
 import subprocess
 import sys
 import tempfile
-from functools import cache
 from pathlib import Path
 
 from bench_strategies import generated_slices
+from processes import compiled_environment
 
 ROOT = Path(__file__).parent.parent
 CLI = "import sys; from agreement.cli import main; sys.exit(main())"
@@ -47,28 +47,13 @@ def stream_file(kind: str, points: int, rate: int, workdir: Path) -> Path:
     return path
 
 
-@cache
-def child_environment() -> dict[str, str]:
-    """The environment of a measured ``lars run``: this checkout first on the path, and its
-    modules' bytecode compiled once into a cache of its own (``PYTHONPYCACHEPREFIX``), as an
-    installed package has it. Without it, where ``PYTHONDONTWRITEBYTECODE`` is set, every run
-    compiled some 140 modules from source again (about 1 s of CPU, counted as start-up)."""
-    cache = Path(tempfile.gettempdir()) / "lars-bench-pycache"
-    environment = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONPYCACHEPREFIX": str(cache)}
-    environment.pop("PYTHONDONTWRITEBYTECODE", None)
-    packages = [str(ROOT / name) for name in ("agreement", "lars", "solver", "ingest", "translate")]
-    subprocess.run([sys.executable, "-m", "compileall", "-q", *packages], env=environment,
-                   check=True, stdout=subprocess.DEVNULL)
-    return environment
-
-
 def measure(program: str, stream: Path, folder: Path) -> tuple[float, int]:
     """CPU seconds and peak MB of one ``lars run`` in a fresh process."""
     source = folder / "program.lars"
     source.write_text(program + "\n")
     argv = [sys.executable, "-c", CLI, "run", str(source), "--stream", str(stream), "--quiet",
             "--output", str(folder / "answers.jsonl"), "--output-format", "jsonl"]
-    child = subprocess.Popen(argv, env=child_environment(),
+    child = subprocess.Popen(argv, env=compiled_environment(),
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(child.pid, 0)
     if os.waitstatus_to_exitcode(status) != 0:

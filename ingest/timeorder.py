@@ -164,15 +164,23 @@ class StreamMerge:
 
     def push(self, entry: Entry) -> list[Entry]:
         """Hold ``entry``; hand on what no later line can precede (most lines hand on nothing,
-        so this is a plain call, not a generator, and one stream needs no ``min``)."""
+        so this is a plain call, not a generator).
+
+        While one stream has been seen, no heap is needed: its entries arrive in time order, so
+        those held are the entries of its latest time point, in line order (a sorted list, a
+        heap as it is, should another stream come), and an entry of a later time point hands
+        them all on."""
         held = self.held
+        if len(self.orders) == 1:
+            if held and held[-1][0] < entry.time:
+                released = [item[2] for item in held]
+                self.handed = held[-1][:2]
+                held[:] = [(entry.time, entry.position.line or 0, entry)]
+                return released
+            held.append((entry.time, entry.position.line or 0, entry))
+            return []
         heapq.heappush(held, (entry.time, entry.position.line or 0, entry))
-        orders = self.orders
-        if len(orders) == 1:
-            for order in orders.values():
-                watermark = order.state[0]
-        else:
-            watermark = min(order.state[0] for order in orders.values())
+        watermark = min(order.state[0] for order in self.orders.values())
         if held[0][0] >= watermark:
             return []
         released = []

@@ -174,6 +174,18 @@ class Derivations:
                     found, tried = shrink(near, keeps), len(near)
         if found is None:
             found = shrink(list(content), keeps)
-        where = {id(element): index for index, element in enumerate(content)}
-        self.found[key] = (list(content), None if found is None else [where[id(e)] for e in found])
+        self.found[key] = (list(content), None if found is None else positions(content, found))
         return found
+
+
+def positions(content: Sequence[T], found: Sequence[T]) -> list[int]:
+    """Where the elements of ``found``, a subsequence of ``content`` (the same objects, in its
+    order, as :func:`shrink` and :func:`connected` give them), are in ``content``: one pass
+    over ``content`` with a set of the few found, not an index of the whole window content.
+
+    >>> a, b, c = object(), object(), object()
+    >>> positions([a, b, c], [a, c])
+    [0, 2]
+    """
+    wanted = set(map(id, found))
+    return [index for index, element in enumerate(content) if id(element) in wanted]
