@@ -188,7 +188,7 @@ def add_partition_options(parser: argparse.ArgumentParser, partitions: str, spar
     """``--partitions``, ``--spark`` and ``--master``, the options of cutting the timeline into
     ranges that ``lars run``, ``lars agree`` and ``lars check`` share (``partitions``, ``spark``:
     their help, which says what the command cuts and what Spark does for it)."""
-    parser.add_argument("--partitions", type=int, default=0, metavar="N", help=partitions)
+    parser.add_argument("--partitions", type=whole(1), default=0, metavar="N", help=partitions)
     parser.add_argument("--spark", choices=SPARK_CHOICES, default="auto", help=spark)
     parser.add_argument("--master", default="local[*]",
                         help="Spark master URL; local[*] is embedded and needs only Java")

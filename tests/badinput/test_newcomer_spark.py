@@ -62,3 +62,35 @@ def test_debug_after_the_command_shows_the_traceback(files: Path, monkeypatch):
     debug = lars("translate", files / "q.rq", "--debug")
     assert plain[0] == debug[0] == 2
     assert "Traceback" not in plain[2] and "Traceback" in debug[2]
+
+
+@pytest.mark.parametrize("count", ["0", "-1"])
+@pytest.mark.parametrize("command", ["run", "check"])
+def test_partitions_below_one_are_refused(files: Path, recording: Path, command: str, count: str):
+    """``--partitions 0`` was taken silently as "not cut"; leaving the option out says that."""
+    extra = ["--answers", recording, "--profile", "csparql"] if command == "check" else []
+    status, _, err = lars(command, files / "q.rq", "--stream", files / "s.nt", *extra,
+                          "--partitions", count)
+    line = assert_refused(status, err, "--partitions")
+    assert "1 or more" in line
+
+
+def test_run_says_a_cluster_master_is_not_used(files: Path):
+    """``--master spark://...`` with ``--spark auto`` on a small stream ran here, silently
+    (docs/spark.md: auto uses a cluster for streams over 256 MiB only): now a note says so.
+    No cluster is reached, so the address needs nothing listening."""
+    plain = lars("run", files / "q.rq", "--stream", files / "s.nt")
+    status, out, err = lars("run", files / "q.rq", "--stream", files / "s.nt",
+                            "--master", "spark://127.0.0.1:9")
+    assert status == plain[0] == 0, err
+    assert out == plain[1]
+    assert "--master spark://127.0.0.1:9 is not used" in err
+    assert "not used" not in plain[2]
+
+
+def test_check_refuses_a_cluster_master_without_partitions(files: Path, recording: Path):
+    """lars check used --master only with --partitions; without, it ran here, silently."""
+    status, _, err = lars("check", files / "q.rq", "--stream", files / "s.nt", "--answers",
+                          recording, "--profile", "csparql", "--master", "spark://127.0.0.1:9")
+    line = assert_refused(status, err, "--master")
+    assert "--partitions" in line or "--partitions" in err
