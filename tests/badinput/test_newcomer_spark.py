@@ -3,6 +3,7 @@ each test reproduces the newcomer's command on a small file of its own."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -94,3 +95,26 @@ def test_check_refuses_a_cluster_master_without_partitions(files: Path, recordin
                           recording, "--profile", "csparql", "--master", "spark://127.0.0.1:9")
     line = assert_refused(status, err, "--master")
     assert "--partitions" in line or "--partitions" in err
+
+
+AGREED = "SELECT ?s WHERE { STREAM <http://ex.org/s> [RANGE 3s] { ?s ?p ?o } }\n"
+LINES = "".join(f"<http://ex.org/a{t}> <http://ex.org/p> <http://ex.org/b> <http://ex.org/s> {t}\n"
+                for t in range(1, 9))
+
+
+@pytest.mark.parametrize("form", ["jsonl", "json", "text"])
+def test_agree_output_cut_short_by_bad_input_says_so(tmp_path: Path, form: str):
+    """``lars agree --format jsonl`` writes lines as intervals close: a bad line later ended it
+    with exit 2 and stdout looking whole (no summary line, nothing said). The time named is the
+    last one on stdout; text and json write nothing before the end, and say nothing more."""
+    (tmp_path / "q.rq").write_text(AGREED, encoding="utf-8")
+    (tmp_path / "s.nt").write_text(LINES + "bad line(\n", encoding="utf-8")
+    status, out, err = lars("agree", tmp_path / "q.rq", "--stream", tmp_path / "s.nt",
+                            "--period", "2s", "--format", form)
+    line = assert_refused(status, err, f"{tmp_path / 's.nt'}:9:1: error: ")
+    if form != "jsonl":
+        assert out == "" and "incomplete" not in line
+        return
+    last = max(document.get("time", document.get("end", -1))
+               for document in map(json.loads, out.splitlines()))
+    assert line.endswith(f"; output stopped at time {last}: incomplete"), line
