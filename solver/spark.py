@@ -97,8 +97,7 @@ def _start(master: str, conf: Mapping[str, str]) -> SparkSession:
         first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise InputError(f"cannot start Spark with master {master!r}: {first_line}",
                          hint=f"Spark's log says: {cause}" if cause else
-                         "LARS_SPARK_LOG=stderr shows Spark's log; Spark needs Java 17 or later "
-                         "(on PATH or in JAVA_HOME)") from None
+                         "Spark needs Java 17 or later (on PATH or in JAVA_HOME)") from None
     session.sparkContext.setLogLevel("ERROR")
     _state.update(session=session, master=master, log_dir=log_dir)
     if not _state["atexit"]:
