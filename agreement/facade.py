@@ -239,10 +239,21 @@ def note_spark_reading(stream: Source | None, reading: ReadOptions, split: Parti
     """Say that Spark reads the stream while the program is solved in this process: without
     ``--partitions`` Spark only slices the stream (a newcomer took ``--spark always`` alone for
     a run on Spark, since the cut runs say where their ranges ran)."""
-    if stream is not None and not split.partitions and not isinstance(stream, (list, tuple)) \
-            and uses_spark(os.fspath(stream), reading.spark, reading.master):
+    if stream is None or split.partitions or isinstance(stream, (list, tuple)):
+        return
+    if uses_spark(os.fspath(stream), reading.spark, reading.master):
         report.note(f"note: the stream is read by Spark ({reading.master}); the program is solved "
                     "in this process (--partitions N also solves time ranges as Spark tasks)")
+    elif reading.spark == "auto" and on_a_cluster(reading.master):  # it ran here, silently
+        report.note(f"note: --master {reading.master} is not used: with --spark auto "
+                    "this stream is read and solved in this process (--spark auto uses a "
+                    "cluster for streams over LARS_SPARK_THRESHOLD_MIB, default 256 MiB); "
+                    "--spark always reads it on the cluster, --partitions N also solves there")
+
+
+def on_a_cluster(master: str) -> bool:
+    """Whether a Spark master URL names a cluster, not Spark embedded here (``local[...]``)."""
+    return not master.startswith("local")
 
 
 def partitioning(data: InputOptions, compute: ComputeOptions) -> Partitioning:
@@ -258,7 +269,7 @@ def partitioning(data: InputOptions, compute: ComputeOptions) -> Partitioning:
     if compute.partitions > MAX_PARTITIONS:
         raise LimitError(f"--partitions {compute.partitions} is more than the limit of "
                          f"{MAX_PARTITIONS:,} ranges", hint="each range is a task; cut into fewer")
-    on_cluster = data.spark == "always" or (data.spark == "auto" and not data.master.startswith("local"))
+    on_cluster = data.spark == "always" or (data.spark == "auto" and on_a_cluster(data.master))
     return Partitioning(compute.partitions, data.master if on_cluster else None)
 
 
@@ -674,6 +685,11 @@ def check_recording(query: Source, options: Options | None = None, **changes: An
     if data.stream is None or data.answers is None or chosen.evaluation.profile is None:
         raise InputError("lars check needs a stream, the recorded answers and a profile",
                          hint="give --stream, --answers and --profile")
+    if on_a_cluster(data.master) and not chosen.compute.partitions:
+        raise InputError(f"--master {data.master} is used only with --partitions N: lars check "
+                         "reads the stream and solves its expected runs in this process",
+                         hint="give --partitions N to solve each run's ranges as Spark tasks "
+                              "there, or leave --master out")
     return judge_files(query, data.stream, data.answers, chosen.evaluation.profile,
                        static=data.static, unit=chosen.query.unit, engine=chosen.query.engine,
                        stream_iri=data.stream_iri, comparison=judging.compare,

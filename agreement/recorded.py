@@ -98,15 +98,62 @@ def sparql_json_lines(text: str, source: str, unit_ms: int) -> list[dict]:
     return relations
 
 
+ACCEPTED = ("--answers reads CSRBench answer JSON or the JSON lines of lars run --format "
+            "sparql-json; record one with: lars run QUERY --stream FILE --profile PROFILE --format "
+            "sparql-json > answers.jsonl")
+"""What ``lars check --answers`` reads and how to make one: the hint of a file in neither format."""
+UNKNOWN_SHAPES = ("not JSON", "'relations' is missing")
+"""The starts of the readers' messages for a file that is in neither format as a whole."""
+
+
+def other_output(text: str) -> str | None:
+    """Which other output of ``lars run`` (or a table) ``text`` is, by its first line, if it is
+    one: a newcomer gave ``--answers`` the ``--format json`` document, the ``--output`` JSON
+    lines and a CSV table, and was told only "'relations' is missing" or "not JSON".
+
+    >>> other_output('{"format": "lars-solutions", "version": 1, "answers": [')
+    'lars run --format json output'
+    >>> other_output('time,room') is None, other_output('{"head": {}}') is None
+    (False, True)
+    """
+    first = text.lstrip("\ufeff").split("\n", 1)[0].strip()
+    if first.startswith(("time,", "time\t", "?time\t")):
+        return "a CSV or TSV table (lars run --format csv, sparql-csv or sparql-tsv)"
+    if '"lars-solutions"' in first:
+        return "lars run --format json output"
+    try:
+        line = json.loads(first)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(line, dict) and "time" in line and "binding" in line:
+        return "JSON lines of lars run --output"
+    return None
+
+
 def read_relations(path: str | Path, unit_ms: int = 1000) -> RecordedStream:
     """The relations recorded in a CSRBench answer file, or in the SPARQL-results JSON lines of
     ``lars run --format sparql-json`` (times in ticks of ``unit_ms``), one by one (nothing
-    merged), checked by :func:`ingest.recordedjson.relations_of`."""
+    merged), checked by :func:`ingest.recordedjson.relations_of`.
+
+    Raises:
+        ParseError, InputError: the file is neither; the message says so, and which of
+            ``lars run``'s other outputs it is if it is one (:func:`other_output`), the hint
+            what is read (:data:`ACCEPTED`).
+    """
     source = os.fspath(path)
     text = read_document(source, "recorded answers")
-    document = ({"relations": sparql_json_lines(text, source, unit_ms)} if is_json_lines(text)
-                else parse_json(text, source))
-    checked = relations_of(document, source)
+    try:
+        document = ({"relations": sparql_json_lines(text, source, unit_ms)}
+                    if is_json_lines(text) else parse_json(text, source))
+        checked = relations_of(document, source)
+    except (InputError, ParseError) as error:
+        found = other_output(text)
+        if found is not None:
+            raise type(error)(f"this is {found}, not recorded answers", Position(source),
+                              ACCEPTED) from None
+        if error.message.startswith(UNKNOWN_SHAPES):  # neither format: say which are read
+            raise type(error)(error.message, error.position, error.hint or ACCEPTED) from None
+        raise
     return RecordedStream(checked.variables, tuple(RecordedRelation(timestamp, rows)
                                                    for timestamp, rows in checked.relations))
 

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from lars.errors import InputError, LarsError, RemoteError
+from solver.sparkmaster import check_master
 
 if TYPE_CHECKING:
     from pyspark import SparkContext
@@ -113,6 +114,7 @@ def _settings(master: str, log_config: str, conf: Mapping[str, str]) -> dict[str
 def _start(master: str, conf: Mapping[str, str]) -> SparkContext:
     from pyspark import SparkConf, SparkContext  # here, so that slice_in_process needs no pyspark
 
+    check_master(master)  # a wrong URL or a master not there: at once, not after a minute
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
@@ -126,16 +128,44 @@ def _start(master: str, conf: Mapping[str, str]) -> SparkContext:
         with _jvm_stderr(os.path.join(log_dir, "spark.log")):
             context = SparkContext.getOrCreate(settings)
     except Exception as exc:  # pyspark's own error types vary by version: ours must not leak them
+        cause = log_cause(os.path.join(log_dir, "spark.log"))
         shutil.rmtree(log_dir, ignore_errors=True)
         first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise InputError(f"cannot start Spark with master {master!r}: {first_line}",
-                         hint="Spark needs Java 17 or later (on PATH or in JAVA_HOME)") from None
+                         hint=f"Spark's log says: {cause}" if cause else
+                         "Spark needs Java 17 or later (on PATH or in JAVA_HOME)") from None
     context.setLogLevel("ERROR")
     _state.update(context=context, master=master, log_dir=log_dir)
     if not _state["atexit"]:
         atexit.register(stop_spark)
         _state["atexit"] = True
     return context
+
+
+_LOGGED_CAUSES = (re.compile(r"\b[\w.]*(?:Exception|Error): (.+)$"), re.compile(r"^ERROR [\w.$]+: (.+)$"))
+"""An exception's message in Spark's log, else an ``ERROR`` line's (``Error initializing ...``)."""
+
+
+def log_cause(path: str) -> str | None:
+    r"""The first error Spark's log at ``path`` names (``Could not parse Master URL: ...``), if
+    the log exists and names one: why the session did not start, in one line.
+
+    >>> import tempfile, pathlib
+    >>> log = pathlib.Path(tempfile.mkdtemp()) / "spark.log"
+    >>> _ = log.write_text("WARNING: Using incubator modules\n"
+    ...     "Exception in thread main org.apache.spark.SparkException: Could not parse Master "
+    ...     "URL: 'spark//h:1'\n\tat org.apache.spark.SparkContext...\n")
+    >>> log_cause(str(log))
+    "Could not parse Master URL: 'spark//h:1'"
+    """
+    try:
+        with open(path, encoding="utf-8", errors="replace") as file:
+            lines = [line.strip() for line in file]
+    except OSError:
+        return None
+    found = (match.group(1) for pattern in _LOGGED_CAUSES for line in lines
+             if (match := pattern.search(line)))
+    return next(found, None)
 
 
 def stop_spark() -> None:

@@ -46,6 +46,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+import warnings
 from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
@@ -97,6 +98,13 @@ class _QuietTermWarnings(logging.Filter):
 
 
 logging.getLogger("rdflib.term").addFilter(_QuietTermWarnings())
+# The same for the UserWarning rdflib raises when it writes an ill-typed numeric literal
+# ("abc"^^xsd:decimal, a newcomer's stream): it printed its source line on stderr, once per
+# worker process. The text it then writes is the literal's N-Triples form, the constant wanted,
+# and the ill-typed value is already handled as SPARQL says (an expression over it is an error:
+# a FILTER drops the row, an aggregate is unbound), so there is nothing to tell.
+warnings.filterwarnings("ignore", message="Serializing weird numerical", category=UserWarning,
+                        module="rdflib.term")
 rdflib.NORMALIZE_LITERALS = False  # terms as written (see the module doc)
 
 

@@ -35,6 +35,7 @@ from agreement.spans import interval_text, points_text
 from lars.streams import Timeline
 from lars.windows import time_window_range
 from ingest.rdffiles import StreamTriple
+from translate.results import ntriples_term
 from translate.rsp import BGP, BlankVar, RangeWindow, RspQuery, StreamSpec, TriplePattern, TriplesWindow, Var
 from translate.rspwindows import needs_cutoff, tau_window
 from translate.scope import block_triples, children
@@ -232,7 +233,18 @@ def bind(pattern: TriplePattern, triple, binding: dict[str, Node]) -> dict[str, 
 
 
 def witness(element: StreamTriple) -> str:
-    return f"{triple_text(element.triple)} at {element.time} on <{element.stream}>"
+    """A witness triple as a line of a stream file (timestamped N-Triples: the triple, its
+    stream, its time point; literals in full), so the witnesses of a report can be fed back
+    with ``--stream`` (a newcomer saw ``... 16.2 . at 5 on <s>``, not a stream line).
+
+    >>> from rdflib import Literal, URIRef
+    >>> from rdflib.namespace import XSD
+    >>> from lars.errors import Position
+    >>> witness(StreamTriple(5, URIRef("http://e/s"), (URIRef("http://e/a"), URIRef("http://e/p"),
+    ...     Literal("16.2", datatype=XSD.decimal)), Position("s.nt", 1)))
+    '<http://e/a> <http://e/p> "16.2"^^<http://www.w3.org/2001/XMLSchema#decimal> <http://e/s> 5'
+    """
+    return f"{' '.join(map(ntriples_term, element.triple))} {ntriples_term(element.stream)} {element.time}"
 
 
 def window_text(snap: Snapshot, reading: str) -> str:

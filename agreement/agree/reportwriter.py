@@ -85,6 +85,9 @@ class ReportWriter:
     def __init__(self, out: TextIO, head: Head) -> None:
         self.out, self.head = out, head
         self.total = self.disagreeing = 0
+        self.written: int | None = None
+        """The last time point whose answers or interval are on ``out`` already (``None``: none
+        yet, or spooled until the end): an error after it leaves that output incomplete."""
 
     def answers(self, side: str, t: int, rows: frozenset[Row]) -> None:
         """One side's answers at ``t`` (``side``: ``csparql`` or ``cqels``), in time order."""
@@ -124,10 +127,12 @@ class JsonLinesWriter(ReportWriter):
     def answers(self, side: str, t: int, rows: frozenset[Row]) -> None:
         for solution in answers_json(self.head.variables, t, rows, values_text):
             self.line({"kind": "answer", "side": side, **solution})
+            self.written = max(t, self.written or t)
 
     def interval(self, verdict: IntervalVerdict, reasons: Sequence[Explanation]) -> None:
         super().interval(verdict, reasons)
         self.line({"kind": "interval", **interval_json(verdict, reasons, self.head.variables, values_text)})
+        self.written = max(verdict.end, self.written or verdict.end)
 
     def finish(self, notes: Sequence[str]) -> None:
         self.line({"kind": "summary", "agree": self.agree, "summary": self.summary(),

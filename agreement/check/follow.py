@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from rdflib import URIRef
 
@@ -26,6 +25,7 @@ from agreement.optiondefaults import DEFAULT_MAX_T0
 from ingest.eager import static_graphs
 from ingest.limits import max_time_points as limit_in_force
 from ingest.liveslices import LiveSlices
+from ingest.policy import read_text
 from ingest.watermark import Reorder, Timed
 from lars.errors import InputError
 from lars.streams import Timeline
@@ -71,7 +71,7 @@ class FollowedCheck:
             raise InputError(f"unknown comparison {comparison!r} (expected one of {', '.join(COMPARISONS)})")
         self.profile = resolve_profile(profile)
         self.unit_ms = parse_unit(unit)
-        query = parse_query(Path(query_path).read_text(encoding="utf-8"), str(query_path), engine, unit)
+        query = parse_query(read_text(query_path), str(query_path), engine, unit)
         check_t0_count(query, self.profile, max_t0)
         self.query = query = projected(query, select, (), answers)
         self.period = to_ticks(parse_duration(period), self.unit_ms) if period else default_period(query)

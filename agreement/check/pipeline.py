@@ -17,7 +17,6 @@ from dataclasses import dataclass, replace
 from functools import partial
 from itertools import chain, groupby, takewhile
 from operator import attrgetter
-from pathlib import Path
 
 from agreement.check.bags import multiplicities, unprojected
 from agreement.check.expected import (
@@ -33,7 +32,7 @@ from agreement.runplan import Partitioning
 from ingest.eager import QueryData, encoded_data, query_data, static_graphs
 from ingest.limits import check_timeline_length, max_time_points as limit_in_force
 from ingest.options import ReadOptions
-from ingest.policy import ReadReport, within_timeline
+from ingest.policy import ReadReport, read_text, within_timeline
 from ingest.reach import count_reach
 from ingest.rdffiles import StreamTriple
 from lars.errors import InputError, LarsError, LimitError, Position
@@ -506,7 +505,7 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
     """
     chosen = resolve_profile(profile) if isinstance(profile, str) else profile
     unit_ms = parse_unit(unit)
-    text = Path(query_path).read_text(encoding="utf-8")
+    text = read_text(query_path)
     query = parse_query(text, str(query_path), engine, unit)
     check_t0_count(query, chosen, max_t0)
     period_ticks = to_ticks(parse_duration(period), unit_ms) if period else default_period(query)

@@ -260,6 +260,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_witness_parser(commands)
     add_check_parser(commands)
     add_replay_parser(commands, HelpFormatter)
+    for command in commands.choices.values():  # error messages say "run with --debug": anywhere
+        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                             help="show tracebacks of internal errors")
     return parser
 
 

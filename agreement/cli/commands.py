@@ -232,7 +232,12 @@ def write_agreement(item: CheckPlan | AgreementView, args: argparse.Namespace, o
         writer = {"text": lambda: TextWriter(out, head, prefixes, args.verbose),
                   "json": lambda: JsonWriter(out, head, depth),
                   "jsonl": lambda: JsonLinesWriter(out, head)}[args.format]()
-        return item.write(writer)
+        try:
+            return item.write(writer)
+        except LarsError as error:  # after lines of --format jsonl: say they are not the whole
+            if writer.written is None:
+                raise
+            raise IncompleteOutput(error, writer.written) from error
     if args.format == "text":
         out.write(item.text(shorten, args.verbose))
     elif args.format == "json":

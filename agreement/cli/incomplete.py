@@ -6,7 +6,8 @@ one complete JSON document per line; ``csv``: complete rows). A program reading 
 tell that answer stream from a complete one; the error line now ends with ``output stopped at
 time T: incomplete`` (newcomer finding D3), ``T`` the last time point written. ``--output FILE``
 needs no such line: the file is replaced only when the run ends (:func:`solver.sinks.opened_output`),
-so an error leaves it as it was.
+so an error leaves it as it was. ``lars agree --format jsonl`` writes each interval's lines as it
+closes: an error after some says the same (the text and JSON reports write nothing before the end).
 """
 
 from __future__ import annotations

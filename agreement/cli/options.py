@@ -18,7 +18,8 @@ from collections.abc import Callable
 
 from ingest.kafkatime import kafka_time_mode
 from ingest.sparkchoice import SPARK_CHOICES
-from lars.errors import LarsError
+from lars.errors import InputError, LarsError
+from solver.sparkmaster import master_form
 from translate.durations import parse_duration, parse_unit
 
 
@@ -145,6 +146,15 @@ def whole(minimum: int) -> Callable[[str], int]:
     return convert
 
 
+def master_url(text: str) -> str:
+    """A Spark master URL of a form Spark takes (:func:`solver.sparkmaster.master_form`),
+    refused here rather than after Spark's minute of retries."""
+    try:
+        return master_form(text)
+    except InputError as error:
+        raise argparse.ArgumentTypeError(f"'{text}' is no Spark master URL ({error.hint})") from None
+
+
 def seconds(text: str) -> float:
     """A positive number of seconds (a time limit)."""
     try:
@@ -188,7 +198,7 @@ def add_partition_options(parser: argparse.ArgumentParser, partitions: str, spar
     """``--partitions``, ``--spark`` and ``--master``, the options of cutting the timeline into
     ranges that ``lars run``, ``lars agree`` and ``lars check`` share (``partitions``, ``spark``:
     their help, which says what the command cuts and what Spark does for it)."""
-    parser.add_argument("--partitions", type=int, default=0, metavar="N", help=partitions)
+    parser.add_argument("--partitions", type=whole(1), default=0, metavar="N", help=partitions)
     parser.add_argument("--spark", choices=SPARK_CHOICES, default="auto", help=spark)
-    parser.add_argument("--master", default="local[*]",
+    parser.add_argument("--master", default="local[*]", type=master_url,
                         help="Spark master URL; local[*] is embedded and needs only Java")

@@ -7,11 +7,11 @@ per line, then its stream IRI and its time point, so ``lars agree`` takes it as 
 
 from __future__ import annotations
 
+from agreement.agree.conditions import witness as stream_line
 from agreement.agree.report import interval_name
 from agreement.answers import binding_json
 from agreement.witness.find import SearchResult, Witness
 from ingest.rdffiles import StreamTriple
-from translate.results import ntriples_term
 
 PAPER_CONDITION = {"static-shares-pattern": "(ii)", "stream-merged": "(ii)", "static-only": "(ii)",
                    "snapshot-differs": "(iii)", "window-boundary": "(iii)", "other-interval": "(iii)",
@@ -26,7 +26,7 @@ HEADER = "# a witness of disagreement found by lars witness; check it with:\n# {
 
 def stream_text(elements: list[StreamTriple], command: str | None = None) -> str:
     """The stream as timestamped N-Triples (with the check command as a comment on top)."""
-    lines = [f"{' '.join(map(ntriples_term, e.triple))} {ntriples_term(e.stream)} {e.time}" for e in elements]
+    lines = [stream_line(e) for e in elements]
     return (HEADER.format(command=command) if command else "") + "\n".join(lines) + "\n"
 
 

@@ -55,8 +55,13 @@ def test_partitions_in_processes_give_the_same_answer_stream(strategy, capsys):
 
 
 @pytest.mark.parametrize("options, message", [
-    (["--partitions", "-1"], "error: --partitions must be 0 (no cutting) or more, not -1"),
+    (["--partitions", "-1"], "lars run: error: argument --partitions: expected a whole number "
+                             "of 1 or more but found '-1' (see 'lars run --help')"),
+    (["--partitions", "0"], "lars run: error: argument --partitions: expected a whole number "
+                            "of 1 or more but found '0' (see 'lars run --help')"),
 ])
 def test_bad_partitions_are_refused(options, message, capsys):
-    assert main([*Q1, "--spark", "never", *options]) == 2
+    with pytest.raises(SystemExit) as refused:
+        main([*Q1, "--spark", "never", *options])
+    assert refused.value.code == 2
     assert capsys.readouterr().err.strip() == message
