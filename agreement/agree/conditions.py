@@ -317,7 +317,8 @@ def snapshot_explanations(verdict: IntervalVerdict, query: RspQuery, derivations
       evaluates them;
     * ``window-differs`` — only CQELS: the push that gave it read other windows than the pull;
     * ``snapshot-differs`` — the witnesses are not all in the other engine's windows ("no longer
-      in it", "no push held them together"), or they are, with other triples that change it;
+      in it", listed first; "no push held them together"), or they are, with other triples that
+      change it;
     * ``evaluation-differs`` — both engines read the same window content, and their translations
       give different answers on it (e.g. a CQELS variant other than brave);
     * ``window-boundary`` — a witness lies exactly at the lower edge of the pull's window.
@@ -361,7 +362,7 @@ def _only_cqels(row: Row, t: int, end: int, push: list[Snapshot], push_content: 
             "snapshot-differs", f"these triples give it at the push at {t} (window "
             f"{windows_text(push, reading)}); those at {points_text(sorted({e.time for e in gone}))} "
             f"are no longer in the window of the pull at {end} ({windows_text(pull, reading)})",
-            tuple(witness(e) for e in match), row))
+            tuple(witness(e) for e in gone + [e for e in match if id(e) in held]), row))
     elif differ:
         found.append(Explanation(
             "snapshot-differs", f"these triples give it at the push at {t}; the window of the pull "
