@@ -71,6 +71,7 @@ from solver.formats import RunInfo
 from ingest.limits import max_time_points
 from solver.limits import MAX_PARTITIONS, Limits, max_derived_default
 from translate.api import parse_query, query_background, translate
+from translate.bags import witnessed
 from translate.background import background_patterns
 from translate.durations import parse_unit
 from translate.profilefile import resolve_profile
@@ -133,6 +134,8 @@ def translations(text: str, source: str, query: QueryOptions, evaluation: Evalua
                     "query it derives), or a profile of C-SPARQL's translation τ1 (csparql, "
                     "sparqlstream, paper-pull)")
             start = evaluation.t0 if evaluation.t0 is not None else (chosen.t0 or 0)
+            if bags and chosen.answers == "bag":  # rows repeated as SPARQL's multisets repeat them
+                parsed = witnessed(parsed)
             return [ProgramView(compile_profile(parsed, chosen, start, ticks, "brave" if v == "all" else v),
                                 query.unit) for v in variants]
         return [ProgramView(translate(parsed, engine, variant="brave" if v == "all" else v,

@@ -46,7 +46,7 @@ from translate.rdf import (
 )
 from translate.background import BackgroundPatterns
 from translate.rsp import RspQuery
-from translate.streamrules import answer_variables
+from translate.streamrules import answer_arguments
 from translate.names import TRIGGER
 from translate.triggers import pull_rule, push_rules, with_trigger
 from translate.rspwindows import check_reading
@@ -205,7 +205,7 @@ def translate(query: RspQuery, engine: str | None = None, variant: str = "brave"
     program, comments = _with_mode(result.program, result.comments, mode, period)
     verify(program)
     select = tuple(v.name for v in query.variables)
-    answer = AnswerSpec(result.answer_predicate, tuple(sorted(set(answer_variables(prepared)))),
+    answer = AnswerSpec(result.answer_predicate, answer_arguments(prepared),
                         select)
     return Translation(program, comments, answer, prepared, profile.name,
                        variant if profile.name == "cqels" else None, mode,

@@ -80,7 +80,7 @@ from translate.profiles import Profile
 from translate.rdf import STRIPLE, RdfTermEncoder
 from translate.rsp import NowWindow, RangeWindow, RspQuery, RspWindow
 from translate.sparqltext import window_text
-from translate.streamrules import TauResult, tau1, tau2
+from translate.streamrules import TauResult, answer_arguments, tau1, tau2
 from translate.triggers import with_trigger
 from translate.variants import cq_variant, cs
 
@@ -385,7 +385,7 @@ def compile_profile(query: RspQuery, profile: Profile, t0: int = 0, period: int 
     program = Program(tuple(rule for rule, _ in triggered))
     verify(program)
     select = tuple(v.name for v in query.variables)
-    spec = AnswerSpec(output.predicate, tuple(sorted(set(select))), select)
+    spec = AnswerSpec(output.predicate, answer_arguments(prepared), select)
     return Translation(program, tuple(c for _, c in triggered), spec, prepared,
                        profile.translation, variant if profile.translation == "cqels" else None,
                        "engine", period if "periodic" in profile.report else None, profile.bounds,
@@ -411,7 +411,7 @@ def compile_sliding(query: RspQuery, profile: Profile, length: int,
     if not all(_timeless(rule, window) for rule in result.program):
         return None
     select = tuple(v.name for v in query.variables)
-    spec = AnswerSpec(result.answer_predicate, tuple(sorted(set(select))), select)
+    spec = AnswerSpec(result.answer_predicate, answer_arguments(prepared), select)
     return Translation(result.program, result.comments, spec, prepared, profile.translation,
                        variant if profile.translation == "cqels" else None, "engine",
                        window_bounds="closed", profile=profile.name,

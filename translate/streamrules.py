@@ -64,6 +64,14 @@ def _run(query: RspQuery, encoder: RdfTermEncoder | None, stream_body,
     return tau, shape
 
 
+def answer_arguments(query: RspQuery) -> tuple[str, ...]:
+    """The variables of the ``ans_1`` atom's arguments, in their order (sorted): the SELECT
+    variables and those ORDER BY or the multiset witnesses keep (:func:`answer_variables`).
+    Every reader of the answer atoms must name them so: naming the SELECT variables alone
+    misses every atom of a query with ORDER BY on a variable it does not select."""
+    return tuple(sorted(set(answer_variables(query))))
+
+
 def answer_variables(query: RspQuery) -> list[str]:
     """The variables of ``ans_1``: the SELECT variables, and those ORDER BY reads that the query
     does not select (ORDER BY comes before the projection; the rows are projected after it)."""
