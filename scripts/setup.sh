@@ -4,6 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
+if [ -d .venv ] && ! .venv/bin/python -m pip --version >/dev/null 2>&1; then
+  # an interrupted first setup leaves a .venv without pip: start it again
+  echo "setup: .venv is incomplete (no pip in it): creating it again" >&2
+  rm -rf .venv
+fi
 if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv" >&2
   "$PYTHON" -m venv .venv
