@@ -71,9 +71,6 @@ class Parser(argparse.ArgumentParser):
             command._option_string_actions if command is not None else ())  # noqa: SLF001
         for word in message.removeprefix("unrecognized arguments: ").split():
             name = word.split("=", 1)[0]
-            if command is not None and name in self._option_string_actions:
-                return f"; {name} is an option of lars itself: give it before the command " \
-                       f"(lars {name} {command.prog.split()[-1]} …)"
             if word.startswith("--") and len(name) > 2:
                 said = _closest(name, sorted(known), cutoff=0.75)
                 if said:

@@ -29,8 +29,3 @@ def test_nothing_close_suggests_nothing(capsys):
     assert "did you mean" not in err and err.endswith("(see 'lars run --help')")
 
 
-def test_an_option_of_lars_itself_after_the_command_says_where_it_goes(capsys):
-    with pytest.raises(SystemExit):
-        main(["run", "q.rq", "--debug"])
-    err = capsys.readouterr().err.strip()
-    assert "--debug is an option of lars itself: give it before the command (lars --debug run …)" in err

@@ -92,8 +92,10 @@ def test_the_time_limit_holds_while_clingo_grounds(tmp_path):
 
 @pytest.mark.parametrize("number, status, line", [
     # grounding (killed: "(stopped while clingo was grounding …)" follows) or solving the first
-    # vocabulary step, whose sizes rule nothing out over the whole space
-    pytest.param(signal.SIGINT, 130, "interrupted while searching for a witness: none ruled out", id="ctrl-c"),
+    # vocabulary step, whose sizes rule nothing out over the whole space ("none ruled out"), or,
+    # on a faster machine, past it ("none with ≤ 2 triple(s) exists within …"): the line says
+    # what was ruled out either way (tests/cli/test_witness_interrupted.py checks what it says)
+    pytest.param(signal.SIGINT, 130, "interrupted while searching for a witness: none ", id="ctrl-c"),
     pytest.param(signal.SIGTERM, 143, "stopped by SIGTERM", id="sigterm"),
 ])
 def test_a_signal_kills_the_search_and_keeps_the_previous_output(tmp_path, number, status, line):
