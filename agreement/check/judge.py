@@ -237,8 +237,7 @@ def compare_relation(expected: Report, recorded: RecordedRelation, profile: Prof
                                                                        profile, unit_ms):
         return "label"
     if comparison == "strict":
-        label = expected.time * unit_ms + profile.label_ms
-        if abs(recorded.timestamp - label) > profile.jitter_ms:
+        if not _at_its_time(expected, recorded, profile, unit_ms):
             return "label"
         found = Counter(map(row_key, recorded.rows))
         if expected.counts is not None:
