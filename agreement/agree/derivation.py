@@ -179,8 +179,8 @@ class Derivations:
         known = self.found.get(key)
         if known is not None and known[0] == content:
             return None if known[1] is None else [content[index] for index in known[1]]
-        content = list(content)
-        if self.reach is None or self.reach.content != content:
+        content = content if type(content) is list else list(content)
+        if self.reach is None or (self.reach.content is not content and self.reach.content != content):
             self.reach = Reach(content)
         else:  # an equal content: its index holds, its elements are those asked about
             self.reach.content = content
