@@ -200,7 +200,8 @@ class Derivations:
         the answer: the triples :func:`connected` to ``row`` from subjects, then also from
         objects, then the whole content; each first narrowed to the triples the side's program
         can read, when that leaves some out. A start no larger than the one tried before is
-        skipped (which only saves evaluations: the whole content, tried last, holds them all)."""
+        skipped (which only saves evaluations: the whole content, always tried last, even when
+        empty, holds them all)."""
         tried = 0
         for from_objects in (False, True, None):
             whole = from_objects is None
@@ -211,6 +212,6 @@ class Derivations:
                 if tried < len(narrowed) < len(near):
                     tried = len(narrowed)
                     yield narrowed
-            if tried < len(near) and (whole or len(near) < len(content)):
+            if whole or tried < len(near) < len(content):
                 tried = len(near)
                 yield near
