@@ -26,7 +26,7 @@ from pathlib import Path
 from processes import last_line
 
 ROOT = Path(__file__).parent.parent
-CLI = "import sys; from agreement.cli import main; sys.exit(main())"
+CLI = "from agreement.cli import console; console()"
 EX = "http://example.org/"
 CASES = {
     "count": ("COUNT(?v)", "integer"),

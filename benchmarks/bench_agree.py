@@ -45,7 +45,7 @@ HERE = Path(__file__).parent
 ROOT = HERE.parent
 QUERIES = ROOT / "examples" / "csrbench" / "queries"
 BUNDLED = ROOT / "examples" / "csrbench" / "stream"
-CLI = "import sys; from agreement.cli import main; sys.exit(main())"
+CLI = "from agreement.cli import console; console()"
 
 
 def startup_cpu_s(module: str) -> float:

@@ -41,7 +41,7 @@ HERE = Path(__file__).parent
 ROOT = HERE.parent
 CSRBENCH = ROOT / "examples" / "csrbench"
 STUDY = ROOT / "examples" / "csrbench-2023"
-CLI = "import sys; from agreement.cli import main; sys.exit(main())"
+CLI = "from agreement.cli import console; console()"
 TARGET = 2.0
 VERDICTS = {0: "correct", 1: "incorrect"}
 

@@ -31,8 +31,8 @@ import threading
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parents[1]
-MAIN = ("import os, sys; from agreement.cli import main; import agreement.events.pipeline; "
-        "t = os.times(); print(t.user + t.system, file=sys.stderr, flush=True); sys.exit(main())")
+MAIN = ("import os, sys; from agreement.cli import console; import agreement.events.pipeline; "
+        "t = os.times(); print(t.user + t.system, file=sys.stderr, flush=True); console()")
 """``lars``, first printing on standard error the CPU seconds spent before the command (start-up)."""
 PROFILES = ("epsparql-chronological", "epsparql-recent")
 """The consuming profiles. ``epsparql-unrestricted`` (``--profiles``) reports every pair of a

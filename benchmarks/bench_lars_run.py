@@ -24,7 +24,7 @@ from bench_strategies import generated_slices
 from processes import compiled_environment
 
 ROOT = Path(__file__).parent.parent
-CLI = "import sys; from agreement.cli import main; sys.exit(main())"
+CLI = "from agreement.cli import console; console()"
 PROGRAMS = {
     "copy": ("q(X) :- p(X).", "diamond"),
     "box": ("q(X) :- [32] [] p(X).", "diamond"),

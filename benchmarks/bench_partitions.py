@@ -55,7 +55,7 @@ from solver.partition import answers_of, evaluate_range, range_answers
 HERE = Path(__file__).parent
 ROOT = HERE.parent
 QUERIES = ROOT / "examples" / "csrbench" / "queries"
-CLI = "import sys; from agreement.cli import main; sys.exit(main())"
+CLI = "from agreement.cli import console; console()"
 COLUMNS = ("form", "partitions", "wall_s", "cpu_s", "speedup", "answers", "load")
 CRITICAL_COLUMNS = ("critical_s", "est_speedup", "range_cpu_s")
 

@@ -38,7 +38,7 @@ from replay_csrbench import stream_file
 
 ROOT = Path(__file__).resolve().parents[1]
 QUERY = ROOT / "examples" / "csrbench" / "queries" / "q1-cqels.rq"
-CLI = "import sys; from agreement.cli import main; sys.exit(main())"
+CLI = "from agreement.cli import console; console()"
 
 
 def free_port() -> int:

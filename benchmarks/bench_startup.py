@@ -33,7 +33,7 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parents[1]
-MAIN = "from agreement.cli import main; import sys; sys.exit(main())"
+MAIN = "from agreement.cli import console; console()"
 
 
 def commands(root: Path) -> dict[str, list[str]]:

@@ -37,7 +37,7 @@ from pathlib import Path
 from processes import last_line
 
 ROOT = Path(__file__).parent.parent
-CLI = "import sys; from agreement.cli import main; sys.exit(main())"
+CLI = "from agreement.cli import console; console()"
 EX = "http://ex.org/"
 QUERY = f"""PREFIX : <{EX}>
 REGISTER QUERY rooms AS

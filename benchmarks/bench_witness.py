@@ -1,7 +1,7 @@
 """``lars witness`` on the examples of README.md and docs/witness.md: wall time and peak memory of
 whole fresh processes (issue 29, item 3: each under 5 s and 200 MB with default options).
 
-Each example runs once in a child process (``python -c 'from agreement.cli import main; ...'``)
+Each example runs once in a child process (``python -c 'from agreement.cli import console; console()'``)
 with a checkout on ``PYTHONPATH``; its wall seconds, CPU seconds (user + system, from
 ``os.wait4``, which counts the search's own child process too) and peak resident memory
 (``ru_maxrss``: the largest of the processes) are printed with the first line of its
@@ -34,7 +34,7 @@ from pathlib import Path
 from processes import last_line
 
 HERE = Path(__file__).resolve().parents[1]
-MAIN = "from agreement.cli import main; import sys; sys.exit(main())"
+MAIN = "from agreement.cli import console; console()"
 
 
 def examples(root: Path) -> dict[str, list[str]]:

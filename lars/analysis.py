@@ -14,6 +14,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from lars.atoms import Atom, Comparison
 from lars.errors import InputError
 from lars.formulas import At, AtAtom, Fold, WindowAtom, base_atom
@@ -120,6 +122,63 @@ def body_atoms(rule: Rule) -> list[tuple[Atom, bool]]:
     complete (in a lower stratum) before it is read, as a negated atom's must."""
     return [(base_atom(lit.formula), lit.negated or isinstance(lit.formula, Fold)) for lit in rule.body
             if not isinstance(lit.formula, Comparison)]
+
+
+def reads_atom(program: Program, signature: Signature, shown: frozenset[str] | set[str]
+               ) -> Callable[[Atom], bool]:
+    """``atom → bool``: whether an input atom of ``signature`` can change what ``program``
+    derives of the ``shown`` predicates: it unifies with a body atom of some rule (positive or
+    negated, inside a window or a fold) whose head, with the body's variables bound to the
+    atom's arguments, is shown or is read so in turn (a copy rule such as C-SPARQL's
+    ``triple(S,P,O,default) ← ⊞ ◇ striple(S,P,O,s)`` hands the atom's constants on; a head
+    variable the atom does not bind matches anything). A rule met again on the way counts as
+    reading it.
+
+    An input atom that is not read is never matched by a rule that leads to a shown atom, so the
+    shown atoms are the same with or without it, unless a ``□`` reads the active domain, whose
+    constants every input atom adds to: callers that drop atoms by this test check the result
+    by evaluating (:mod:`agreement.agree.derivation`).
+
+    >>> from lars.parser import parse_program
+    >>> from lars.terms import Name
+    >>> program = parse_program("t(X, Y) :- p(X, Y). q(X) :- t(X, b), not p(c, X). r(X) :- p(X, d).")
+    >>> reads = reads_atom(program, ("p", 2), {"q"})
+    >>> [reads(Atom("p", (Name(x), Name(y)))) for x, y in ("ab", "ba", "ca", "ad")]
+    [True, False, True, False]
+    """
+    uses: dict[Signature, list[tuple[Atom, Atom]]] = {}
+    for rule in program:
+        head = base_atom(rule.head)
+        for atom, _ in body_atoms(rule):
+            uses.setdefault(atom.signature, []).append((atom, head))
+
+    def leads_to_shown(sig: Signature, args: tuple, visiting: frozenset) -> bool:
+        for atom, head in uses.get(sig, ()):
+            bound: dict[str, object] = {}
+            if not all(_unifies(term, arg, bound) for term, arg in zip(atom.args, args)):
+                continue
+            if head.predicate in shown:
+                return True
+            handed = tuple(bound.get(term.name) if isinstance(term, Variable)
+                           else term if is_constant(term) else None for term in head.args)
+            key = (head.signature, handed)
+            if key in visiting or leads_to_shown(head.signature, handed, visiting | {key}):
+                return True
+        return False
+
+    def reads(atom: Atom) -> bool:
+        return leads_to_shown(atom.signature, atom.args, frozenset())
+    return reads
+
+
+def _unifies(term: Term, arg: object, bound: dict[str, object]) -> bool:
+    """Whether a body term can take the argument ``arg`` (a constant, or ``None`` for one not
+    known), binding a variable in ``bound``; a term that is neither takes anything."""
+    if arg is None:
+        return True
+    if isinstance(term, Variable):
+        return bound.setdefault(term.name, arg) == arg
+    return not is_constant(term) or term == arg
 
 
 def input_predicates(program: Program) -> frozenset[Signature]:

@@ -30,7 +30,7 @@ True
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
 from agreement.compare import Row
@@ -43,14 +43,26 @@ RowsOn = Callable[[str, Sequence[StreamTriple], int], frozenset[Row]]
 is those triples alone (``side`` is ``csparql`` or ``cqels``)."""
 
 
+SINGLES = 6
+"""Up to this many candidates, :func:`shrink` tries single items at once: halving first pays
+only when most of the candidates can go, and the starts narrowed to what a program reads
+(:meth:`Derivations.starts`) hold little else than the witness (Q1's answers: 4 of 4)."""
+
+
 def shrink(candidates: Sequence[T], keeps: Callable[[list[T]], bool]) -> list[T] | None:
     """A subset of ``candidates`` (in their order) for which ``keeps`` holds, from which no chunk
-    tried could be dropped (chunks of halving size, down to single items); ``None`` when
-    ``keeps`` fails on all of ``candidates``. Every subset returned was tested with ``keeps``."""
+    tried could be dropped (chunks of halving size, down to single items; single items at once
+    for at most :data:`SINGLES` candidates); ``None`` when ``keeps`` fails on all of
+    ``candidates``. Every subset returned was tested with ``keeps``.
+
+    >>> calls = []
+    >>> shrink([1, 2, 3, 4], lambda kept: calls.append(kept) or len(kept) == 4), len(calls)
+    ([1, 2, 3, 4], 5)
+    """
     kept = list(candidates)
     if not keeps(kept):
         return None
-    size = max(len(kept) // 2, 1)
+    size = 1 if len(kept) <= SINGLES else max(len(kept) // 2, 1)
     while True:
         i = 0
         while i < len(kept) and len(kept) > 1:
@@ -86,7 +98,7 @@ def connected(content: Sequence[StreamTriple], row: Row, from_objects: bool = Tr
     ...  for t in connected(content, (U("s1"), U("o1")), from_objects=False)]
     ['o1 by', 'o1 result', 'r1 value', 'o1 kind']
     """
-    return Reach(content).connected(row, from_objects)
+    return [content[index] for index in Reach(content).connected(row, from_objects)]
 
 
 class Reach:
@@ -107,8 +119,8 @@ class Reach:
                 self._by_object[element.triple[2]].append(index)
         return self._by_object
 
-    def connected(self, row: Row, from_objects: bool = True) -> list[StreamTriple]:
-        """:func:`connected` over this content."""
+    def connected(self, row: Row, from_objects: bool = True) -> list[int]:
+        """The positions in this content of :func:`connected`'s triples, ascending."""
         content, by_subject = self.content, self.by_subject
         by_object = self.by_object() if from_objects else {}
         reached = {term for term in row if term is not None}
@@ -124,7 +136,12 @@ class Reach:
                     if new not in reached:
                         reached.add(new)
                         waiting.append(new)
-        return [content[index] for index in sorted(chosen)]
+        return sorted(chosen)
+
+
+Readable = Callable[[str, Sequence[StreamTriple]], list[bool]]
+"""``(side, stream triples) → flags``: for each triple, whether the side's program can read it
+at all (:func:`lars.analysis.reads_atom`); a triple it cannot read never changes its answers."""
 
 
 class Derivations:
@@ -132,11 +149,14 @@ class Derivations:
 
     Args:
         rows_on: evaluates a side's program on given stream triples (:data:`RowsOn`).
+        readable: which triples a side's program can read (:data:`Readable`); shrinking starts
+            from those of each candidate set first. ``None``: every triple.
     """
 
-    def __init__(self, rows_on: RowsOn) -> None:
+    def __init__(self, rows_on: RowsOn, readable: Readable | None = None) -> None:
         self.rows_on = rows_on
-        self.found: dict[tuple, tuple[list[StreamTriple], list[StreamTriple] | None]] = {}
+        self.readable = readable
+        self.found: dict[tuple, tuple[list[StreamTriple], list[int] | None]] = {}
         self.reach: Reach | None = None  # the index of the content asked last
 
     def produces(self, side: str, elements: Sequence[StreamTriple], t: int, row: Row) -> bool:
@@ -159,33 +179,39 @@ class Derivations:
         known = self.found.get(key)
         if known is not None and known[0] == content:
             return None if known[1] is None else [content[index] for index in known[1]]
-
-        def keeps(kept: list[StreamTriple]) -> bool:
-            return self.produces(side, kept, t, row)
-        if self.reach is None or self.reach.content != content:
-            self.reach = Reach(list(content))
+        content = content if type(content) is list else list(content)
+        if self.reach is None or (self.reach.content is not content and self.reach.content != content):
+            self.reach = Reach(content)
         else:  # an equal content: its index holds, its elements are those asked about
-            self.reach.content = list(content)
-        found, tried = None, 0
-        for from_objects in (False, True):
-            if found is None:
-                near = self.reach.connected(row, from_objects)
-                if tried < len(near) < len(content):
-                    found, tried = shrink(near, keeps), len(near)
-        if found is None:
-            found = shrink(list(content), keeps)
-        self.found[key] = (list(content), None if found is None else positions(content, found))
-        return found
+            self.reach.content = content
 
+        def keeps(kept: list[int]) -> bool:
+            return self.produces(side, [content[index] for index in kept], t, row)
+        found = None
+        for start in self.starts(side, row, content):
+            found = shrink(start, keeps)
+            if found is not None:
+                break
+        self.found[key] = (content, found)
+        return None if found is None else [content[index] for index in found]
 
-def positions(content: Sequence[T], found: Sequence[T]) -> list[int]:
-    """Where the elements of ``found``, a subsequence of ``content`` (the same objects, in its
-    order, as :func:`shrink` and :func:`connected` give them), are in ``content``: one pass
-    over ``content`` with a set of the few found, not an index of the whole window content.
-
-    >>> a, b, c = object(), object(), object()
-    >>> positions([a, b, c], [a, c])
-    [0, 2]
-    """
-    wanted = set(map(id, found))
-    return [index for index, element in enumerate(content) if id(element) in wanted]
+    def starts(self, side: str, row: Row, content: list[StreamTriple]) -> Iterator[list[int]]:
+        """The positions shrinking starts from, each tried when the one before does not give
+        the answer: the triples :func:`connected` to ``row`` from subjects, then also from
+        objects, then the whole content; each first narrowed to the triples the side's program
+        can read, when that leaves some out. A start no larger than the one tried before is
+        skipped (which only saves evaluations: the whole content, always tried last, even when
+        empty, holds them all)."""
+        tried = 0
+        for from_objects in (False, True, None):
+            whole = from_objects is None
+            near = list(range(len(content))) if whole else self.reach.connected(row, from_objects)
+            if self.readable is not None:
+                flags = self.readable(side, [content[index] for index in near])
+                narrowed = [index for index, flag in zip(near, flags) if flag]
+                if tried < len(narrowed) < len(near):
+                    tried = len(narrowed)
+                    yield narrowed
+            if whole or tried < len(near) < len(content):
+                tried = len(near)
+                yield near

@@ -47,13 +47,16 @@ from agreement.agree.explain import Explanation, shifted_answers
 from agreement.agree.history import StreamHistory, keep_from
 from ingest.lazy import RdfSlice
 from ingest.rdffiles import StreamTriple
-from lars.errors import InputError, SolverError
+from lars.analysis import reads_atom
+from lars.atoms import Atom
+from lars.errors import InputError, LarsError, SolverError
 from lars.rules import Program
 from lars.streams import Timeline
 from solver.answers import TimePointAnswer
 from solver.strategies import Prepared, evaluate, unfolded
 from translate.api import Translation, query_background, slice_atoms, translate
 from translate.background import background_patterns
+from translate.rdf import STRIPLE, stream_atom
 from translate.rsp import RspQuery
 
 Side = tuple[Program, set[str], frozenset | None]
@@ -134,8 +137,9 @@ class ComputedCheck:
         self.prepare()
         self.shared = shared_patterns(self.query, self.graphs)
         self.merged = MergedTriples(self.query)  # condition (ii) on the stream read so far
-        self.derivations = Derivations(self.rows_on)  # witness sets, checked by evaluation
+        self.derivations = Derivations(self.rows_on, self.readable)  # witness sets, checked by evaluation
         self.checkers: dict[str, Prepared] = {}  # by side: its program, prepared for rows_on
+        self.reads: dict[str, Callable[[Atom], bool]] = {}  # by side: which input atoms it reads
 
     def prepare(self) -> None:
         """The encoder, the static data, the variable order and the program both sides may
@@ -158,7 +162,7 @@ class ComputedCheck:
         worker = copy.copy(self)
         worker.graphs = {}
         worker.merged = MergedTriples(self.query)
-        worker.derivations = Derivations(worker.rows_on)
+        worker.derivations = Derivations(worker.rows_on, worker.readable)
         worker.explained = worker.unexplained = 0
         return worker
 
@@ -229,6 +233,24 @@ class ComputedCheck:
         answers = self.checkers[side].answers(slices, Timeline(self.timeline.start, t))
         at_t = [answer for answer in answers if answer.time == t]
         return self.rows(translation, at_t[0]) if at_t else frozenset()
+
+    def readable(self, side: str, elements: Sequence[StreamTriple]) -> list[bool]:
+        """For each of ``elements``, whether ``side``'s program (``csparql`` or ``cqels``) can
+        read it at all (:func:`lars.analysis.reads_atom`): where witness sets start from
+        (:mod:`agreement.agree.derivation`)."""
+        if side not in self.reads:
+            translation = self.csparql if side == "csparql" else self.cqels
+            self.reads[side] = reads_atom(translation.program, (STRIPLE, 4), self.shown(translation))
+        reads, encoder = self.reads[side], self.encoder
+
+        def read(element: StreamTriple) -> bool:
+            if element.stream is None:
+                return True  # no atom to test: kept, the evaluation decides
+            try:
+                return reads(stream_atom(element.triple, element.stream, encoder))
+            except LarsError:
+                return True
+        return [read(element) for element in elements]
 
     def sides(self) -> list[Side]:
         """What is solved, as ``(program, shown predicates, input signatures)``: the program

@@ -7,6 +7,6 @@ Read first: :mod:`agreement.cli.app` (the argument parser, ``main``, exit codes)
 Imports: everything below it; nothing imports this package but the console script.
 """
 
-from agreement.cli.app import main
+from agreement.cli.app import console, main
 
-__all__ = ["main"]
+__all__ = ["console", "main"]

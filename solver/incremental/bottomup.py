@@ -9,6 +9,8 @@ from the derived atoms, the input atoms of that predicate and the background
 
 from __future__ import annotations
 
+import weakref
+
 from lars.analysis import Signature
 from lars.atoms import Atom
 from lars.formulas import base_atom
@@ -31,7 +33,7 @@ class PythonResidual:
     """
 
     def __init__(self, engine, plans: list[RulePlan], rules: list[int]):
-        self.engine = engine
+        self.engine = weakref.proxy(engine)  # the engine holds this: no cycle left for the collector
         self.plans = plans
         self.heads = {r: Head(engine.program.rules[r], plans[r].variables, engine.timeline) for r in rules}
         self.folds = {r: FoldPlan(rule, found, plans[r], engine.timeline)

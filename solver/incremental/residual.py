@@ -25,6 +25,8 @@ absolute time points. Data values that never repeat (fresh IRIs) make new symbol
 
 from __future__ import annotations
 
+import weakref
+
 from functools import lru_cache
 
 from lars.analysis import program_functions
@@ -77,7 +79,7 @@ class ClingoResidual:
     """Solves the residual rules of an :class:`solver.incremental.engine.Engine` with clingo."""
 
     def __init__(self, engine, plans, rules: list[int]):
-        self.engine = engine
+        self.engine = weakref.proxy(engine)  # the engine holds this: no cycle left for the collector
         atom_at = {(a.rule, a.index): a for a in engine.atoms}
         lines = ["__h(A,T) :- __d(A,T).", "__bg(true)."]
         self.scopes = []

@@ -106,8 +106,8 @@ def test_remembered_witnesses_and_indexes_are_those_found_afresh(case, rows, tim
                     held = {id(e) for e in contents}  # callers test membership by identity
                     assert found is None or all(id(e) in held for e in found)
                     for from_objects in (False, True):
-                        assert Reach(list(contents)).connected(row, from_objects) == \
-                            connected(contents, row, from_objects)
+                        assert [contents[i] for i in Reach(list(contents)).connected(row, from_objects)] \
+                            == connected(contents, row, from_objects)
 
 
 def test_a_remembered_witness_set_is_not_given_for_another_content():
