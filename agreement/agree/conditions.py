@@ -382,7 +382,7 @@ def _only_csparql(row: Row, verdict: IntervalVerdict, pull: list[Snapshot],
         return [Explanation(
             "static-only", f"C-SPARQL gave it at the pull at {end} from static data alone: its "
             f"windows hold no stream triple and no input arrived in "
-            f"{interval_text(verdict.start, end, 'left-open')}, so CQELS never evaluated", (), row)]
+            f"{interval_text(verdict.start, end, verdict.bounds)}, so CQELS never evaluated", (), row)]
     same = [t for t, push in at.items() if [s.triples for s in push] == [s.triples for s in pull]]
     if not same:
         pushes = points_text(at) if at else "none: no input arrived in it"
@@ -390,7 +390,7 @@ def _only_csparql(row: Row, verdict: IntervalVerdict, pull: list[Snapshot],
         reads = (f"; the last, at {last}, reads {windows_text(at[last], reading)}"
                  if last is not None else "")
         found.append(Explanation(
-            "window-not-evaluated", f"no CQELS push in {interval_text(verdict.start, end, 'left-open')} "
+            "window-not-evaluated", f"no CQELS push in {interval_text(verdict.start, end, verdict.bounds)} "
             f"reads the windows of the pull at {end} ({windows_text(pull, reading)}), so CQELS "
             f"never evaluates them (pushes at {pushes}{reads})", (), row))
     match = derivations.witnesses("csparql", row, end, pull_content)
