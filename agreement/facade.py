@@ -78,6 +78,7 @@ from translate.profilefile import resolve_profile
 from translate.profiles import Profile
 from translate.reports import compile_profile
 from translate.rsp import AllWindow, RspQuery, TriplesWindow
+from translate.scanner import SourceText
 from translate.variants import cs, variant_ids
 
 if TYPE_CHECKING:  # for annotations only; each is imported by the function that needs it
@@ -464,7 +465,7 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
         read_with, sole = stream_options(given, stream, reading, [])
         read, _, _ = stream_reader(stream, read_with, ReadReport(), end=end)
         triples = (e for _, elements in named_slices(read, sole, ReadReport())() for e in elements)
-        parsed = derive_cqels(given, triples, graphs)
+        parsed = derive_cqels(given, triples, graphs, SourceText(text, source))
     elif given.engine in ("cqels", "rspql"):  # RSP-QL reads into the CQELS query (τ2)
         parsed = given
     else:
@@ -556,10 +557,11 @@ def analyze_query(query: Source, options: Options | None = None,
     from agreement.agree.analyze import analyze
     chosen = with_options(options, changes)
     unit, static = chosen.query.unit, chosen.data.static
-    parsed = parse_query(*read_source(query), chosen.query.engine, unit)
+    text, source = read_source(query)
+    parsed = parse_query(text, source, chosen.query.engine, unit)
     graphs = static_graphs(list(static), parsed) if static else None
     if parsed.engine == "csparql":
-        parsed = derive_cqels(parsed, (), graphs or {})
+        parsed = derive_cqels(parsed, (), graphs or {}, SourceText(text, source))
     ticks = period_ticks(chosen.evaluation.period, unit)
     return analyze(parsed, default_period(parsed) if ticks is None else ticks, graphs)
 
@@ -601,7 +603,7 @@ def search_witness(query: Source, options: Options | None = None, on_progress: P
     text, source = read_source(query)
     given, other = query_pair(text, source, chosen.query)
     graphs = static_graphs(list(chosen.data.static), other or given)
-    parsed = derive_cqels(given, (), graphs) if given.engine == "csparql" else (
+    parsed = derive_cqels(given, (), graphs, SourceText(text, source)) if given.engine == "csparql" else (
         given if given.engine in ("cqels", "rspql") else parse_query(text, source, "cqels", unit))
     ticks = period_ticks(chosen.evaluation.period, unit)
     ticks = ticks if ticks is not None else default_period(other or given)
