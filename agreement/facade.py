@@ -76,10 +76,11 @@ from translate.background import background_patterns
 from translate.durations import parse_unit
 from translate.profilefile import resolve_profile
 from translate.profiles import Profile
+from translate.querydiff import differences
 from translate.reports import compile_profile
 from translate.rsp import AllWindow, RspQuery, TriplesWindow
 from translate.scanner import SourceText
-from translate.variants import cs, variant_ids
+from translate.variants import variant_ids
 
 if TYPE_CHECKING:  # for annotations only; each is imported by the function that needs it
     from agreement.agree.analyze import Finding
@@ -332,8 +333,14 @@ def run(program_or_query: Source, options: Options | None = None, **changes: Any
 
 # --- check ----------------------------------------------------------------------------------------
 
-DIFFERENT_QUERIES = ("warning: the C-SPARQL and CQELS queries do not describe the same abstract "
-                     "query (result variables, pattern, dataset or stream windows differ)")
+def different_queries(csparql: RspQuery, cqels: RspQuery) -> list[str]:
+    """A warning, when the C-SPARQL query given apart does not describe the abstract query the
+    CQELS one does, naming each part that differs (newcomer: "result variables, pattern,
+    dataset or stream windows differ" left the user to find which)."""
+    found = differences(csparql, cqels)
+    return [f"warning: the C-SPARQL and CQELS queries do not describe the same abstract query: "
+            f"{'; '.join(found)}"] if found else []
+
 
 
 def check_agreement(query: Source | None = None, options: Options | None = None,
@@ -471,7 +478,7 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
     else:
         parsed = parse_query(text, source, "cqels", query.unit)
     notices = (["note: " + derived_text(parsed)] if given.engine == "csparql" else []) + (
-        [DIFFERENT_QUERIES] if other is not None and cs(other) != cs(parsed) else [])
+        different_queries(other, parsed) if other is not None else [])
     plans = []
     variants = variant_ids(len(parsed.streams)) if query.variant == "all" else [query.variant]
     for v in variants:
