@@ -94,6 +94,19 @@ def test_recorded_intervals_under_csparql_profile_are_right_open():
     assert_intervals_hold_their_pushes(document)
 
 
+def test_follow_prints_the_intervals_the_batch_check_prints(tmp_path):
+    """``lars agree --follow`` on the same recordings, one relation a line: the same intervals."""
+    for side in ("csparql", "cqels"):
+        relations = json.loads((RECORDED / f"{side}-answer-3.json").read_text())["relations"]
+        (tmp_path / f"{side}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in relations))
+    status, out, err = lars("agree", "--follow", "--idle", "0.3", "--period", "10s",
+                            "--recorded-csparql", tmp_path / "csparql.jsonl", "--recorded-cqels",
+                            tmp_path / "cqels.jsonl", "--profiles", "csparql,cqels")
+    assert status == 1, err
+    assert re.findall(r"^interval (\S+):", out, re.MULTILINE) == [
+        "[0,10)", "[10,20)", "[20,30)", "[30,40)"]
+
+
 @pytest.mark.parametrize(("half_open", "shown"), [
     pytest.param(False, "(10,20]", id="left-open"),
     pytest.param(True, "[10,20)", id="right-open"),
