@@ -40,13 +40,16 @@ class AnswerSeries:
 
 @dataclass(frozen=True)
 class IntervalVerdict:
-    """The comparison on ``[start, end]``.
+    """The comparison on the pulling interval from ``start`` to ``end``: the pushed answers of
+    ``(start, end]`` against the pull at ``end``, or of ``[start, end)`` when ``half_open``
+    (a pulling side with right-open windows, SPEC section 12).
 
     Attributes:
-        only_cqels: rows CQELS gave in ``(start, end]`` but C-SPARQL not at ``end``, each with
+        only_cqels: rows CQELS gave in the interval but C-SPARQL not at ``end``, each with
             the time points at which CQELS gave it.
-        only_csparql: rows C-SPARQL gave at ``end`` that CQELS never gave in ``(start, end]``.
+        only_csparql: rows C-SPARQL gave at ``end`` that CQELS never gave in the interval.
         both: rows both gave.
+        half_open: the interval is ``[start, end)``, not ``(start, end]``.
     """
 
     start: int
@@ -54,10 +57,17 @@ class IntervalVerdict:
     only_cqels: Mapping[Row, tuple[int, ...]]
     only_csparql: frozenset[Row]
     both: frozenset[Row]
+    half_open: bool = False
 
     @property
     def agree(self) -> bool:
         return not self.only_cqels and not self.only_csparql
+
+    @property
+    def bounds(self) -> str:
+        """The interval's bounds as :func:`agreement.spans.interval_text` names them: the time
+        points whose pushed answers it compares."""
+        return "right-open" if self.half_open else "left-open"
 
 
 def pull_range(period: int, timeline: tuple[int, int]) -> range:
@@ -128,9 +138,11 @@ def pull_times(period: int, timeline: tuple[int, int]) -> list[int]:
 
 
 def interval_verdict(end: int, period: int, pulled: frozenset[Row],
-                     pushes: Iterable[tuple[int, Iterable[Row]]]) -> IntervalVerdict:
-    """The verdict on ``[end - U, end]`` from the C-SPARQL rows at ``end`` and the CQELS rows at
-    the push time points ``(t, rows)`` of ``(end - U, end]`` (ascending ``t``)."""
+                     pushes: Iterable[tuple[int, Iterable[Row]]],
+                     half_open: bool = False) -> IntervalVerdict:
+    """The verdict on the interval ending at ``end`` from the C-SPARQL rows at ``end`` and the
+    CQELS rows at the push time points ``(t, rows)`` of ``(end - U, end]`` (``[end - U, end)``
+    when ``half_open``; ascending ``t``)."""
     pushed: dict[Row, list[int]] = {}
     for t, rows in pushes:
         for row in rows:
@@ -139,7 +151,7 @@ def interval_verdict(end: int, period: int, pulled: frozenset[Row],
         end - period, end,
         {row: tuple(times) for row, times in pushed.items() if row not in pulled},
         frozenset(row for row in pulled if row not in pushed),
-        frozenset(row for row in pulled if row in pushed))
+        frozenset(row for row in pulled if row in pushed), half_open)
 
 
 def compare(csparql: AnswerSeries, cqels: AnswerSeries, period: int,
@@ -151,5 +163,5 @@ def compare(csparql: AnswerSeries, cqels: AnswerSeries, period: int,
     return [interval_verdict(end, period, csparql.answers.get(end, frozenset()),
                              ((t, cqels.answers[t])
                               for t in range(end - period + 1 - half_open, end + 1 - half_open)
-                              if t in cqels.answers))
+                              if t in cqels.answers), half_open)
             for end in pull_range(period, timeline)]

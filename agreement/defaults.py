@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import fields, is_dataclass, replace
+from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import get_args
 from pathlib import Path
 
@@ -39,7 +39,7 @@ from ingest.limits import check_timeline_length, max_time_points
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport, within_timeline
 from ingest.rdffiles import StreamTriple
-from lars.errors import InputError, LarsError
+from lars.errors import InputError, LarsError, Position
 from lars.streams import Timeline
 from translate.rsp import Graph as GraphPattern
 from translate.rsp import (
@@ -49,6 +49,8 @@ from translate.rsp import (
 from translate.api import parse_query
 from translate.cqelstext import cqels_text
 from translate.durations import unit_text
+from translate.positions import stream_position, triple_position
+from translate.scanner import SourceText
 from translate.scope import stream_patterns
 from translate.sparqltext import Names, pattern_text
 from translate.variants import cs
@@ -300,7 +302,7 @@ both take (witness takes neither ``--stream`` nor ``--cqels``)."""
 
 
 def derive_cqels(query: RspQuery, elements: Iterable[StreamTriple],
-                 graphs: dict[URIRef | None, Graph]) -> RspQuery:
+                 graphs: dict[URIRef | None, Graph], text: SourceText | None = None) -> RspQuery:
     """A CQELS query asking what the C-SPARQL ``query`` asks, each triple pattern read from the
     stream whose triples it matches (SPEC section 4 goes the other way: ``cs(cq(Q)) = cs(Q)``,
     which :func:`agreement.facade.check_variants` checks).
@@ -314,12 +316,16 @@ def derive_cqels(query: RspQuery, elements: Iterable[StreamTriple],
     Raises:
         InputError: a triple pattern matches triples of several streams, or, without stream
             data, one of several streams must be guessed (then the user writes the CQELS
-            query), or a stream is named twice with different windows.
+            query), or a stream is named twice with different windows; at the position in
+            ``text`` (the query's, when given) of the triple pattern or stream clause concerned.
     """
+    place = Places(query, text)
     windows: dict[URIRef, StreamSpec] = {}
-    for spec in query.streams:
+    for k, spec in enumerate(query.streams):
         if windows.setdefault(spec.stream, spec).window != spec.window:
-            raise InputError(f"the stream <{spec.stream}> has two windows: {WRITE_CQELS}")
+            named = sum(other.stream == spec.stream for other in query.streams[:k + 1])
+            raise InputError(f"the stream <{spec.stream}> has two windows: {WRITE_CQELS}",
+                             place.stream(spec.stream, named))
     by_predicate: dict[URIRef, dict[object, list]] = {}
     for element in elements:
         if element.stream in windows:
@@ -331,7 +337,8 @@ def derive_cqels(query: RspQuery, elements: Iterable[StreamTriple],
         if len(found) > 1:
             names = ", ".join(f"<{s}>" for s in found)
             raise InputError(f"the triple pattern {pattern_text(BGP((triple,)), Names(query.prefixes))} "
-                             f"matches triples of several streams ({names}): {WRITE_CQELS}")
+                             f"matches triples of several streams ({names}): {WRITE_CQELS}",
+                             place.triple(triple))
         if found:
             return found[0]
         if _matches_static(triple, graphs) or (sole is None and by_predicate):
@@ -339,7 +346,7 @@ def derive_cqels(query: RspQuery, elements: Iterable[StreamTriple],
         if sole is None:
             raise InputError(f"with no triple of the query's streams to look at, which of them the "
                              f"triple pattern {pattern_text(BGP((triple,)), Names(query.prefixes))} "
-                             f"reads cannot be told: {WRITE_CQELS}")
+                             f"reads cannot be told: {WRITE_CQELS}", place.triple(triple))
         return sole
 
     def split(pattern: Pattern) -> Pattern:
@@ -354,7 +361,7 @@ def derive_cqels(query: RspQuery, elements: Iterable[StreamTriple],
         for triple in pattern.triples:
             groups.setdefault(home(triple), []).append(triple)
         if len(groups) > 1:
-            _refuse_shared_blank_nodes(groups, query)
+            _refuse_shared_blank_nodes(groups, query, place)
         parts: list[Pattern] = [StreamPattern(s, windows[s].window, BGP(tuple(ts)))
                                 for s, ts in groups.items() if s is not None]
         if None in groups or not parts:
@@ -373,11 +380,13 @@ def derive_cqels(query: RspQuery, elements: Iterable[StreamTriple],
         where = f" ({pattern_text(BGP((left[0],)), Names(query.prefixes))} stays outside its STREAM " \
                 "pattern)" if left else f" (no triple pattern reads the stream <{unread[0]}>)" if unread else ""
         raise InputError(f"the CQELS side cannot be derived exactly from this C-SPARQL query{where}: "
-                         f"{WRITE_CQELS}")
+                         f"{WRITE_CQELS}", place.triple(left[0]) if left else
+                         place.stream(unread[0]) if unread else place.pattern())
     return derived_query
 
 
-def derive_cqels_live(query: RspQuery, graphs: dict[URIRef | None, Graph]) -> RspQuery:
+def derive_cqels_live(query: RspQuery, graphs: dict[URIRef | None, Graph],
+                      text: SourceText | None = None) -> RspQuery:
     """The CQELS side of the C-SPARQL ``query`` before any stream triple has arrived (``lars
     agree --follow``): :func:`derive_cqels` with no stream triples, when they could not change
     it, so that it is the side ``lars agree`` derives from any stream.
@@ -391,20 +400,50 @@ def derive_cqels_live(query: RspQuery, graphs: dict[URIRef | None, Graph]) -> Rs
         InputError: the derivation needs the stream's triples (it says which pattern, and how
             to give the CQELS side instead); or as :func:`derive_cqels`.
     """
-    why = None
-    if len({spec.stream for spec in query.streams}) > 1:
-        why = "which of its streams each triple pattern reads"
+    why, place = None, Places(query, text)
+    streams = list(dict.fromkeys(spec.stream for spec in query.streams))
+    if len(streams) > 1:
+        why, where = "which of its streams each triple pattern reads", place.stream(streams[1])
     else:
         static = next((t for t in _triples_outside_streams(query.pattern) if _matches_static(t, graphs)), None)
         if static is not None:
             why = (f"whether the triple pattern {pattern_text(BGP((static,)), Names(query.prefixes))}, "
                    "which matches static triples, reads the stream too")
+            where = place.triple(static)
     if why is not None:
         raise InputError(f"the CQELS side of this C-SPARQL query is derived from the stream's triples "
-                         f"({why}), which a live stream does not have yet",
+                         f"({why}), which a live stream does not have yet", where,
                          hint="run lars agree without --follow on a recorded part of the stream, save "
                               "the CQELS side its note shows, and give it with --cqels FILE")
-    return derive_cqels(query, (), graphs)
+    return derive_cqels(query, (), graphs, text)
+
+
+@dataclass(frozen=True)
+class Places:
+    """Where the constructs of ``query`` are written in ``text`` (its source, when known), for
+    the refusals of :func:`derive_cqels`: the query model keeps no positions, so they are found
+    again in the text (:mod:`translate.positions`); ``None`` without a text."""
+
+    query: RspQuery
+    text: SourceText | None
+
+    def triple(self, triple: TriplePattern) -> Position | None:
+        """The triple pattern's subject (or the WHERE clause, where it is not found)."""
+        if self.text is None:
+            return None
+        return triple_position(self.text, triple, self.query.prefixes) or self.pattern()
+
+    def stream(self, stream: URIRef, occurrence: int = 1) -> Position | None:
+        """The stream's IRI in its ``occurrence``-th ``STREAM`` clause."""
+        if self.text is None:
+            return None
+        return stream_position(self.text, stream, self.query.prefixes, occurrence) or self.pattern()
+
+    def pattern(self) -> Position | None:
+        """The WHERE clause (else the query's start): what a refusal of the whole is about."""
+        if self.text is None:
+            return None
+        return self.text.find_keyword("WHERE") or self.text.position(0)
 
 
 _PATTERNS = get_args(Pattern)
@@ -445,7 +484,7 @@ def _triples_outside_streams(node) -> Iterator[TriplePattern]:
             yield from _triples_outside_streams(getattr(node, f.name))
 
 
-def _refuse_shared_blank_nodes(groups: dict, query: RspQuery) -> None:
+def _refuse_shared_blank_nodes(groups: dict, query: RspQuery, places: Places) -> None:
     """A blank node of a BGP whose triples go to different places would become two."""
     seen: dict[str, object] = {}
     for place, triples in groups.items():
@@ -455,7 +494,7 @@ def _refuse_shared_blank_nodes(groups: dict, query: RspQuery) -> None:
                     raise InputError(
                         f"the blank node in {pattern_text(BGP((triple,)), Names(query.prefixes))} "
                         "joins a stream triple pattern with another one: the CQELS side cannot be "
-                        f"derived exactly: {WRITE_CQELS}, or use a variable there")
+                        f"derived exactly: {WRITE_CQELS}, or use a variable there", places.triple(triple))
 
 
 def _matches_any(triple: TriplePattern, by_predicate: dict[object, list]) -> bool:

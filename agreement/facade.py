@@ -76,9 +76,11 @@ from translate.background import background_patterns
 from translate.durations import parse_unit
 from translate.profilefile import resolve_profile
 from translate.profiles import Profile
+from translate.querydiff import differences
 from translate.reports import compile_profile
 from translate.rsp import AllWindow, RspQuery, TriplesWindow
-from translate.variants import cs, variant_ids
+from translate.scanner import SourceText
+from translate.variants import variant_ids
 
 if TYPE_CHECKING:  # for annotations only; each is imported by the function that needs it
     from agreement.agree.analyze import Finding
@@ -331,8 +333,14 @@ def run(program_or_query: Source, options: Options | None = None, **changes: Any
 
 # --- check ----------------------------------------------------------------------------------------
 
-DIFFERENT_QUERIES = ("warning: the C-SPARQL and CQELS queries do not describe the same abstract "
-                     "query (result variables, pattern, dataset or stream windows differ)")
+def different_queries(csparql: RspQuery, cqels: RspQuery) -> list[str]:
+    """A warning, when the C-SPARQL query given apart does not describe the abstract query the
+    CQELS one does, naming each part that differs (newcomer: "result variables, pattern,
+    dataset or stream windows differ" left the user to find which)."""
+    found = differences(csparql, cqels)
+    return [f"warning: the C-SPARQL and CQELS queries do not describe the same abstract query: "
+            f"{'; '.join(found)}"] if found else []
+
 
 
 def check_agreement(query: Source | None = None, options: Options | None = None,
@@ -464,13 +472,13 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
         read_with, sole = stream_options(given, stream, reading, [])
         read, _, _ = stream_reader(stream, read_with, ReadReport(), end=end)
         triples = (e for _, elements in named_slices(read, sole, ReadReport())() for e in elements)
-        parsed = derive_cqels(given, triples, graphs)
+        parsed = derive_cqels(given, triples, graphs, SourceText(text, source))
     elif given.engine in ("cqels", "rspql"):  # RSP-QL reads into the CQELS query (τ2)
         parsed = given
     else:
         parsed = parse_query(text, source, "cqels", query.unit)
     notices = (["note: " + derived_text(parsed)] if given.engine == "csparql" else []) + (
-        [DIFFERENT_QUERIES] if other is not None and cs(other) != cs(parsed) else [])
+        different_queries(other, parsed) if other is not None else [])
     plans = []
     variants = variant_ids(len(parsed.streams)) if query.variant == "all" else [query.variant]
     for v in variants:
@@ -556,10 +564,11 @@ def analyze_query(query: Source, options: Options | None = None,
     from agreement.agree.analyze import analyze
     chosen = with_options(options, changes)
     unit, static = chosen.query.unit, chosen.data.static
-    parsed = parse_query(*read_source(query), chosen.query.engine, unit)
+    text, source = read_source(query)
+    parsed = parse_query(text, source, chosen.query.engine, unit)
     graphs = static_graphs(list(static), parsed) if static else None
     if parsed.engine == "csparql":
-        parsed = derive_cqels(parsed, (), graphs or {})
+        parsed = derive_cqels(parsed, (), graphs or {}, SourceText(text, source))
     ticks = period_ticks(chosen.evaluation.period, unit)
     return analyze(parsed, default_period(parsed) if ticks is None else ticks, graphs)
 
@@ -601,7 +610,7 @@ def search_witness(query: Source, options: Options | None = None, on_progress: P
     text, source = read_source(query)
     given, other = query_pair(text, source, chosen.query)
     graphs = static_graphs(list(chosen.data.static), other or given)
-    parsed = derive_cqels(given, (), graphs) if given.engine == "csparql" else (
+    parsed = derive_cqels(given, (), graphs, SourceText(text, source)) if given.engine == "csparql" else (
         given if given.engine in ("cqels", "rspql") else parse_query(text, source, "cqels", unit))
     ticks = period_ticks(chosen.evaluation.period, unit)
     ticks = ticks if ticks is not None else default_period(other or given)

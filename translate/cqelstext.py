@@ -29,7 +29,7 @@ from functools import singledispatch
 from lars.errors import UnsupportedError
 from translate.rsp import (
     BGP, Extend, Filter, Graph, Group, Join, Minus, NowWindow, Optional, RangeWindow,
-    RspQuery, StreamPattern, SubSelect, TriplesWindow, Union, Values,
+    RspQuery, RspWindow, StreamPattern, SubSelect, TriplesWindow, Union, Values,
 )
 from translate.durations import unit_text
 from translate.sparqltext import Names, aggregate_text, expr_text, term_text, triple_text
@@ -48,6 +48,23 @@ def cqels_text(query: RspQuery) -> str:
     used = [(p, ns) for p, ns in query.prefixes
             if re.search(rf"(?<![\w<\"]){re.escape(p)}:", body)]
     return "".join(f"PREFIX {p}: <{ns}>\n" for p, ns in used) + body
+
+
+def window_text(window: RspWindow, unit_ms: int) -> str:
+    """A window in CQELS syntax, durations in the query's unit (``unit_ms`` ms a tick), as the
+    query is written: also how ``lars agree`` names the windows of its explanations.
+
+    >>> window_text(RangeWindow(30), 60000), window_text(RangeWindow(10, 5), 1000)
+    ('[RANGE 30m]', '[RANGE 10s SLIDE 5s]')
+    >>> window_text(TriplesWindow(3), 1000), window_text(NowWindow(), 1000)
+    ('[TRIPLES 3]', '[NOW]')
+    """
+    if isinstance(window, RangeWindow):
+        text = f"[RANGE {unit_text(window.length * unit_ms)}"
+        return text + (f" SLIDE {unit_text(window.step * unit_ms)}]" if window.step != 1 else "]")
+    if isinstance(window, TriplesWindow):
+        return f"[TRIPLES {window.count}]"
+    return "[NOW]" if isinstance(window, NowWindow) else "[ALL]"
 
 
 class _Printer:
@@ -110,14 +127,6 @@ class _Printer:
             text = re.sub(rf"\?{re.escape(name)}\b", lambda _: aggregate_text(aggregate, self.names), text)
         return text
 
-    def window(self, window) -> str:
-        if isinstance(window, RangeWindow):
-            text = f"[RANGE {unit_text(window.length * self.unit_ms)}"
-            return text + (f" SLIDE {unit_text(window.step * self.unit_ms)}]" if window.step != 1 else "]")
-        if isinstance(window, TriplesWindow):
-            return f"[TRIPLES {window.count}]"
-        return "[NOW]" if isinstance(window, NowWindow) else "[ALL]"
-
     def group(self, pattern) -> str:
         """The inside of a group graph pattern whose reading is ``pattern``."""
         return _group(pattern, self)
@@ -148,7 +157,7 @@ def _(pattern: BGP, printer: _Printer) -> str:
 
 @_group.register(StreamPattern)
 def _(pattern: StreamPattern, printer: _Printer) -> str:
-    return (f"STREAM {term_text(pattern.stream, printer.names)} {printer.window(pattern.window)} "
+    return (f"STREAM {term_text(pattern.stream, printer.names)} {window_text(pattern.window, printer.unit_ms)} "
             f"{{ {_group(pattern.pattern, printer)} }}")
 
 

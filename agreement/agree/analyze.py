@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from agreement.agree.conditions import (
     pattern_text, shared_patterns, static_patterns, stream_windows, window_name,
 )
+from translate.durations import unit_text
 from translate.paths import PATH_TYPES, path_iris
 from translate.rsp import RangeWindow, RspQuery, StreamSpec, TriplePattern, Var
 from translate.scope import block_triples
@@ -70,24 +71,27 @@ def condition_ii(query: RspQuery, graphs: dict | None) -> Finding:
                    "static part of the query (assuming static data only holds what the query reads)")
 
 
-def window_finding(spec: StreamSpec, period: int | None) -> Finding:
-    """(iii) for one stream: what can make push snapshots differ from the pull snapshot."""
-    name = f"(iii) window {window_name(spec)} of <{spec.stream}>"
+def window_finding(spec: StreamSpec, period: int | None, unit_ms: int) -> Finding:
+    """(iii) for one stream: what can make push snapshots differ from the pull snapshot
+    (durations in the query's unit, ``unit_ms`` ms a tick)."""
+    name = f"(iii) window {window_name(spec, unit_ms)} of <{spec.stream}>"
     window = spec.window
     if not isinstance(window, RangeWindow):
         return Finding(name, "not met", "not a plain time window: its snapshots depend on arrival "
                        "(tuple windows) or on the whole history (ALL, NOW)")
+    duration = lambda ticks: unit_text(ticks * unit_ms)  # noqa: E731
     if window.step > 1:
-        return Finding(name, "not met", f"a hopping window (step {window.step}): pushes between hops "
-                       "repeat the last hop's window, which the next pull no longer holds")
+        return Finding(name, "not met", f"a hopping window (step {duration(window.step)}): pushes "
+                       "between hops repeat the last hop's window, which the next pull no longer holds")
     if period is None:
         return Finding(name, "unknown", "give --period to compare the window with the pulling period")
     if window.length < period:
-        return Finding(name, "not met", f"shorter than the period ({window.length} < {period}): data "
-                       "arriving early in an interval expires before the pull")
-    return Finding(name, "unknown", f"at least as long as the period ({window.length} ≥ {period}): the "
-                   "pull sees all data of its interval, but pushes early in an interval also see older "
-                   "data that expires before the pull; whether that changes answers depends on the data")
+        return Finding(name, "not met", f"shorter than the period ({duration(window.length)} < "
+                       f"{duration(period)}): data arriving early in an interval expires before the pull")
+    return Finding(name, "unknown", f"at least as long as the period ({duration(window.length)} ≥ "
+                   f"{duration(period)}): the pull sees all data of its interval, but pushes early in "
+                   "an interval also see older data that expires before the pull; whether that "
+                   "changes answers depends on the data")
 
 
 def stream_finding(query: RspQuery) -> list[Finding]:
@@ -104,7 +108,7 @@ def stream_finding(query: RspQuery) -> list[Finding]:
 def analyze(query: RspQuery, period: int | None, graphs: dict | None = None) -> tuple[list[Finding], str]:
     """The findings and the verdict for a CQELS query (its STREAM blocks give ``S``)."""
     findings = ([condition_ii(query, graphs)] + stream_finding(query)
-                + [window_finding(spec, period) for spec in stream_windows(query)])
+                + [window_finding(spec, period, query.unit_ms) for spec in stream_windows(query)])
     statuses = {f.status for f in findings}
     verdict = ("not guaranteed" if "not met" in statuses else
                "depends on the data" if "unknown" in statuses else "guaranteed")

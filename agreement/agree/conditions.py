@@ -35,8 +35,9 @@ from agreement.spans import interval_text, points_text
 from lars.streams import Timeline
 from lars.windows import time_window_range
 from ingest.rdffiles import StreamTriple
+from translate.cqelstext import window_text as cqels_window_text
 from translate.results import ntriples_term
-from translate.rsp import BGP, BlankVar, RangeWindow, RspQuery, StreamSpec, TriplePattern, TriplesWindow, Var
+from translate.rsp import BGP, BlankVar, RspQuery, StreamSpec, TriplePattern, TriplesWindow, Var
 from translate.rspwindows import needs_cutoff, tau_window
 from translate.scope import block_triples, children
 
@@ -258,11 +259,10 @@ def window_text(snap: Snapshot, reading: str) -> str:
     return interval_text(snap.lo, snap.hi, "closed")
 
 
-def window_name(spec: StreamSpec) -> str:
-    window = spec.window
-    if isinstance(window, RangeWindow):
-        return f"[RANGE {window.length}" + (f" STEP {window.step}]" if window.step != 1 else "]")
-    return type(window).__name__
+def window_name(spec: StreamSpec, unit_ms: int) -> str:
+    """The window of ``spec`` as the CQELS query writes it, durations with their unit
+    (``[RANGE 30m]``, not ``[RANGE 30]`` in ticks nobody named: newcomer finding)."""
+    return cqels_window_text(spec.window, unit_ms)
 
 
 def content(snaps: Sequence[Snapshot]) -> list[StreamTriple]:
@@ -276,9 +276,9 @@ def members(snaps: Sequence[Snapshot]) -> frozenset[int]:
     return snaps[0].members.union(*(snap.members for snap in snaps[1:])) if snaps else frozenset()
 
 
-def windows_text(snaps: Sequence[Snapshot], reading: str) -> str:
+def windows_text(snaps: Sequence[Snapshot], reading: str, unit_ms: int) -> str:
     """The windows of ``snaps``: ``[RANGE 5] of <s> at [13,18]``, comma-separated."""
-    return ", ".join(f"{window_name(snap.spec)} of <{snap.spec.stream}> at {window_text(snap, reading)}"
+    return ", ".join(f"{window_name(snap.spec, unit_ms)} of <{snap.spec.stream}> at {window_text(snap, reading)}"
                      for snap in snaps)
 
 
@@ -289,6 +289,7 @@ def stream_windows(query: RspQuery) -> list[StreamSpec]:
     compare and name (a query with 50 such OPTIONALs was explained with 51 copies of each window).
 
     >>> from rdflib import URIRef
+    >>> from translate.rsp import RangeWindow
     >>> s, r = (StreamSpec(URIRef(f"http://ex.org/{n}"), RangeWindow(4)) for n in "sr")
     >>> optional = StreamSpec(s.stream, s.window, BGP())  # another block, the same window
     >>> wider = StreamSpec(s.stream, RangeWindow(8))
@@ -336,14 +337,17 @@ def snapshot_explanations(verdict: IntervalVerdict, query: RspQuery, derivations
         push = at.get(t, [snapshot(spec, history, t, timeline, reading) for spec in windows])
         if t not in contents:
             contents[t] = content(push)
-        found += _only_cqels(row, t, end, push, contents[t], pull, derivations, reading)
+        found += _only_cqels(row, t, end, push, contents[t], pull, derivations, reading,
+                             query.unit_ms)
     for row in sorted(verdict.only_csparql, key=values_text):
-        found += _only_csparql(row, verdict, pull, pull_content, at, derivations, reading)
+        found += _only_csparql(row, verdict, pull, pull_content, at, derivations, reading,
+                               query.unit_ms)
     return found
 
 
 def _only_cqels(row: Row, t: int, end: int, push: list[Snapshot], push_content: list[StreamTriple],
-                pull: list[Snapshot], derivations: Derivations, reading: str) -> list[Explanation]:
+                pull: list[Snapshot], derivations: Derivations, reading: str,
+                unit_ms: int) -> list[Explanation]:
     """Why CQELS gave ``row`` at its push at ``t`` (whose windows hold ``push_content``) and
     C-SPARQL not at the pull at ``end``."""
     differ = [snap.triples for snap in push] != [snap.triples for snap in pull]
@@ -352,16 +356,16 @@ def _only_cqels(row: Row, t: int, end: int, push: list[Snapshot], push_content: 
         if not differ:
             return [_evaluation_differs(row, t, end, "CQELS", [])]
         return [Explanation(
-            "window-differs", f"the push at {t} read the window {windows_text(push, reading)}, "
-            f"the pull at {end} reads {windows_text(pull, reading)}", (), row)]
+            "window-differs", f"the push at {t} read the window {windows_text(push, reading, unit_ms)}, "
+            f"the pull at {end} reads {windows_text(pull, reading, unit_ms)}", (), row)]
     found = []
     held = members(pull)
     gone = [e for e in match if id(e) not in held]
     if gone:
         found.append(Explanation(
             "snapshot-differs", f"these triples give it at the push at {t} (window "
-            f"{windows_text(push, reading)}); those at {points_text(sorted({e.time for e in gone}))} "
-            f"are no longer in the window of the pull at {end} ({windows_text(pull, reading)})",
+            f"{windows_text(push, reading, unit_ms)}); those at {points_text(sorted({e.time for e in gone}))} "
+            f"are no longer in the window of the pull at {end} ({windows_text(pull, reading, unit_ms)})",
             tuple(witness(e) for e in gone + [e for e in match if id(e) in held]), row))
     elif differ:
         found.append(Explanation(
@@ -370,28 +374,28 @@ def _only_cqels(row: Row, t: int, end: int, push: list[Snapshot], push_content: 
             tuple(witness(e) for e in match), row))
     else:
         found.append(_evaluation_differs(row, t, end, "CQELS", match))
-    return found + _edge(row, match, pull, end)
+    return found + _edge(row, match, pull, end, unit_ms)
 
 
 def _only_csparql(row: Row, verdict: IntervalVerdict, pull: list[Snapshot],
                   pull_content: list[StreamTriple], at: dict[int, list[Snapshot]],
-                  derivations: Derivations, reading: str) -> list[Explanation]:
+                  derivations: Derivations, reading: str, unit_ms: int) -> list[Explanation]:
     """Why C-SPARQL gave ``row`` at the pull at ``end`` and CQELS at no push of the interval."""
     end, found = verdict.end, []
     if not at and not pull_content:
         return [Explanation(
             "static-only", f"C-SPARQL gave it at the pull at {end} from static data alone: its "
             f"windows hold no stream triple and no input arrived in "
-            f"{interval_text(verdict.start, end, 'left-open')}, so CQELS never evaluated", (), row)]
+            f"{interval_text(verdict.start, end, verdict.bounds)}, so CQELS never evaluated", (), row)]
     same = [t for t, push in at.items() if [s.triples for s in push] == [s.triples for s in pull]]
     if not same:
         pushes = points_text(at) if at else "none: no input arrived in it"
         last = max(at, default=None)
-        reads = (f"; the last, at {last}, reads {windows_text(at[last], reading)}"
+        reads = (f"; the last, at {last}, reads {windows_text(at[last], reading, unit_ms)}"
                  if last is not None else "")
         found.append(Explanation(
-            "window-not-evaluated", f"no CQELS push in {interval_text(verdict.start, end, 'left-open')} "
-            f"reads the windows of the pull at {end} ({windows_text(pull, reading)}), so CQELS "
+            "window-not-evaluated", f"no CQELS push in {interval_text(verdict.start, end, verdict.bounds)} "
+            f"reads the windows of the pull at {end} ({windows_text(pull, reading, unit_ms)}), so CQELS "
             f"never evaluates them (pushes at {pushes}{reads})", (), row))
     match = derivations.witnesses("csparql", row, end, pull_content)
     if match is None:
@@ -400,7 +404,7 @@ def _only_csparql(row: Row, verdict: IntervalVerdict, pull: list[Snapshot],
     if not holders:
         found.append(Explanation(
             "snapshot-differs", f"these triples give it at the pull at {end} (window "
-            f"{windows_text(pull, reading)}), and no push snapshot held them together (pushes at "
+            f"{windows_text(pull, reading, unit_ms)}), and no push snapshot held them together (pushes at "
             f"{points_text(at) or 'none in this interval'})", tuple(witness(e) for e in match), row))
     elif not same:
         found.append(Explanation(
@@ -409,7 +413,7 @@ def _only_csparql(row: Row, verdict: IntervalVerdict, pull: list[Snapshot],
             "answer", tuple(witness(e) for e in match), row))
     else:
         found.append(_evaluation_differs(row, same[0], end, "C-SPARQL", match))
-    return found + _edge(row, match, pull, end)
+    return found + _edge(row, match, pull, end, unit_ms)
 
 
 def _evaluation_differs(row: Row, push: int, pull: int, only: str,
@@ -420,7 +424,8 @@ def _evaluation_differs(row: Row, push: int, pull: int, only: str,
         tuple(witness(e) for e in match), row)
 
 
-def _edge(row: Row, match: list[StreamTriple], pull: list[Snapshot], end: int) -> list[Explanation]:
+def _edge(row: Row, match: list[StreamTriple], pull: list[Snapshot], end: int,
+          unit_ms: int) -> list[Explanation]:
     """``window-boundary`` when a witness lies exactly at the lower edge of the pull's window of
     its stream (a triple there is also in the previous pull's window when windows overlap at
     their edges)."""
@@ -430,6 +435,6 @@ def _edge(row: Row, match: list[StreamTriple], pull: list[Snapshot], end: int) -
         if at_edge:
             found.append(Explanation(
                 "window-boundary", f"it depends on triples exactly at the lower edge ({snap.lo}) of "
-                f"window {window_name(snap.spec)} at the pull at {end}",
+                f"window {window_name(snap.spec, unit_ms)} at the pull at {end}",
                 tuple(witness(e) for e in at_edge), row))
     return found

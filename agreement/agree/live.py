@@ -38,6 +38,7 @@ from typing import ClassVar
 
 from agreement.compare import IntervalVerdict, Row, interval_verdict
 from agreement.recorded import relation_line
+from agreement.spans import interval_text
 from ingest.jsonldstream import stream_line
 from lars.errors import InputError, Position
 
@@ -54,6 +55,8 @@ class LateAnswers:
     Attributes:
         changes: whether they would change the interval's verdict (``None``: the verdict is no
             longer kept, so it is not known).
+        half_open: the interval is ``[start, end)``, not ``(start, end]`` (as in
+            :class:`agreement.compare.IntervalVerdict`).
     """
 
     start: int
@@ -62,6 +65,12 @@ class LateAnswers:
     times: tuple[int, ...]
     rows: int
     changes: bool | None
+    half_open: bool = False
+
+    @property
+    def interval(self) -> str:
+        """The interval as the report prints it."""
+        return interval_text(self.start, self.end, "right-open" if self.half_open else "left-open")
 
 
 @dataclass
@@ -184,7 +193,8 @@ class LiveCheck:
         end, shift = self.next_end, int(self.half_open)
         pushes = sorted(t for t in self.pushed if end - self.period - shift < t <= end - shift)
         verdict = interval_verdict(end, self.period, frozenset(self.pulled.pop(end, ())),
-                                   ((t, frozenset(self.pushed.pop(t))) for t in pushes))
+                                   ((t, frozenset(self.pushed.pop(t))) for t in pushes),
+                                   self.half_open)
         for t in [t for t in self.pulled if t < end]:  # at no pull time: no interval holds them
             del self.pulled[t]
         self.judged[end] = verdict
@@ -199,7 +209,8 @@ class LiveCheck:
         changes = None if verdict is None else would_change(verdict, side, rows)
         self.late += 1
         self.late_changing += changes is not False
-        return LateAnswers(end - self.period, end, side, (time,), len(rows), changes)
+        return LateAnswers(end - self.period, end, side, (time,), len(rows), changes,
+                           self.half_open)
 
     def finish(self) -> Iterator[IntervalVerdict]:
         """Every interval up to the one holding the last time point seen (the inputs ended)."""
@@ -232,7 +243,7 @@ def plural(count: int, noun: str) -> str:
 def late_json(late: LateAnswers) -> dict:
     """A late report as one JSON object (``--format jsonl``)."""
     return {"kind": "late", "start": late.start, "end": late.end,
-            "interval": f"({late.start},{late.end}]", "side": late.side, "times": list(late.times),
+            "interval": late.interval, "side": late.side, "times": list(late.times),
             "rows": late.rows, "changes": late.changes}
 
 
@@ -240,10 +251,10 @@ def late_text(late: LateAnswers) -> str:
     """A late report as one line."""
     if late.side == "stream":
         what = "a late triple" if late.rows == 1 else f"{late.rows} late triples"
-        return (f"interval ({late.start},{late.end}]: its verdict leaves out {what} at "
+        return (f"interval {late.interval}: its verdict leaves out {what} at "
                 f"{', '.join(map(str, late.times))}, which the solver had passed; whether "
                 f"{'it' if late.rows == 1 else 'they'} would change the verdict is not known")
     effect = {True: "they would change its verdict", False: "they would not change its verdict",
               None: "whether they would change its verdict is no longer known"}[late.changes]
-    return (f"interval ({late.start},{late.end}]: judged without a late {SIDE_NAMES[late.side]} "
+    return (f"interval {late.interval}: judged without a late {SIDE_NAMES[late.side]} "
             f"answer at {', '.join(map(str, late.times))} ({plural(late.rows, 'row')}); {effect}")

@@ -4,7 +4,9 @@ The JSON document follows ``docs/schemas/agreement.schema.json`` (format ``lars-
 version 2). The text starts with the verdict, then one line per disagreeing interval with what
 differs and the cause, then per interval each answer only one engine gave, once, with when it
 was given and the reasons found. Pulling intervals print as ``(start,end]`` (CQELS's pushes
-after ``start`` up to the pull at ``end``), sets of time points as ranges (``21–29``).
+after ``start`` up to the pull at ``end``), or ``[start,end)`` where the pulling side's windows
+are right-open (the pushes from ``start`` up to before the pull at ``end``, SPEC section 12);
+sets of time points as ranges (``21–29``).
 """
 
 from __future__ import annotations
@@ -90,8 +92,9 @@ CAUSES = {
 
 
 def interval_name(verdict: IntervalVerdict) -> str:
-    """A pulling interval as what it is: CQELS's pushes after ``start`` up to the pull at ``end``."""
-    return interval_text(verdict.start, verdict.end, "left-open")
+    """A pulling interval as what it is: the time points of the pushes it compares with the
+    pull at ``end`` (``(start,end]``, or ``[start,end)`` under a right-open pulling side)."""
+    return interval_text(verdict.start, verdict.end, verdict.bounds)
 
 
 def cause_text(verdict: IntervalVerdict, reasons: Sequence[Explanation]) -> str:

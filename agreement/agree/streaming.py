@@ -333,7 +333,7 @@ class ComputedCheck:
                 continue
             verdict = interval_verdict(t, period, pulled.get(t, frozenset()),
                                        ((s, pushed[s]) for s in sorted(pushed)
-                                        if t - period - shift < s <= t - shift))
+                                        if t - period - shift < s <= t - shift), self.half_open)
             if waiting is not None:
                 yield self.result(waiting, self.windows(remote, history, waiting, t), pulled, pushed,
                                   remote)

@@ -24,6 +24,7 @@ from agreement.check.expected import (
     reports_over, with_boundaries,
 )
 from agreement.check.judge import Judgement, judge
+from agreement.check.labels import label_warning
 from agreement.check.sliding import read_off, sliding_relations, window_reading
 from agreement.optiondefaults import DEFAULT_MAX_T0
 from agreement.recorded import read_relations
@@ -533,8 +534,11 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
     cache = RunCache(query, inside, static_graphs(list(static), query), timeline, period_ticks,
                      variant, cut, encoded)
     judgement = judge(query, chosen, recorded, cache, inside, unit_ms, comparison, merge, suggest)
+    inputs = encoded.times if encoded is not None else {e.time for e in inside}
+    labels = label_warning(recorded.relations, unit_ms, chosen.label_ms, timeline, inputs)
     every = "" if period_ticks is None else f", period {period_ticks} × {unit}"
     split = [cut.note(cut.partitions, "each shipped its slices (every expected run: each t0 "
                       "and each variation tried; the stream read by the driver)")] if cut.partitions else []
-    return replace(judgement, notes=(*judgement.notes, *report.summary(), *split,
+    return replace(judgement, notes=(*([labels] if labels else []), *judgement.notes,
+                                     *report.summary(), *split,
                                      f"note: timeline [{timeline.start},{timeline.end}] (unit {unit}){every}"))

@@ -30,6 +30,7 @@ from ingest.live import END, interleave, live_lines
 from lars.errors import InputError
 from rdflib import URIRef
 from translate.durations import parse_unit, unit_text
+from translate.scanner import SourceText
 
 
 class LiveWriter:
@@ -205,7 +206,7 @@ def follow_query(args: argparse.Namespace, out: TextIO) -> int:
         args.engine, args.variant, args.unit, args.window_bounds, args.csparql))
     graphs = static_graphs(list(args.static), other or given)
     if given.engine == "csparql":  # derived before the stream, as lars agree derives it
-        given = derive_cqels_live(given, graphs)
+        given = derive_cqels_live(given, graphs, SourceText(text, source))
         NOTES.show(["note: " + derived_text(given)])
     ticks = period_ticks(args.period, args.unit) or default_period(other or given)
     if ticks is None:

@@ -41,15 +41,34 @@ class Parser(argparse.ArgumentParser):
     def __init__(self, *args, allow_abbrev: bool = False, **kwargs) -> None:
         super().__init__(*args, allow_abbrev=allow_abbrev, **kwargs)
 
-    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        """Also what a sub-command parser is given (argparse hands it the words after the
+        command's name through this method), so that its errors can read them."""
         self.argv = list(sys.argv[1:] if args is None else map(str, args))
-        return super().parse_args(args, namespace)
+        return super().parse_known_args(args, namespace)
 
     def error(self, message: str):
         command = self._command()
         helped = command.prog if command is not None else self.prog
-        self.exit(2, f"{self.prog}: error: {message}{self._suggestion(message, command)} "
+        message, missing = self._unknown_first(message)
+        also = f"; the following arguments are required too: {', '.join(missing)}" if missing else ""
+        self.exit(2, f"{self.prog}: error: {message}{self._suggestion(message, command)}{also} "
                      f"(see '{helped} --help')\n")
+
+    def _unknown_first(self, message: str) -> tuple[str, list[str]]:
+        """argparse reports a missing required option before the options it does not know, so
+        ``lars check … --profle csparql`` said only that ``--profile`` is required (newcomer):
+        the options it does not know come first, so that :meth:`_suggestion` names the one
+        meant, and the required options missing besides that one follow (the message, and
+        those options)."""
+        unknown = unknown_options(self.argv, self._option_string_actions)
+        if not message.startswith(REQUIRED) or not unknown:
+            return message, []
+        meant = {_closest(name.split("=", 1)[0], sorted(self._option_string_actions),
+                          cutoff=0.75).removeprefix("; did you mean ").removesuffix("?")
+                 for name in unknown}
+        return (f"unrecognized arguments: {' '.join(unknown)}",
+                [name for name in message.removeprefix(REQUIRED).split(", ") if name not in meant])
 
     def _command(self) -> argparse.ArgumentParser | None:
         """The sub-command parser named on the command line, if this parser has sub-commands."""
@@ -76,6 +95,22 @@ class Parser(argparse.ArgumentParser):
                 if said:
                     return said
         return ""
+
+
+REQUIRED = "the following arguments are required: "
+"""argparse's refusal of a command line without a required argument."""
+
+
+def unknown_options(argv: list[str], known) -> list[str]:
+    """The words of ``argv`` that are options (``--name`` or ``--name=value``, before a lone
+    ``--``) of no name in ``known``.
+
+    >>> unknown_options(["q.rq", "--profle", "csparql", "--stream=s", "--", "--x"], {"--stream"})
+    ['--profle']
+    """
+    words = argv[:argv.index("--")] if "--" in argv else argv
+    return [word for word in words
+            if word.startswith("--") and word.split("=", 1)[0] not in known]
 
 
 def _closest(word: str, choices: list[str], cutoff: float = 0.6) -> str:

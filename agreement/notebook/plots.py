@@ -28,6 +28,7 @@ from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import MaxNLocator
 
 from agreement.notebook.display import MAX_ROWS, AnswerTimeline, CheckTimeline, time_label
+from agreement.spans import interval_text
 
 ROW_HEIGHT = 0.3
 """Inches per row of a timeline: 50 rows at 9 pt stay apart."""
@@ -257,7 +258,7 @@ def cell_text(verdict, fits: int) -> str:
     a, b = len(verdict.only_cqels), len(verdict.only_csparql)
     details = [mark] if verdict.agree else [
         f"{mark} {a} only CQELS, {b} only C-SPARQL", f"{mark} {a} CQELS, {b} C-SPARQL", f"{mark} {a} | {b}", mark]
-    interval = f"({verdict.start},{verdict.end}]"
+    interval = interval_text(verdict.start, verdict.end, verdict.bounds)
     for detail in details:
         if len(detail) <= fits:
             return f"{interval}\n{detail}" if len(interval) <= fits else detail

@@ -20,7 +20,7 @@ def test_short_window_against_a_long_period_is_not_guaranteed_to_agree(capsys):
     assert "sufficient, not necessary" in result["note"]
     statuses = {c["condition"]: c["status"] for c in result["conditions"]}
     assert statuses["(ii) no shared patterns"] == "met"
-    assert statuses["(iii) window [RANGE 5] of <http://ex.org/s2>"] == "not met"
+    assert statuses["(iii) window [RANGE 5m] of <http://ex.org/s2>"] == "not met"
 
 
 def test_static_data_sharing_a_stream_pattern_fails_condition_ii(tmp_path, capsys):
@@ -37,7 +37,7 @@ def test_hopping_window_is_reported(capsys):
     status, result = analyze(capsys, str(ROOT / "examples" / "csrbench" / "queries" / "q1-cqels.rq"),
                              "--period", "10s")
     assert status == 0
-    assert any("hopping window (step 10)" in c["reason"] for c in result["conditions"])
+    assert any("hopping window (step 10s)" in c["reason"] for c in result["conditions"])
 
 
 def test_a_check_without_period_is_refused(capsys):

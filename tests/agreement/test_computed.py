@@ -46,7 +46,7 @@ def test_running_example_disagrees_for_30_minutes_because_isnear_expired(capsys)
     assert interval["cause"] == "push snapshots at 18 differ from the pull snapshot at 30"
     [why] = only["explanations"]
     assert why["condition"] == "snapshot-differs"
-    assert "[RANGE 5] of <http://ex.org/s2>" in why["message"] and "push at 18" in why["message"]
+    assert "[RANGE 5m] of <http://ex.org/s2>" in why["message"] and "push at 18" in why["message"]
     assert "those at 18 are no longer in the window" in why["message"]
     assert f"<{EX}claire> <{EX}isNear> <{EX}b> <{EX}s2> 18" in why["witnesses"]
 

@@ -178,7 +178,7 @@ def test_analyze_takes_a_single_stream_csparql_query(capsys):
     status, out, _ = agree(capsys, "agree", "--analyze", walk / "hot-rooms.rq", "--static",
                            walk / "building.ttl")
     assert status == 0 and out.startswith("agreement NOT GUARANTEED")
-    assert "hopping window (step 5)" in out  # the period defaulted to the STEP, the window is derived
+    assert "hopping window (step 5s)" in out  # the period defaulted to the STEP, the window is derived
 
 
 def test_analyze_refuses_to_guess_the_streams_of_a_csparql_query(capsys):

@@ -41,7 +41,7 @@ def test_each_window_is_named_once(files, optionals):
                for side in ("only_cqels", "only_csparql") for answer in interval[side]
                for e in answer["explanations"]]
     texts = [text for _, text in reasons]
-    assert any(f"[RANGE 4] of <{EX}s>" in text for text in texts), texts
+    assert any(f"[RANGE 4s] of <{EX}s>" in text for text in texts), texts
     assert all(text.count(f"of <{EX}s> at") <= 2 for text in texts), texts  # the push's and the pull's
     boundaries = [r for r in reasons if r[0] == "window-boundary"]
     assert boundaries and len(boundaries) == len(set(boundaries)), reasons
@@ -51,4 +51,4 @@ def test_analyze_counts_the_window_once(files):
     q, _ = files(5)
     status, out, err = lars("agree", q, "--analyze", "--period", "3s")
     assert status == 0, err
-    assert out.count("(iii) window [RANGE 4]") == 1 and "of 2 sufficient conditions" in out, out
+    assert out.count("(iii) window [RANGE 4s]") == 1 and "of 2 sufficient conditions" in out, out
