@@ -158,9 +158,12 @@ class ComputedCheck:
     def for_worker(self) -> ComputedCheck:
         """A copy to ship to the workers that explain their ranges
         (:mod:`agreement.agree.rangecheck`): nothing read, found or counted yet, and no static
-        graphs (the workers evaluate the background translated from them)."""
+        graphs (the workers evaluate the background translated from them). Its memories of
+        prepared programs and of what they read are its own: shared with this check, they
+        would fill with the driver's (closures, which a worker process cannot be sent)."""
         worker = copy.copy(self)
         worker.graphs = {}
+        worker.checkers, worker.reads = {}, {}
         worker.merged = MergedTriples(self.query)
         worker.derivations = Derivations(worker.rows_on, worker.readable)
         worker.explained = worker.unexplained = 0
