@@ -36,8 +36,9 @@ from lars.streams import Timeline
 from lars.windows import time_window_range
 from ingest.rdffiles import StreamTriple
 from translate.cqelstext import window_text as cqels_window_text
+from translate.durations import unit_text
 from translate.results import ntriples_term
-from translate.rsp import BGP, BlankVar, RspQuery, StreamSpec, TriplePattern, TriplesWindow, Var
+from translate.rsp import BGP, BlankVar, RangeWindow, RspQuery, StreamSpec, TriplePattern, TriplesWindow, Var
 from translate.rspwindows import needs_cutoff, tau_window
 from translate.scope import block_triples, children
 
@@ -175,6 +176,7 @@ class Snapshot:
     lo: int
     hi: int
     triples: tuple[StreamTriple, ...]
+    syntax: str = "cqels"  # how its window is named: the syntax of the query that reads it
 
     @cached_property
     def members(self) -> frozenset[int]:
@@ -183,14 +185,15 @@ class Snapshot:
 
 
 def snapshot(spec: StreamSpec, history: StreamHistory, t: int, timeline: Timeline,
-             reading: str) -> Snapshot:
+             reading: str, syntax: str = "cqels") -> Snapshot:
     """What the window of ``spec`` selects from its stream at ``t`` (under ``reading``), from
-    the recent triples in ``history`` (:func:`agreement.agree.history.keep_from` says what it keeps)."""
+    the recent triples in ``history`` (:func:`agreement.agree.history.keep_from` says what it
+    keeps); ``syntax`` names the window (:func:`window_name`)."""
     if isinstance(spec.window, TriplesWindow):
         kept = history.last(spec.stream, spec.window.count, t)
-        return Snapshot(spec, t, kept[0].time if kept else t, t, tuple(kept))
+        return Snapshot(spec, t, kept[0].time if kept else t, t, tuple(kept), syntax)
     lo, hi = time_range(spec, t, timeline, reading)
-    return Snapshot(spec, t, lo, hi, tuple(history.on(spec.stream, lo, min(hi, t))))
+    return Snapshot(spec, t, lo, hi, tuple(history.on(spec.stream, lo, min(hi, t))), syntax)
 
 
 def time_range(spec: StreamSpec, t: int, timeline: Timeline, reading: str) -> tuple[int, int]:
@@ -259,16 +262,28 @@ def window_text(snap: Snapshot, reading: str) -> str:
     return interval_text(snap.lo, snap.hi, "closed")
 
 
-def window_name(spec: StreamSpec, unit_ms: int) -> str:
-    """The window of ``spec`` as the CQELS query writes it, durations with their unit
-    (``[RANGE 30m]``, not ``[RANGE 30]`` in ticks nobody named: newcomer finding)."""
-    return cqels_window_text(spec.window, unit_ms)
+def window_name(spec: StreamSpec, unit_ms: int, syntax: str = "cqels") -> str:
+    """The window of ``spec`` as a query of ``syntax`` writes it, durations with their unit
+    (``[RANGE 30m]``, not ``[RANGE 30]`` in ticks nobody named; a C-SPARQL window with its
+    ``STEP``, not CQELS's ``SLIDE``: newcomer findings)."""
+    window = spec.window
+    if syntax == "csparql" and isinstance(window, RangeWindow):
+        return f"[RANGE {unit_text(window.length * unit_ms)} STEP {unit_text(window.step * unit_ms)}]"
+    return cqels_window_text(window, unit_ms)
 
 
 def content(snaps: Sequence[Snapshot]) -> list[StreamTriple]:
     """What the windows of ``snaps`` (one per stream window) hold together, in time and arrival
     order, each triple once (equal triples are one object: :class:`Snapshot`)."""
     return sorted({id(e): e for snap in snaps for e in snap.triples}.values(), key=lambda e: e.time)
+
+
+def same_windows(push: Sequence[Snapshot], pull: Sequence[Snapshot]) -> bool:
+    """Whether a push and the pull read the same window content: window by window when both
+    read the same streams in the same order, else what their windows hold together."""
+    if [snap.spec.stream for snap in push] == [snap.spec.stream for snap in pull]:
+        return [snap.triples for snap in push] == [snap.triples for snap in pull]
+    return content(push) == content(pull)
 
 
 def members(snaps: Sequence[Snapshot]) -> frozenset[int]:
@@ -278,7 +293,7 @@ def members(snaps: Sequence[Snapshot]) -> frozenset[int]:
 
 def windows_text(snaps: Sequence[Snapshot], reading: str, unit_ms: int) -> str:
     """The windows of ``snaps``: ``[RANGE 5] of <s> at [13,18]``, comma-separated."""
-    return ", ".join(f"{window_name(snap.spec, unit_ms)} of <{snap.spec.stream}> at {window_text(snap, reading)}"
+    return ", ".join(f"{window_name(snap.spec, unit_ms, snap.syntax)} of <{snap.spec.stream}> at {window_text(snap, reading)}"
                      for snap in snaps)
 
 
@@ -304,10 +319,15 @@ def stream_windows(query: RspQuery) -> list[StreamSpec]:
 
 
 def snapshot_explanations(verdict: IntervalVerdict, query: RspQuery, derivations: Derivations,
-                          history: StreamHistory, timeline: Timeline, reading: str) -> list[Explanation]:
+                          history: StreamHistory, timeline: Timeline, reading: str,
+                          pull_query: RspQuery | None = None) -> list[Explanation]:
     """Condition (iii) on one interval, one reason at least for every answer only one engine gave.
 
-    The pull at ``e`` and each push inside the interval read the windows of the query's streams;
+    Each push inside the interval reads the windows of the CQELS ``query``'s streams, the pull
+    at ``e`` those of ``pull_query``, the C-SPARQL query (``None``: the same windows, C-SPARQL's
+    side derived from ``query``; a C-SPARQL query written apart may read another window, and a
+    newcomer's ``[RANGE 20s STEP 10s]`` against ``[RANGE 10s]`` was explained with CQELS's
+    window on both sides);
     an answer's witnesses are the triples of those windows that give it on the engine that gave
     it, checked by evaluating that engine's program (:mod:`agreement.agree.derivation`). Reasons:
 
@@ -325,7 +345,8 @@ def snapshot_explanations(verdict: IntervalVerdict, query: RspQuery, derivations
     * ``window-boundary`` — a witness lies exactly at the lower edge of the pull's window.
     """
     end, windows = verdict.end, stream_windows(query)
-    pull = [snapshot(spec, history, end, timeline, reading) for spec in windows]
+    pull = [snapshot(spec, history, end, timeline, reading, "csparql")  # named as C-SPARQL's
+            for spec in stream_windows(query if pull_query is None else pull_query)]
     pushes = history.times_between(verdict.start + 1, end)
     at = {t: [snaps[t] for snaps in (snapshots(spec, history, pushes, timeline, reading)
                                         for spec in windows)] for t in pushes}
@@ -350,7 +371,7 @@ def _only_cqels(row: Row, t: int, end: int, push: list[Snapshot], push_content: 
                 unit_ms: int) -> list[Explanation]:
     """Why CQELS gave ``row`` at its push at ``t`` (whose windows hold ``push_content``) and
     C-SPARQL not at the pull at ``end``."""
-    differ = [snap.triples for snap in push] != [snap.triples for snap in pull]
+    differ = not same_windows(push, pull)
     match = derivations.witnesses("cqels", row, t, push_content)
     if match is None:
         if not differ:
@@ -374,7 +395,7 @@ def _only_cqels(row: Row, t: int, end: int, push: list[Snapshot], push_content: 
             tuple(witness(e) for e in match), row))
     else:
         found.append(_evaluation_differs(row, t, end, "CQELS", match))
-    return found + _edge(row, match, pull, end, unit_ms)
+    return found + _edge(row, match, pull, end, unit_ms, derivations, "cqels")
 
 
 def _only_csparql(row: Row, verdict: IntervalVerdict, pull: list[Snapshot],
@@ -387,7 +408,7 @@ def _only_csparql(row: Row, verdict: IntervalVerdict, pull: list[Snapshot],
             "static-only", f"C-SPARQL gave it at the pull at {end} from static data alone: its "
             f"windows hold no stream triple and no input arrived in "
             f"{interval_text(verdict.start, end, verdict.bounds)}, so CQELS never evaluated", (), row)]
-    same = [t for t, push in at.items() if [s.triples for s in push] == [s.triples for s in pull]]
+    same = [t for t, push in at.items() if same_windows(push, pull)]
     if not same:
         pushes = points_text(at) if at else "none: no input arrived in it"
         last = max(at, default=None)
@@ -413,7 +434,7 @@ def _only_csparql(row: Row, verdict: IntervalVerdict, pull: list[Snapshot],
             "answer", tuple(witness(e) for e in match), row))
     else:
         found.append(_evaluation_differs(row, same[0], end, "C-SPARQL", match))
-    return found + _edge(row, match, pull, end, unit_ms)
+    return found + _edge(row, match, pull, end, unit_ms, derivations, "csparql")
 
 
 def _evaluation_differs(row: Row, push: int, pull: int, only: str,
@@ -424,17 +445,26 @@ def _evaluation_differs(row: Row, push: int, pull: int, only: str,
         tuple(witness(e) for e in match), row)
 
 
-def _edge(row: Row, match: list[StreamTriple], pull: list[Snapshot], end: int,
-          unit_ms: int) -> list[Explanation]:
+def _edge(row: Row, match: list[StreamTriple], pull: list[Snapshot], end: int, unit_ms: int,
+          derivations: Derivations, only: str) -> list[Explanation]:
     """``window-boundary`` when a witness lies exactly at the lower edge of the pull's window of
     its stream (a triple there is also in the previous pull's window when windows overlap at
-    their edges)."""
+    their edges), and the edge decides the answer, checked by evaluating C-SPARQL's program on
+    the pull's windows without those triples: only CQELS gave ``row`` (``only``) and C-SPARQL
+    gives it without them, or only C-SPARQL gave it and no longer does. A witness at the edge
+    that decides nothing is no reason (a newcomer's AVG per sensor: neither window gives
+    CQELS's average, whether its edge is in or out)."""
     found = []
     for snap in pull:
         at_edge = [e for e in match if e.time == snap.lo and id(e) in snap.members]
-        if at_edge:
-            found.append(Explanation(
-                "window-boundary", f"it depends on triples exactly at the lower edge ({snap.lo}) of "
-                f"window {window_name(snap.spec, unit_ms)} at the pull at {end}",
-                tuple(witness(e) for e in at_edge), row))
+        if not at_edge:
+            continue
+        left = {id(e) for e in at_edge}
+        without = [e for e in content(pull) if id(e) not in left]
+        if derivations.produces("csparql", without, end, row) != (only == "cqels"):
+            continue
+        found.append(Explanation(
+            "window-boundary", f"it depends on triples exactly at the lower edge ({snap.lo}) of "
+            f"window {window_name(snap.spec, unit_ms, snap.syntax)} at the pull at {end}",
+            tuple(witness(e) for e in at_edge), row))
     return found

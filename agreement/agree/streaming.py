@@ -355,8 +355,14 @@ class ComputedCheck:
         begin, :func:`keep_from`)."""
         if remote is None:
             return lambda: history
-        start = keep_from(self.query, history, verdict.start, self.timeline, self.window_bounds)
+        start = self.keep_from(history, verdict.start)
         return lambda: remote.windows.history(start, upto)
+
+    def keep_from(self, history: StreamHistory, start: int) -> int:
+        """:func:`keep_from` over the windows of both queries: the pull reads the C-SPARQL
+        query's, which may reach further back than CQELS's."""
+        return min(keep_from(query, history, start, self.timeline, self.window_bounds)
+                   for query in (self.query, self.csparql_query) if query is not None)
 
     def shown(self, side: Translation) -> set[str]:
         """The predicates the solver keeps of one side's answers."""
@@ -365,7 +371,7 @@ class ComputedCheck:
     def forget(self, start: int, history: StreamHistory, pulled: dict, pushed: dict) -> None:
         """Drop what the interval beginning at ``start`` and the later ones no longer need: the
         answers before the previous interval, the triples its snapshots cannot select."""
-        history.prune(keep_from(self.query, history, start, self.timeline, self.window_bounds))
+        history.prune(self.keep_from(history, start))
         oldest = start - self.period - int(self.half_open)  # the previous interval begins after it
         for answers in (pulled, pushed):
             for s in [s for s in answers if s <= oldest]:
@@ -408,7 +414,7 @@ class ComputedCheck:
         cqels = AnswerSeries(self.variables, pushed)
         self.derivations.found.clear()  # witness sets of earlier intervals' windows: not asked again
         return (snapshot_explanations(verdict, self.query, self.derivations, history,
-                                      self.timeline, self.window_bounds)
+                                      self.timeline, self.window_bounds, self.csparql_query)
                 + shifted_answers(verdict, csparql, cqels, self.period, values_text))
 
 

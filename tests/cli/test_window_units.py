@@ -40,7 +40,8 @@ def test_explanations_name_the_papers_windows_in_minutes():
 
 def test_explanations_name_a_hopping_window_as_the_derived_query_writes_it():
     """The walkthrough's C-SPARQL ``[RANGE 10s STEP 5s]`` becomes CQELS ``[RANGE 10s SLIDE 5s]``
-    in the derived query (the note on stderr) and in every explanation."""
+    in the derived query (the note on stderr) and in the explanations of the pushes; the pull's
+    window is named as C-SPARQL writes it (a newcomer read ``SLIDE`` for a C-SPARQL window)."""
     walk = ROOT / "examples" / "walkthrough"
     status, out, err = lars("agree", walk / "hot-rooms.rq", "--stream", walk / "readings.nt",
                             "--static", walk / "building.ttl", "--format", "json")
@@ -51,7 +52,11 @@ def test_explanations_name_a_hopping_window_as_the_derived_query_writes_it():
                 for e in answer["explanations"]]
     windowed = [m for m in messages if "of <http://example.org/sensors>" in m]
     assert windowed and all("[RANGE 10s SLIDE 5s] of <http://example.org/sensors>" in m
+                            or "[RANGE 10s STEP 5s] of <http://example.org/sensors>" in m
                             for m in windowed)
+    pulls = [m for m in windowed if re.search(r"pull at \d+ \(\[RANGE 10s STEP 5s\]", m)]
+    assert pulls and not any(re.search(r"pull at \d+ \(\[RANGE 10s SLIDE", m) for m in windowed)
+    assert any("[RANGE 10s SLIDE 5s] of" in m for m in windowed)
     assert not any(BARE_TICKS.search(m) for m in messages), messages
 
 
