@@ -37,7 +37,7 @@ from ingest.reach import count_reach
 from ingest.rdffiles import StreamTriple
 from lars.errors import InputError, LarsError, LimitError, Position, SolverError
 from lars.streams import Stream, Timeline
-from translate.api import parse_query, slice_atoms
+from translate.api import Translation, parse_query, slice_atoms
 from translate.durations import parse_duration, parse_unit, to_ticks
 from translate.profilefile import resolve_profile
 from translate.profiles import Profile
@@ -105,9 +105,21 @@ class RunCache:
         self._counted_runs: dict[tuple[Profile, int], ExpectedRun] = {}
         self._sliding: dict[tuple, LazyReports | None] = {}
         self._data: QueryData | None = None
+        self._translations: dict[tuple[Profile, int], Translation] = {}
         self._times = (self.encoded.times if self.encoded is not None
                        else [e.time for e in self.elements])
         self._reach = report_reach(self.query, self._times, self.period)
+
+    def _compiled(self, profile: Profile, t0: int) -> Translation:
+        """The program of ``profile`` at ``t0`` (:func:`translate.reports.compile_profile`),
+        compiled once: a run read off another still has its own (its errors are raised as a
+        computed run's), and a profile change or t0 is asked for several times (CQELS's Q4
+        compiled 57 programs for 12 distinct ones, 0.3 s of CPU)."""
+        key = (profile, t0)
+        if key not in self._translations:
+            self._translations[key] = compile_profile(self.query, profile, t0, self.period,
+                                                      self.variant, self._reach)
+        return self._translations[key]
 
     def _data_for(self, translation) -> QueryData:
         if self._data is None:
@@ -173,7 +185,7 @@ class RunCache:
             source, shown = replace(profile, empty="emit"), _non_empty
         elif r2s in ("istream", "dstream") and profile.translation == "cqels":
             source = replace(profile, r2s="rstream", r2s_by_query=((name, "rstream"),))
-            own = compile_profile(self.query, profile, t0, self.period, self.variant, self._reach)
+            own = self._compiled(profile, t0)
             first = None if previous_waits(own.program, r2s) else LazyReports(self._reports(own))
             shown = partial(_against_previous, r2s, first=first)
         if source is None and self._shifts(profile):
@@ -181,8 +193,7 @@ class RunCache:
             shown = _earlier
         if source is None:
             return None
-        translation = compile_profile(self.query, profile, t0, self.period, self.variant,
-                                      self._reach)
+        translation = self._compiled(profile, t0)
         run = self._run(source, source_t0)
         if shown is None:
             return replace(run, t0=t0, translation=translation)
@@ -222,8 +233,7 @@ class RunCache:
             self._runs[key] = replace(base, t0=t0, reports=_like(
                 base.reports, (r for r in base.reports if r.time >= first)))
         if key not in self._runs:
-            translation = compile_profile(self.query, profile, t0, self.period, self.variant,
-                                          self._reach)
+            translation = self._compiled(profile, t0)
             computed = LazyReports(self._reports(translation), self.timeline.end, step or 1)
             full = replace(profile, startup="full")
             if profile.startup == "partial" and self._slide(full) is not None:
@@ -243,8 +253,7 @@ class RunCache:
         relations = self._window_relations(profile, length)
         if relations is None:
             return None
-        translation = compile_profile(self.query, profile, t0, self.period, self.variant,
-                                      self._reach)  # its errors, as a computed run raises them
+        translation = self._compiled(profile, t0)  # its errors, as a computed run raises them
         window = self.query.streams[0].window
         return ExpectedRun(t0, translation, LazyReports(
             read_off(relations, t0, window, shift, self.timeline.end), self.timeline.end,
