@@ -345,14 +345,16 @@ def _against_previous(r2s: str, reports: Iterable[Report], first: Iterable[Repor
     longer there) of Rstream ``reports`` given at every evaluation; before the first, none, or,
     where the program's previous relation is not empty there
     (:func:`translate.reports.previous_waits`), the first report of ``first``, the program's own
-    run, which is stepped only that far: from the second evaluation on, its previous relation is
-    that of the evaluation before (within :func:`translate.reports.report_reach`), so only the
-    first report depends on what it holds before any evaluation."""
+    run, which is stepped only that far and then let go (a live stream's copy read by it is
+    not held): from the second evaluation on, its previous relation is that of the evaluation
+    before (within :func:`translate.reports.report_reach`), so only the first report depends on
+    what it holds before any evaluation."""
     previous: frozenset = frozenset()
-    for index, report in enumerate(reports):
+    for report in reports:
         rows = report.rows - previous if r2s == "istream" else previous - report.rows
-        if index == 0 and first is not None:
+        if first is not None:
             own = next(iter(first), None)
+            first = None
             if own is None or own.time != report.time:
                 raise SolverError(f"the {r2s} program's first report is at "
                                   f"{own.time if own else 'no time'}, its Rstream run's at "
