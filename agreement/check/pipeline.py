@@ -24,7 +24,9 @@ from agreement.check.expected import (
     reports_over, with_boundaries,
 )
 from agreement.check.judge import Judgement, judge
-from agreement.check.sliding import read_off, sliding_relations, window_reading
+from agreement.check.sliding import (
+    arrival_times, change_reading, read_off, read_off_changes, sliding_relations, window_reading,
+)
 from agreement.optiondefaults import DEFAULT_MAX_T0
 from agreement.recorded import read_relations
 from agreement.defaults import default_period, named_stream_slices, read_named_stream
@@ -106,6 +108,7 @@ class RunCache:
         self._sliding: dict[tuple, LazyReports | None] = {}
         self._data: QueryData | None = None
         self._translations: dict[tuple[Profile, int], Translation] = {}
+        self._arrivals: list[int] | None = None
         self._times = (self.encoded.times if self.encoded is not None
                        else [e.time for e in self.elements])
         self._reach = report_reach(self.query, self._times, self.period)
@@ -246,8 +249,12 @@ class RunCache:
         run of every t0 (:mod:`agreement.check.sliding`), ``None`` where it does not. Not
         under ``--partitions``, whose runs are solved range by range as ``lars run`` solves
         them, nor for a live stream (:attr:`reads_windows`)."""
-        reading = window_reading(self.query, profile) if self.reads_windows else None
-        if reading is None or self.cut.partitions:
+        if not self.reads_windows or self.cut.partitions:
+            return None
+        if change_reading(self.query, profile):
+            return self._changes(profile, t0)
+        reading = window_reading(self.query, profile)
+        if reading is None:
             return None
         length, shift = reading
         relations = self._window_relations(profile, length)
@@ -259,6 +266,29 @@ class RunCache:
             read_off(relations, t0, window, shift, self.timeline.end), self.timeline.end,
             window.step))
 
+    def _changes(self, profile: Profile, t0: int) -> ExpectedRun | None:
+        """The run of a content-change profile read off the sliding runs of every window length
+        from 0 to ``L`` (:func:`~agreement.check.sliding.change_reading`), ``None`` where the
+        profile's own program decides (:func:`~agreement.check.sliding.sliding_relations`)."""
+        window = self.query.streams[0].window
+        if self._window_relations(profile, window.length) is None:
+            return None
+        translation = self._compiled(profile, t0)  # its errors, as a computed run raises them
+        if self._arrivals is None:
+            data = self._data_for(translation)
+            self._arrivals = arrival_times(self._slices(data),
+                                           data.encoder.encode(self.query.streams[0].stream))
+        return ExpectedRun(t0, translation, LazyReports(read_off_changes(
+            partial(self._window_relations, profile), self._arrivals, t0, window, profile),
+            self.timeline.end))
+
+    def _slices(self, data: QueryData) -> Iterable:
+        """The stream's slices ``(t, atoms)`` in ``data``, read anew (from the file past
+        :data:`HELD_TRIPLES`)."""
+        if self.encoded is not None and self.encoded.stream is None:
+            return self.encoded.slices()
+        return slices_of(data.stream)
+
     def _window_relations(self, profile: Profile, length: int) -> LazyReports | None:
         """The relations of the windows ``[t - length, t]`` holding input, computed as read
         and kept for every t0 (:func:`~agreement.check.sliding.sliding_relations`; ``None``:
@@ -267,8 +297,7 @@ class RunCache:
         if key not in self._sliding:
             self._sliding[key] = sliding_relations(
                 self.query, profile, length, self.variant, self._data_for, self.timeline,
-                lambda data: (self.encoded.slices() if self.encoded is not None
-                              and self.encoded.stream is None else slices_of(data.stream)))
+                self._slices)
         return self._sliding[key]
 
     def _started_up(self, partial: LazyReports, full: Sequence[Report], t0: int) -> LazyReports:
