@@ -101,6 +101,13 @@ class RunCache:
     reads_windows = True
     """Whether runs may be read off a run of the window sliding by one tick (:meth:`_windowed`)."""
 
+    change_program_runs = 1
+    """How many runs of a content-change profile (per translation and empty-group reading) are
+    solved by the profile's own program before the sliding runs take over (:meth:`_changes`):
+    a recording that passes at its first t0 costs one program run, where the sliding runs read
+    for one t0 of a tumbling window are up to L; from the second run on, the L + 1 sliding runs
+    serve every t0, bounds and start-up."""
+
     def __post_init__(self) -> None:
         self._runs: dict[tuple[Profile, int], ExpectedRun] = {}
         self._widened_runs: dict[tuple[Profile, int], ExpectedRun] = {}
@@ -109,6 +116,7 @@ class RunCache:
         self._data: QueryData | None = None
         self._translations: dict[tuple[Profile, int], Translation] = {}
         self._arrivals: list[int] | None = None
+        self._change_runs: dict[tuple[str, str], int] = {}
         self._times = (self.encoded.times if self.encoded is not None
                        else [e.time for e in self.elements])
         self._reach = report_reach(self.query, self._times, self.period)
@@ -269,9 +277,13 @@ class RunCache:
     def _changes(self, profile: Profile, t0: int) -> ExpectedRun | None:
         """The run of a content-change profile read off the sliding runs of every window length
         from 0 to ``L`` (:func:`~agreement.check.sliding.change_reading`), ``None`` where the
-        profile's own program decides (:func:`~agreement.check.sliding.sliding_relations`)."""
+        profile's own program decides (:func:`~agreement.check.sliding.sliding_relations`, and
+        for the first :attr:`change_program_runs` runs)."""
+        key = (profile.translation, profile.empty_group)
+        self._change_runs[key] = self._change_runs.get(key, 0) + 1
         window = self.query.streams[0].window
-        if self._window_relations(profile, window.length) is None:
+        if (self._change_runs[key] <= self.change_program_runs
+                or self._window_relations(profile, window.length) is None):
             return None
         translation = self._compiled(profile, t0)  # its errors, as a computed run raises them
         if self._arrivals is None:
