@@ -5,8 +5,9 @@ The stream is read once and encoded as it is read (:func:`read_encoded`; past
 asks for are computed on demand, as far as the judge reads them, and kept, so trying a
 profile's variations or merged relations costs at most one LARS run per new (profile, t0)
 (fewer where one run serves several t0: under a window-close profile one run of the query's
-window sliding by one tick serves every t0, :meth:`RunCache._windowed`; else the run of
-``t0 mod β``, :meth:`RunCache._slide`).
+window sliding by one tick serves every t0, :meth:`RunCache._windowed`; under content change
+one such run per scope length, :meth:`RunCache._changes`; else the run of ``t0 mod β``,
+:meth:`RunCache._slide`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Expected runs of every t0 read off one run of the query's window sliding by one tick.
+"""Expected runs of every t0 read off runs of the query's window sliding by one tick.
 
 A window-close profile evaluates the query at each close ``R`` of its window instances
 ``[t0 + kβ, t0 + kβ + L)`` (SPEC section 12, :mod:`translate.reports`); ``lars check`` tries every
@@ -30,7 +30,8 @@ and left the window, and a sliding run costs about one run of a single t0 (SPARQ
 Only for profiles whose report policy is exactly window close ∧ non-empty, with full start-up
 windows, Rstream, empty relations emitted (dropped ones are read off this run by
 :meth:`agreement.check.pipeline.RunCache._derived`) and one range window; any other profile,
-and a query that reads time otherwise, keeps its own program.
+and a query that reads time otherwise, keeps its own program. The content-change profile
+(CQELS) is read off the same sliding runs, one per scope length (:func:`change_reading`).
 """
 
 from __future__ import annotations
