@@ -17,12 +17,15 @@ from dataclasses import replace
 from hypothesis import given, settings, strategies as st
 from rdflib import Literal as RdfLiteral, URIRef
 
-from agreement.check.pipeline import RunCache, check_timeline
+from agreement.check.pipeline import RunCache, check_timeline, read_encoded
 from agreement.check.sliding import change_scope_start
 from ingest.eager import static_graphs
+from ingest.options import ReadOptions
+from ingest.policy import ReadReport
 from ingest.rdffiles import StreamTriple
 from lars.errors import Position
-from tests.agreement.test_check_derived import derived_and_direct
+from tests.agreement.test_check_derived import derived_and_direct, direct
+from tests.agreement.test_check_encoded import stream_file, whole
 from translate.api import parse_query
 from translate.profiles import profile
 from translate.rsp import RangeWindow
@@ -152,3 +155,31 @@ def test_dense_streams_read_off_every_scope_as_the_program():
                         first, second = derived_and_direct(cache, engine, t0)
                         assert first == second, (length, step, bounds, startup, t0)
     assert cache._sliding  # the runs were read off
+
+
+@settings(max_examples=20, derandomize=True, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 12), st.sampled_from(["a", "b", "c"]),
+                          st.sampled_from(["<http://ex.org/p>", "<http://ex.org/q>"]),
+                          st.sampled_from(["", " <http://ex.org/s>", " <http://ex.org/other>"])),
+                min_size=1, max_size=12),
+       st.sampled_from([100, 3]), st.sampled_from([0, 1, 2]), st.sampled_from(["emit", "drop"]))
+def test_read_off_from_the_encoded_stream_held_or_read_again(tmp_path_factory, lines, held, t0,
+                                                             empty):
+    """The arrivals and sliding runs read from the encoded stream (``lars check``'s one
+    reading, :func:`agreement.check.pipeline.read_encoded`), its atoms held or, past ``held``
+    triples, the file read again by each run: the profile's own program's run over the triples,
+    lines on another stream and naming none included."""
+    path = stream_file(tmp_path_factory.mktemp("s"), lines)
+    query = parse_query("SELECT ?s ?o WHERE { STREAM <http://ex.org/s> [RANGE 3s SLIDE 2s] "
+                        "{ ?s <http://ex.org/p> ?o } }", "q.rq", "cqels", "1s")
+    inside, timeline, _ = whole(query, path, (None, None))
+    encoded, line = read_encoded(query, path, {s.stream for s in query.streams}, ReadOptions(),
+                                 ReadReport(), (None, None), None, held)
+    read_once = RunCache(query, encoded.again, static_graphs([], query), line, encoded=encoded)
+    read_once.change_program_runs = 0
+    reference = RunCache(query, inside, static_graphs([], query), timeline)
+    engine = replace(profile("cqels"), r2s="rstream", empty=empty)
+    found = tuple(next(read_once(engine, [t0])).reports)
+    assert read_once._sliding or not found
+    next(reference(engine, [t0]))
+    assert found == direct(reference, engine, t0)
