@@ -25,9 +25,8 @@ from agreement.check.expected import (
     reports_over, with_boundaries,
 )
 from agreement.check.judge import Judgement, judge
-from agreement.check.sliding import (
-    arrival_times, change_reading, read_off, read_off_changes, sliding_relations, window_reading,
-)
+from agreement.check.sliding import read_off, sliding_relations, window_reading
+from agreement.check.sliding import arrival_times, change_reading, read_off_changes
 from agreement.optiondefaults import DEFAULT_MAX_T0
 from agreement.recorded import read_relations
 from agreement.defaults import default_period, named_stream_slices, read_named_stream
