@@ -3,9 +3,9 @@ each run read off (:meth:`agreement.check.pipeline.RunCache._derived`) against t
 profile's own LARS program (:func:`translate.reports.compile_profile`), computed directly.
 
 Derived are: empty relations dropped (from the run that emits them), Istream and Dstream (from
-the Rstream run, each relation against the previous evaluation's; not for aggregates), the
-R2S a profile applies to the query (not how it spells it), and window bounds ``(t-L, t]`` from
-``[t-L, t)`` one tick later (:meth:`~agreement.check.pipeline.RunCache._shifts`).
+the Rstream run, each relation against the previous evaluation's; aggregates too, in
+tests/agreement/test_check_istream_read_off.py), the R2S a profile applies to the query (not
+how it spells it), and window bounds ``(t-L, t]`` from ``[t-L, t)`` one tick later (:meth:`~agreement.check.pipeline.RunCache._shifts`).
 """
 
 from __future__ import annotations
