@@ -162,6 +162,16 @@ class StreamMerge:
         return order.check(time, line, f" on stream {_stream_text(stream)}"
                            if len(self.orders) > 1 else "")
 
+    def only(self, stream: Any) -> TimeOrder | None:
+        """The order of ``stream`` if it is the only stream seen (made for it, as :meth:`check`
+        makes it, if none was seen yet), else ``None``: the order a block of lines all on
+        ``stream`` is checked against at once (:func:`ingest.policy.parse_blocks`), where
+        :meth:`check` would say nothing of any line that neither goes back behind the order's
+        latest time point nor behind the line before it."""
+        if not self.orders:
+            self.orders[stream] = TimeOrder(self.source)
+        return self.orders.get(stream) if len(self.orders) == 1 else None
+
     def push(self, entry: Entry) -> list[Entry]:
         """Hold ``entry``; hand on what no later line can precede (most lines hand on nothing,
         so this is a plain call, not a generator).
