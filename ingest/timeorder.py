@@ -18,7 +18,9 @@ from lars.errors import InputError, LarsError, Position
 
 
 class Entry(NamedTuple):
-    """One parsed record: its time point, its elements in order, and where it was read."""
+    """One parsed record: its time point, its elements in order, and where it was read; or
+    consecutive records of one time point read together (:func:`ingest.policy.parse_blocks`),
+    placed at the first of them (a stream triple keeps its own line)."""
 
     time: int
     elements: tuple[Any, ...]
