@@ -330,7 +330,8 @@ class _Reading:
     def block(self, raw: bytes, first: int, count: int) -> list[Entry] | None:
         """The entries of the ``count`` lines of ``raw`` (joined by LF) read at once by the
         parser's ``block``, if it reads them and they pass the time order without a word (see
-        :func:`parse_blocks`); else ``None``, and nothing has changed."""
+        :func:`parse_blocks`); else ``None``, and nothing has changed (but the stream's order,
+        made as its first line would make it: :meth:`StreamMerge.only`)."""
         try:
             text = raw.decode()
         except UnicodeDecodeError:
