@@ -28,9 +28,10 @@ from collections.abc import Callable, Iterable
 
 from rdflib.term import BNode, Literal, URIRef
 
-from ingest.rdffiles import FAST_LINE, StreamTriple, iri_term, parse_ntriples_line
+from ingest.policy import Runs
+from ingest.rdffiles import FAST_LINE, FastRow, StreamTriple, fast_runs, iri_term, parse_ntriples_line
 from lars.atoms import Atom
-from lars.errors import LarsError
+from lars.errors import InputError, LarsError
 from lars.terms import Constant
 from translate.api import input_atoms
 from translate.rdf import STRIPLE, RdfTermEncoder
@@ -76,6 +77,36 @@ class EncodedLines:
                 except LarsError:
                     pass  # the general route below raises it, placed at its line
         return self.general(line, source, number)
+
+    def block(self, text: str, source: str, first: int) -> Runs | None:
+        """The runs of a block of lines (:class:`~ingest.policy.BlockParser`) when each line is
+        blank, a comment or taken by :data:`~ingest.rdffiles.FAST_LINES`, all naming one stream
+        (or all none, with a stream to give them) and every term encoded; else ``None``. A
+        line's atom is the one :meth:`__call__` makes of it."""
+        iri, blank, literal = self.iri, self.blank, self.literal
+
+        def atom(row: FastRow, time: int, stream: Constant, number: int) -> Atom:
+            s, sb, p, o, ob, lit, lang, dt, _, _ = row
+            obj = iri(o) if o else blank(ob) if ob else literal(lit, lang or None, dt or None)
+            return Atom(STRIPLE, (iri(s) if s else blank(sb), iri(p), obj, stream))
+        try:
+            return fast_runs(text, first, self.stream, atom)
+        except LarsError:
+            return None  # the line by line route raises it, placed at its line
+
+    def stream(self, text: str) -> Constant:
+        """The stream of lines naming the IRI ``text`` (``""``: none; then ``noted`` is called
+        if the query's stream is given them, as :meth:`__call__` does).
+
+        Raises:
+            InputError: no IRI named and none to give (the line by line route names the line).
+        """
+        if not text and self.default_stream is None and self.assigned is not None:
+            self.noted()
+        named = text or self.default_stream or self.assigned
+        if named is None:
+            raise InputError("no stream IRI")
+        return self.iri(named)
 
     def general(self, line: str, source: str, number: int) -> tuple[int, list[Atom]] | None:
         """Any line: rdflib's terms (:func:`~ingest.rdffiles.parse_ntriples_line`), the query's

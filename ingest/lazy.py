@@ -37,8 +37,8 @@ from lars.errors import InputError, LarsError, Position
 from ingest.limits import check_timeline_length, max_time_points
 from ingest.reach import count_reach
 from ingest.policy import (
-    Entry, ReadPolicy, ReadReport, decode_line, parse_lines, read_lines, read_text, refuse_special_file,
-    within_timeline,
+    Entry, ReadPolicy, ReadReport, decode_line, parse_blocks, read_blocks, read_lines, read_text,
+    refuse_special_file, within_timeline,
 )
 from lars.streams import Timeline
 from ingest.options import ReadOptions
@@ -123,7 +123,7 @@ def rdf_slices(path: str, options: ReadOptions, report: ReadReport,
         if folder or uses_spark(path, options.spark, options.master):
             return ((t, tuple(encoded.encode(t, elements)))
                     for t, elements in rdf_slices(path, options, report))
-        return atom_slices(parse_lines(read_lines(path), path, encoded, policy, report))
+        return atom_slices(parse_blocks(read_blocks(path), path, encoded, policy, report))
     if uses_spark(path, options.spark, options.master):
         if folder:
             paths = [str(p) for p in turtle_files(path, policy=policy, report=report)]

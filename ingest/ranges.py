@@ -41,7 +41,7 @@ from rdflib import URIRef
 from ingest.encoded import EncodedLines
 from ingest.lazy import AtomSlice, atom_slices, line_time
 from ingest.options import ReadOptions
-from ingest.policy import ReadPolicy, ReadReport, parse_lines, read_lines
+from ingest.policy import ReadPolicy, ReadReport, parse_blocks, parse_lines, read_blocks, read_lines
 from lars.errors import InputError, LarsError, ParseError, Position
 from lars.streams import Timeline
 from solver.partition import cut_before
@@ -170,9 +170,9 @@ class FileRange:
                 notes.append(self.sole_note)
 
         parser = EncodedLines(self.encoder, self.stream_iri, self.sole, noted)
-        lines = read_lines(self.path, start=self.start, end=self.end)
-        return atom_slices(parse_lines(lines, self.name or self.path, parser, ReadPolicy(),
-                                       ReadReport(), first_number, per_stream=False))
+        blocks = read_blocks(self.path, start=self.start, end=self.end)
+        return atom_slices(parse_blocks(blocks, self.name or self.path, parser, ReadPolicy(),
+                                        ReadReport(), first_number, per_stream=False))
 
     def first_line_number(self) -> int:
         """The line number of the line at ``start`` (counted from the file's start)."""

@@ -38,7 +38,6 @@ Time units are the caller's business: timestamps here are integers in ticks.
 from __future__ import annotations
 
 import contextvars
-import functools
 import itertools
 import json
 import os
@@ -49,6 +48,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from xml.sax import SAXParseException
 
 import rdflib
@@ -67,7 +67,7 @@ from ingest.turtlefast import fast_turtle_triples
 from ingest.xmlguard import check_xml_entities
 from translate.documents import LONE_SURROGATE
 from ingest.policy import (
-    ReadPolicy, ReadReport, handle, parse_lines, read_lines, read_text, require_report,
+    ReadPolicy, ReadReport, Runs, handle, parse_blocks, read_blocks, read_lines, read_text, require_report,
 )
 
 notation3.join = lambda base, reference: resolve(reference, base)
@@ -188,26 +188,33 @@ class _LineReader:
 # rdflib's parser would. It takes only IRIs without backslashes and without the characters of
 # _BAD_IRI or white space (for these, rdflib's IRI pattern matches the same text and its unquote
 # and uriquote leave it as it is), blank node labels by rdflib's own pattern, and literals without
-# backslashes (so nothing to unquote). Every term and space is atomic (possessive or ``(?>...)``),
-# so the line cannot be split otherwise than the term-by-term reader splits it. Any line it does
-# not match (escapes, unusual characters, blank, comment or bad lines) goes to the slow path,
-# which gives the same result for the lines both read, and every error message and position.
+# backslashes or line feeds (so nothing to unquote). Every term and space is atomic (possessive
+# or ``(?>...)``), so the line cannot be split otherwise than the term-by-term reader splits it.
+# Any line it does not match (escapes, unusual characters, blank, comment or bad lines) goes to
+# the slow path, which gives the same result for the lines both read, and every error message
+# and position.
 _WHITE = r"\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 """The white space (``str.isspace``, the same as ``\\s``) above ``\\x20``, listed: a class of
 ranges is a table look-up where ``\\s`` asks Unicode about each character (a third of the
 match's time on CSRBench lines)."""
 _FAST_IRI = rf'[^\x00-\x20{_WHITE}<>"{{}}|^`\\:]++:[^\x00-\x20{_WHITE}<>"{{}}|^`\\]*+'  # no _BAD_IRI character
 _FAST_LABEL = r"(?>[A-Za-z0-9_:](?:[-A-Za-z0-9_:.]*[-A-Za-z0-9_:])?)"  # rdflib's r_nodeid, atomic
-FAST_LINE = re.compile(
+_FAST_TERMS = (
     r"[ \t]*+"
     rf"(?:<(?P<s>{_FAST_IRI})>|_:(?P<sb>{_FAST_LABEL}))[ \t]*+"
     rf"<(?P<p>{_FAST_IRI})>[ \t]*+"
     rf"(?:<(?P<o>{_FAST_IRI})>|_:(?P<ob>{_FAST_LABEL})"
-    rf'|"(?P<lit>[^"\\]*+)"(?:@(?P<lang>[a-zA-Z]+(?:-[a-zA-Z0-9]+)*)|\^\^<(?P<dt>{_FAST_IRI})>)?+)'
+    rf'|"(?P<lit>[^"\\\n]*+)"(?:@(?P<lang>[a-zA-Z]+(?:-[a-zA-Z0-9]+)*)|\^\^<(?P<dt>{_FAST_IRI})>)?+)'
     rf"[ \t]*+(?:<(?P<g>{_FAST_IRI})>[ \t]*+)?+"
     r"(?:\.[ \t]++)?+"
-    r"(?P<t>-?[0-9]{1,19}+)[ \t]*+(?:#.*)?",
-    re.DOTALL)
+    r"(?P<t>-?[0-9]{1,19}+)[ \t]*+")
+"""A line of the common shape up to its comment: the groups of :data:`FAST_LINE`."""
+FAST_LINE = re.compile(_FAST_TERMS + r"(?:#.*)?", re.DOTALL)
+FAST_LINES = re.compile(rf"^(?:{_FAST_TERMS}|[ \t]*+)(?:#[^\n]*)?\r?$", re.MULTILINE)
+"""Each line of a block (lines joined by LF, each may end in CR) that :data:`FAST_LINE` takes
+(the groups are the same; unmatched ones are ``""`` in ``findall``), or that is blank or a
+comment (all groups ``""``): no class takes a line feed, so a match is one whole line, and a
+block is all such lines when ``findall`` gives one match per line (:class:`NTriplesLines`)."""
 
 
 def _parse_ntriples_line_slow(line: str, source: str, line_number: int, *,
@@ -274,6 +281,69 @@ def _new_iri(text: str) -> URIRef:
     return term
 
 
+class NTriplesLines:
+    """The reader of timestamped N-Triples lines naming ``default_stream`` where they name none:
+    a :class:`~ingest.policy.BlockParser`, one line at a time (:func:`parse_ntriples_line`) or a
+    block of lines at a time (:meth:`block`), with the same elements."""
+
+    def __init__(self, default_stream: URIRef | None = None):
+        self.default_stream = default_stream
+
+    def __call__(self, line: str, source: str, number: int) -> tuple[int, list[StreamTriple]] | None:
+        return parse_ntriples_line(line, source, number, default_stream=self.default_stream)
+
+    def block(self, text: str, source: str, first: int) -> Runs | None:
+        """The runs of a block of lines (:class:`~ingest.policy.BlockParser`) when each line is
+        blank, a comment or taken by :data:`FAST_LINES`, all naming one stream (or all none);
+        else ``None``. A line's element is the one :func:`parse_ntriples_line` makes of it."""
+        known = _IRIS.get
+
+        def element(row: FastRow, time: int, stream: URIRef | None, number: int) -> StreamTriple:
+            s, sb, p, o, ob, lit, lang, dt, _, _ = row
+            obj = ((known(o) or _new_iri(o)) if o else BNode(ob) if ob
+                   else literal_term(lit, lang or None, dt or None))
+            return StreamTriple(time, stream, ((known(s) or _new_iri(s)) if s else BNode(sb),
+                                               known(p) or _new_iri(p), obj), Position(source, number))
+        return fast_runs(text, first, self.stream, element)
+
+    def stream(self, text: str) -> URIRef | None:
+        """The stream of a line naming the IRI ``text`` (``""``: none)."""
+        return (_IRIS.get(text) or _new_iri(text)) if text else self.default_stream
+
+
+FastRow = tuple[str, str, str, str, str, str, str, str, str, str]
+"""The groups of one line in :data:`FAST_LINES`'s ``findall``: ``s, sb, p, o, ob, lit, lang,
+dt, g, t``, ``""`` where a group did not take part (all of them on a blank or comment line)."""
+
+
+def fast_runs(text: str, first: int, stream: Callable[[str], Any],
+              element: Callable[[FastRow, int, Any, int], Any]) -> Runs | None:
+    """The :class:`~ingest.policy.Runs` of a block of lines numbered from ``first`` when each
+    line is blank, a comment or taken by :data:`FAST_LINES`, all naming the same stream IRI (or
+    all none); else ``None``. ``stream(g)`` is the stream of lines naming the IRI ``g`` (``""``:
+    none); ``element(row, t, stream, number)`` the element of line ``number`` at ``t``, from its
+    groups ``row``. What either raises is the caller's to handle."""
+    rows = FAST_LINES.findall(text)
+    if len(rows) != text.count("\n") + 1:
+        return None
+    runs, on, last_t, named, last = [], None, None, None, 0
+    for number, row in enumerate(rows, first):
+        t = row[9]
+        if not t:  # a blank or comment line
+            continue
+        if t != last_t:
+            if last_t is None:
+                named = row[8]
+                on = stream(named)
+            time, run, last_t = int(t), [], t
+            runs.append((time, number, run))
+        if row[8] != named:
+            return None
+        run.append(element(row, time, on, number))
+        last = number
+    return Runs(on, runs, last)
+
+
 def read_timestamped_ntriples(path: str | Path, *, default_stream: URIRef | None = None,
                               policy: ReadPolicy = ReadPolicy(),
                               report: ReadReport | None = None) -> Iterator[StreamTriple]:
@@ -290,8 +360,7 @@ def read_timestamped_ntriples(path: str | Path, *, default_stream: URIRef | None
         ParseError: a bad line, with file, line and column.
     """
     report = require_report(policy, report)
-    parser = functools.partial(parse_ntriples_line, default_stream=default_stream)
-    entries = parse_lines(read_lines(path), str(path), parser, policy, report)
+    entries = parse_blocks(read_blocks(path), str(path), NTriplesLines(default_stream), policy, report)
     return itertools.chain.from_iterable(entry.elements for entry in entries)
 
 

@@ -18,7 +18,9 @@ from lars.errors import InputError, LarsError, Position
 
 
 class Entry(NamedTuple):
-    """One parsed record: its time point, its elements in order, and where it was read."""
+    """One parsed record: its time point, its elements in order, and where it was read; or
+    consecutive records of one time point read together (:func:`ingest.policy.parse_blocks`),
+    placed at the first of them (a stream triple keeps its own line)."""
 
     time: int
     elements: tuple[Any, ...]
@@ -161,6 +163,16 @@ class StreamMerge:
             order = self.orders[stream] = TimeOrder(self.source)
         return order.check(time, line, f" on stream {_stream_text(stream)}"
                            if len(self.orders) > 1 else "")
+
+    def only(self, stream: Any) -> TimeOrder | None:
+        """The order of ``stream`` if it is the only stream seen (made for it, as :meth:`check`
+        makes it, if none was seen yet), else ``None``: the order a block of lines all on
+        ``stream`` is checked against at once (:func:`ingest.policy.parse_blocks`), where
+        :meth:`check` would say nothing of any line that neither goes back behind the order's
+        latest time point nor behind the line before it."""
+        if not self.orders:
+            self.orders[stream] = TimeOrder(self.source)
+        return self.orders.get(stream) if len(self.orders) == 1 else None
 
     def push(self, entry: Entry) -> list[Entry]:
         """Hold ``entry``; hand on what no later line can precede (most lines hand on nothing,

@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from rdflib import URIRef
@@ -35,8 +35,8 @@ from agreement.agree.conditions import MERGED_WITNESSES, MergedTriples
 from agreement.agree.explain import Explanation
 from agreement.agree.history import StreamHistory
 from ingest.lazy import RdfSlice, atom_slices
-from ingest.policy import ReadPolicy, ReadReport, parse_lines, read_lines
-from ingest.rdffiles import StreamTriple, parse_ntriples_line
+from ingest.policy import ReadPolicy, ReadReport, parse_blocks, read_blocks
+from ingest.rdffiles import NTriplesLines, StreamTriple
 from ingest.ranges import first_at_or_after
 from ingest.reach import unreached
 from lars.atoms import Atom
@@ -204,10 +204,8 @@ class WindowReader:
                 start = first_at_or_after(file, size, lo, self.path, self.stream_iri or self.sole)
         except OSError as exc:
             raise InputError(f"cannot read the file: {exc.strerror or exc}", Position(self.path)) from None
-        parser: Callable = lambda line, source, number: parse_ntriples_line(
-            line, source, number, default_stream=self.stream_iri)
-        entries = parse_lines(read_lines(self.path, start=start), self.path, parser, ReadPolicy(),
-                              ReadReport(), per_stream=False)
+        entries = parse_blocks(read_blocks(self.path, start=start), self.path,
+                               NTriplesLines(self.stream_iri), ReadPolicy(), ReadReport(), per_stream=False)
         for time, elements in atom_slices(entries):  # grouped by time, whatever they hold
             if hi is not None and time > hi:
                 return
