@@ -36,6 +36,16 @@ if TYPE_CHECKING:
     from solver.answers import TimePointAnswer
 
 
+LOADS = {
+    "command_run": ("agreement.runplan", "ingest.eager", "ingest.encoded", "ingest.lazy",
+                    "ingest.ranges", "solver.progress"),
+    "command_agree": ("agreement.agree.plan", "agreement.agree.modes",
+                      "agreement.agree.reportwriter", "ingest.eager", "ingest.lazy", "ingest.ranges"),
+}
+"""The machinery each command imports on its way (inside its own functions and the façade's):
+imported with the command by :func:`agreement.cli.app.implementation`, the collector paused."""
+
+
 def print_warnings(lines: tuple[str, ...] | list[str]) -> None:
     """Warnings on stderr, each once per run (:class:`agreement.cli.model.Notes`)."""
     NOTES.show(lines)
