@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields, is_dataclass, replace
-from typing import get_args
+from typing import TYPE_CHECKING, get_args
 from pathlib import Path
 
 from rdflib import URIRef
@@ -33,12 +33,9 @@ from rdflib.graph import Graph
 from agreement.compare import first_pull, period_bound
 from agreement.options import InputOptions
 from agreement.spans import interval_text
-from ingest.eager import rdf_stream_slices
-from ingest.lazy import RdfSlice, rdf_slices
 from ingest.limits import check_timeline_length, max_time_points
 from ingest.options import ReadOptions
 from ingest.policy import ReadReport, within_timeline
-from ingest.rdffiles import StreamTriple
 from lars.errors import InputError, LarsError, Position
 from lars.streams import Timeline
 from translate.rsp import Graph as GraphPattern
@@ -54,6 +51,10 @@ from translate.scanner import SourceText
 from translate.scope import stream_patterns
 from translate.sparqltext import Names, pattern_text
 from translate.variants import cs
+
+if TYPE_CHECKING:
+    from ingest.lazy import RdfSlice
+    from ingest.rdffiles import StreamTriple
 
 
 def default_period(query: RspQuery) -> int | None:
@@ -247,6 +248,9 @@ def named_stream_slices(path: str | os.PathLike, streams: set[URIRef], options: 
     note on triples naming no stream comes when all are read, as there). With ``line``, the
     timeline a first reading of the same stream chose, the stream is read again without the
     pass that finds its ends."""
+    # the stream readers, loaded when a stream is read (issue 29: lars translate reads none)
+    from ingest.eager import rdf_stream_slices
+    from ingest.lazy import rdf_slices
     sole = next(iter(streams)) if len(streams) == 1 and options.stream_iri is None else None
     if sole is not None and Path(path).is_dir():  # Turtle files name no stream: tell the reader
         options = replace(options, stream_iri=str(sole))

@@ -19,7 +19,10 @@ recorded answers as paths.
 
 The witness search, event queries, the analysis (``--analyze``) and the recorded and profile
 checks are imported inside the functions that run them, so that ``lars run`` and ``lars agree``
-do not load them (start-up cost, issue 17; ``tests/cli/test_startup.py``).
+do not load them (start-up cost, issue 17; ``tests/cli/test_startup.py``); so are the stream
+readers and solvers of :func:`prepare_run` and the interval check of :func:`prepare_check`, so
+that ``lars translate`` loads neither and each of ``lars run`` and ``lars agree`` not the other's
+(issue 29; ``tests/cli/test_import_paths.py``).
 
 >>> view = run("x :- [2] <> p.", stream=None, end=3)
 >>> [(a.time, a.streams) for a in view][:1]
@@ -40,34 +43,22 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agreement.agree.modes import half_open
-from agreement.agree.arrivals import WindowReader
-from agreement.agree.plan import CheckPlan
-from agreement.compare import pull_range
-from agreement.agree.streaming import ComputedCheck
 from agreement.defaults import (
     default_period, derive_cqels, derived_text, named_slices, pull_advice, pulling_timeline,
     read_options, stream_note, stream_options, uncompared_tail,
 )
-from agreement.notebook.checkview import AgreementView
 from agreement.notebook.views import ProgramView
 from agreement.options import (
     ComputeOptions, EvaluationOptions, InputOptions, Options, QueryOptions, with_options,
 )
-from agreement.runplan import Partitioning, RunPlan
 from agreement.optiondefaults import DEFAULT_MAX_GROUND, PAPER_PAIR
 from agreement.sources import (
     TEXT_SOURCE, Source, is_query, period_ticks, atom_stream_reader, read_source,
 )
-from ingest.eager import static_graphs
-from ingest.encoded import EncodedLines
-from ingest.lazy import QueryInput, choose_timeline, stream_reader, uses_spark
 from ingest.policy import ReadReport, within_timeline
-from ingest.ranges import cuttable, file_ranges
 from lars.analysis import is_stratified
 from lars.errors import InputError, LarsError, LimitError, Position, placed
 from lars.parser import parse_facts, parse_program
-from solver.formats import RunInfo
 from ingest.limits import max_time_points
 from solver.limits import MAX_PARTITIONS, Limits, max_derived_default
 from translate.api import parse_query, query_background, translate
@@ -83,6 +74,9 @@ from translate.scanner import SourceText
 from translate.variants import variant_ids
 
 if TYPE_CHECKING:  # for annotations only; each is imported by the function that needs it
+    from agreement.agree.plan import CheckPlan
+    from agreement.notebook.checkview import AgreementView
+    from agreement.runplan import Partitioning, RunPlan
     from agreement.agree.analyze import Finding
     from ingest.options import ReadOptions
     from agreement.check.judge import Judgement
@@ -183,6 +177,13 @@ def prepare_run(program_or_query: Source, options: Options | None = None, **chan
     A query's stream is not read here, only its first and last time points (for the default
     timeline); :meth:`RunPlan.answers` reads it.
     """
+    # the readers and the solver of a run (issue 29: lars translate loads none of them)
+    from agreement.runplan import RunPlan
+    from ingest.eager import static_graphs
+    from ingest.encoded import EncodedLines
+    from ingest.lazy import QueryInput, choose_timeline, stream_reader
+    from ingest.ranges import cuttable, file_ranges
+    from solver.formats import RunInfo
     chosen = with_options(options, changes)
     data, compute = chosen.data, chosen.compute
     text, source = read_source(program_or_query)
@@ -244,6 +245,7 @@ def note_spark_reading(stream: Source | None, reading: ReadOptions, split: Parti
     """Say that Spark reads the stream while the program is solved in this process: without
     ``--partitions`` Spark only slices the stream (a newcomer took ``--spark always`` alone for
     a run on Spark, since the cut runs say where their ranges ran)."""
+    from ingest.lazy import uses_spark  # a stream reader's choice (issue 29: not translate's)
     if stream is None or split.partitions or isinstance(stream, (list, tuple)):
         return
     if uses_spark(os.fspath(stream), reading.spark, reading.master):
@@ -269,6 +271,7 @@ def partitioning(data: InputOptions, compute: ComputeOptions) -> Partitioning:
     Raises:
         InputError: ``partitions`` below 0; LimitError: above :data:`MAX_PARTITIONS`.
     """
+    from agreement.runplan import Partitioning  # with the solver (issue 29: not translate's)
     if compute.partitions < 0:
         raise InputError(f"--partitions must be 0 (no cutting) or more, not {compute.partitions}")
     if compute.partitions > MAX_PARTITIONS:
@@ -376,6 +379,7 @@ def check_variants(query: Source | None = None, options: Options | None = None,
     """:func:`check_agreement`, with one view per CQELS variant of ``cq(Q)`` when ``variant="all"``;
     options as :func:`prepare_check`. The paper's pair is checked reading the stream once per
     variant, interval by interval, and the answers of both sides are collected for the view."""
+    from agreement.agree.plan import CheckPlan  # the interval check (issue 29: not run's)
     return [found.view() if isinstance(found, CheckPlan) else found
             for found in prepare_check(query, with_options(options, changes))]
 
@@ -415,6 +419,7 @@ def prepare_check(query: Source | None = None, options: Options | None = None,
     pair = profile_pair(chosen.evaluation.profiles)
     if data.recorded_csparql is not None or data.recorded_cqels is not None:
         from agreement.agree.modes import check_recorded
+        from agreement.notebook.checkview import AgreementView  # its view (issue 29: not run's)
         if data.recorded_csparql is None or data.recorded_cqels is None:
             raise InputError("give both --recorded-csparql and --recorded-cqels")
         if ticks is None and query is not None:
@@ -463,6 +468,15 @@ def check_plans(text: str, source: str, given: RspQuery, other: RspQuery | None,
     plan per variant, nothing read yet but the queries, the static data and the stream's two
     ends (a C-SPARQL query alone is read through once more, to derive its CQELS side, and so is
     a stream checked under an Istream or Dstream profile, :func:`agreement.agree.profiles.input_reach`)."""
+    # the readers and the interval check of lars agree (issue 29: not loaded by translate and run)
+    from agreement.agree.arrivals import WindowReader
+    from agreement.agree.modes import half_open
+    from agreement.agree.plan import CheckPlan
+    from agreement.agree.streaming import ComputedCheck
+    from agreement.compare import pull_range
+    from ingest.eager import static_graphs
+    from ingest.lazy import choose_timeline, stream_reader
+    from ingest.ranges import cuttable, file_ranges
     data, line_options, query = options.data, options.timeline, options.query
     reading, profiles = read_options(data), profile_pair(options.evaluation.profiles)
     stream, start, end = data.stream, line_options.start, line_options.end
@@ -562,6 +576,7 @@ def analyze_query(query: Source, options: Options | None = None,
     'not guaranteed'
     """
     from agreement.agree.analyze import analyze
+    from ingest.eager import static_graphs  # the static data's reader (issue 29: not translate's)
     chosen = with_options(options, changes)
     unit, static = chosen.query.unit, chosen.data.static
     text, source = read_source(query)
@@ -605,6 +620,7 @@ def search_witness(query: Source, options: Options | None = None, on_progress: P
     """
     from agreement.witness.find import find_witness
     from agreement.witness.search import Bounds
+    from ingest.eager import static_graphs
     chosen = with_options(options, changes)
     unit, space, compute = chosen.query.unit, chosen.witness, chosen.compute
     text, source = read_source(query)

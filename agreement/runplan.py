@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from agreement.notebook.views import AnswerStreamView
 from ingest.policy import ReadReport
@@ -17,14 +18,13 @@ from lars.rules import Program
 from lars.streams import Timeline
 from solver.answers import TimePointAnswer
 from solver.formats import RunInfo
-from solver.partition import (
-    RangeSource, evaluate_partitioned, evaluate_ranges, history_needed, process_runner,
-    spark_runner,
-)
 from solver.limits import Limits
 from solver.strategies import Slice, evaluate
 from translate.api import Translation
 from translate.rdf import STRIPLE, RdfTermEncoder, chop
+
+if TYPE_CHECKING:
+    from solver.partition import RangeSource
 
 
 @dataclass(frozen=True)
@@ -148,20 +148,24 @@ def solve(program: Program, timeline: Timeline, background: frozenset[Atom],
     ``lars run`` solves its program so, ``lars agree --partitions`` each side's."""
     limits = limits or Limits()
     parts = partitioning.partitions
+    if not parts:
+        return evaluate(program, slices(), timeline, background, strategy, limits, shown=shown,
+                        inputs=inputs)
+    # worker processes or Spark, loaded for --partitions only (issue 29)
+    from solver.partition import (
+        evaluate_partitioned, evaluate_ranges, history_needed, process_runner, spark_runner,
+    )
     runner = process_runner if partitioning.master is None else spark_runner(partitioning.master)
-    if parts and partitioning.cut is not None:
+    if partitioning.cut is not None:
         lookback = history_needed(program)
         history = None if lookback.tuples or lookback.masks else lookback.ticks
         ranges = partitioning.cut(parts, history)
         report.note(partitioning.note(len(ranges), "each reading its part of the file"))
         return evaluate_ranges(program, ranges, timeline, background, runner, limits, shown,
                                strategy, report.notes, inputs)
-    if parts:
-        report.note(partitioning.note(parts, "each shipped its slices"))
-        return evaluate_partitioned(program, slices(), timeline, background, parts, runner,
-                                    limits, shown, strategy, inputs)
-    return evaluate(program, slices(), timeline, background, strategy, limits, shown=shown,
-                    inputs=inputs)
+    report.note(partitioning.note(parts, "each shipped its slices"))
+    return evaluate_partitioned(program, slices(), timeline, background, parts, runner,
+                                limits, shown, strategy, inputs)
 
 
 class RowOf:

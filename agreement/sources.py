@@ -13,7 +13,6 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from ingest.larsfile import read_stream, stream_reader
 from ingest.policy import ReadPolicy, ReadReport, parse_lines, read_text
 from lars.atoms import Atom
 from lars.errors import InputError
@@ -59,6 +58,7 @@ def atom_stream_reader(stream: Source, policy: ReadPolicy, report: ReadReport
     """A function reading the slices of a LARS atom stream, and its first and largest time
     points: a file under the default policy is read lazily at each call
     (:func:`ingest.larsfile.stream_reader`), anything else is read here into memory."""
+    from ingest.larsfile import stream_reader  # the stream readers (issue 29: not translate's)
     if policy.quiet and is_file(stream):
         return stream_reader(stream, report)
     atoms = read_atom_stream(stream, policy, report)
@@ -79,6 +79,7 @@ def read_atom_stream(stream: Source, policy: ReadPolicy, report: ReadReport) -> 
     [1, 3]
     """
     if is_file(stream):
+        from ingest.larsfile import read_stream  # the stream readers (issue 29: not translate's)
         return read_stream(stream, policy=policy, report=report)
     contents: dict[int, list[Atom]] = {}
     for entry in parse_lines(stream.splitlines(), TEXT_SOURCE, parse_stream_line, policy, report):

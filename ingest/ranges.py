@@ -44,7 +44,6 @@ from ingest.options import ReadOptions
 from ingest.policy import ReadPolicy, ReadReport, parse_blocks, parse_lines, read_blocks, read_lines
 from lars.errors import InputError, LarsError, ParseError, Position
 from lars.streams import Timeline
-from solver.partition import cut_before
 from translate.rdf import RdfTermEncoder
 
 
@@ -227,6 +226,7 @@ def plan_ranges(path: str | os.PathLike, parts: int, timeline: Timeline, history
         file = open(source, "rb")  # noqa: SIM115 (closed by the with below)
     except OSError as exc:
         raise InputError(f"cannot read the file: {exc.strerror or exc}", Position(source)) from None
+    from solver.partition import cut_before  # worker pools (issue 29: lars agree reads here too)
     with file:
         size = os.fstat(file.fileno()).st_size
         probed = (time_from(file, size * k // parts, source, stream)[1] for k in range(1, parts))

@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from lars.atoms import Atom
-from solver.symbols import atom_text
 
 AnswerStream = frozenset[tuple[Atom, int]]
 """One answer stream: the ``(atom, time point)`` pairs the rules add to the data."""
@@ -28,6 +27,7 @@ class TimePointAnswer:
 
 def canonical(streams: Iterable[AnswerStream]) -> tuple[AnswerStream, ...]:
     """Answer streams sorted by their sorted contents, so results compare with ``==``."""
+    from solver.symbols import atom_text  # its module loads clingo (issue 29: lars translate need not)
     def key(stream: AnswerStream) -> list[tuple[int, str]]:
         return sorted((time, atom_text(atom)) for atom, time in stream)
     return tuple(sorted(set(streams), key=key))

@@ -37,7 +37,6 @@ against the ranges above where they are read (issue 28: a jitter of -100000 ms o
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import MISSING, fields, replace
 from pathlib import Path
 
@@ -90,6 +89,7 @@ def _value(path: Path, text: str, key: str, value: object) -> object:
 
 def load_profile(path: str | Path) -> Profile:
     """The profile in a TOML file."""
+    import tomllib  # for a .toml profile only (issue 29: not every command's import cost)
     path = Path(path)
     text = read_document(path, "profile")
     try:

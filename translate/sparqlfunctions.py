@@ -39,8 +39,8 @@ import os
 import re
 from collections.abc import Callable
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
-import regex
 from rdflib import Literal, URIRef
 from rdflib.namespace import XSD
 from rdflib.plugins.sparql import operators
@@ -63,6 +63,10 @@ from translate.xsdvalues import (
     temporal,
     xpath_string,
 )
+
+if TYPE_CHECKING:
+    import regex
+
 
 NONDETERMINISTIC = frozenset({"NOW"})
 """Functions whose value is not a function of their arguments: refused by the translation, as
@@ -464,7 +468,8 @@ def sparql_iri(value: Constant, base: Constant | None = None) -> Constant:
 # as ``(a|aa)+$`` on a 60-character literal ran for hours (issue 28); past the budget the query
 # is refused (LimitError), since an error value would silently drop the solution instead.
 
-_FLAGS = {"i": regex.IGNORECASE, "s": regex.DOTALL, "m": regex.MULTILINE, "x": regex.VERBOSE}
+_FLAGS = {"i": "IGNORECASE", "s": "DOTALL", "m": "MULTILINE", "x": "VERBOSE"}
+"""XPath's flags → the names of ``regex``'s (looked up there when a pattern is compiled)."""
 DEFAULT_REGEX_SECONDS = 2.0
 REGEX_SECONDS_VARIABLE = "LARS_REGEX_SECONDS"
 
@@ -506,6 +511,7 @@ def _budgeted(match: Callable[[float], object], pattern: regex.Pattern, text: st
 
 
 def _pattern(pattern: Identifier, flags: Identifier | None) -> regex.Pattern:
+    import regex  # only a query with REGEX or REPLACE needs it (issue 29: import cost)
     text = "" if flags is None else str(flags)
     if not _simple(pattern) or (flags is not None and not _simple(flags)) \
             or set(text) - set("ismxq"):
@@ -513,7 +519,7 @@ def _pattern(pattern: Identifier, flags: Identifier | None) -> regex.Pattern:
     source = regex.escape(str(pattern)) if "q" in text else str(pattern)
     if "x" in text and "q" not in text:
         source = re.sub(r"\s", "", source)  # XPath's x drops white space, also in classes
-    return regex.compile(source, sum(_FLAGS[f] for f in set(text) - {"q", "x"}))
+    return regex.compile(source, sum(getattr(regex, _FLAGS[f]) for f in set(text) - {"q", "x"}))
 
 
 def _string(term: Identifier) -> Literal:

@@ -12,12 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
+from typing import TYPE_CHECKING
 
 from agreement.agree.arrivals import Arrivals, WindowReader
-from agreement.agree.modes import collect_check
-from agreement.notebook.checkview import AgreementView
 from agreement.agree.reportwriter import Head, ReportWriter
-from agreement.agree.rangecheck import solve_ranges
 from agreement.agree.streaming import ComputedCheck, Pair, Remote, Side, Solve, paired
 from agreement.runplan import Partitioning, solve
 from ingest.lazy import RdfSlice
@@ -25,6 +23,9 @@ from ingest.policy import ReadReport, within_timeline
 from ingest.reach import count_reach
 from translate.api import slice_atoms
 from translate.durations import unit_text
+
+if TYPE_CHECKING:
+    from agreement.notebook.checkview import AgreementView
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ class CheckPlan:
             return self.slices(), None, None
         check = self.check
         if cut.cut is not None and self.windows is not None:
+            from agreement.agree.rangecheck import solve_ranges  # worker pools (issue 29)
             remote = Remote(Arrivals(check.query, self.report), self.windows)
             return None, partial(solve_ranges, check, cut, self.windows, self.report), remote
         if cut.cut is None:
@@ -95,6 +97,9 @@ class CheckPlan:
 
     def view(self) -> AgreementView:
         """Check every interval and collect the answers of both sides."""
+        # the notebook's view, not lars agree's report (issue 29: the command loads neither)
+        from agreement.agree.modes import collect_check
+        from agreement.notebook.checkview import AgreementView
         found, counts = collect_check(self.check, *self.solving())
         if self.extended:
             found.notes.append(self.extended)

@@ -278,12 +278,19 @@ def implementation(reference: str) -> Callable[[argparse.Namespace, TextIO], int
     The import runs with Python's cyclic garbage collector paused, and what it made is then
     frozen (:func:`gc.freeze`: never scanned again). Importing a command makes some 300,000
     objects and almost no garbage, yet the collector scanned them about 120 times on the way,
-    a third of the import's CPU time (``lars run``: 0.25 s of 0.7–0.85 s)."""
+    a third of the import's CPU time (``lars run``: 0.25 s of 0.7–0.85 s).
+
+    A command's module may name, in a ``LOADS`` table by function name, the modules that
+    function imports on its way (its machinery, imported inside the façade's functions so that
+    other commands do not load it, issue 29): they are imported here too, with the collector
+    paused, not while the command runs."""
     module, name = reference.split(":")
     paused = gc.isenabled()
     gc.disable()
     try:
         found = importlib.import_module(module)
+        for machinery in getattr(found, "LOADS", {}).get(name, ()):
+            importlib.import_module(machinery)
     finally:
         if paused:
             gc.enable()

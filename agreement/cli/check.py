@@ -106,6 +106,11 @@ def add_check_parser(commands) -> None:
     check.set_defaults(handler="agreement.cli.check:command_check")
 
 
+LOADS = {"command_check": ("agreement.facade", "agreement.check.pipeline", "agreement.check.report")}
+"""What :func:`command_check` imports when it runs: imported with it, the collector paused
+(:func:`agreement.cli.app.implementation`)."""
+
+
 def command_check(args: argparse.Namespace, out: TextIO) -> int:
     """``lars check``: 0 if the recording is correct, 1 if not."""
     from agreement.facade import check_recording  # the judge, loaded when it runs (issue 17)

@@ -3,6 +3,10 @@
 The work is done by the façade (:mod:`agreement.facade`), the same calls a notebook makes; a
 command only maps its options onto a call and prints the result. Commands return an exit status
 and write results to ``out`` (stdout); warnings and reading reports go to stderr.
+
+Each command imports what only it uses inside its own functions, so that ``lars translate`` does
+not load the solver and the writers of ``lars run``, nor ``lars run`` the interval check of
+``lars agree`` (start-up cost, issues 17 and 29; ``tests/cli/test_import_paths.py``).
 """
 
 from __future__ import annotations
@@ -12,16 +16,9 @@ import dataclasses
 import json
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from agreement.agree.plan import CheckPlan
-from agreement.facade import AgreementView, analyze_query, prepare_check, prepare_run, translate_variants
-from agreement.agree.reportwriter import JsonLinesWriter, JsonWriter, TextWriter, report_head, write_collected
-from agreement.answers import (
-    ANSWER_FORMATS, AnswerFormat, open_answer_sink, shorten_on, shown_prefixes,
-    solutions,
-)
-from agreement.runplan import RowOf, RunPlan
+from agreement.facade import analyze_query, prepare_check, prepare_run, translate_variants
 from agreement.sources import is_event_source
 from agreement.cli.model import NOTES, options_of
 from agreement.cli.events import (
@@ -30,13 +27,23 @@ from agreement.cli.events import (
 from agreement.cli.options import input_files
 from agreement.cli.incomplete import Followed, IncompleteOutput
 from lars.errors import InputError, LarsError
-from solver.answers import TimePointAnswer
-from solver.formats import FORMATS
-from solver.progress import progress
-from solver.sinks import check_target, open_sink, opened_output
 from translate.results import FORMATS as RESULT_FORMATS
-from translate.results import construct_triples, document, ntriples, stream_line, stream_rows
-from translate.rdf import is_answer_predicate
+
+if TYPE_CHECKING:
+    from agreement.agree.plan import CheckPlan
+    from agreement.facade import AgreementView
+    from agreement.runplan import RunPlan
+    from solver.answers import TimePointAnswer
+
+
+LOADS = {
+    "command_run": ("agreement.runplan", "ingest.eager", "ingest.encoded", "ingest.lazy",
+                    "ingest.ranges", "solver.progress"),
+    "command_agree": ("agreement.agree.plan", "agreement.agree.modes",
+                      "agreement.agree.reportwriter", "ingest.eager", "ingest.lazy", "ingest.ranges"),
+}
+"""The machinery each command imports on its way (inside its own functions and the façade's):
+imported with the command by :func:`agreement.cli.app.implementation`, the collector paused."""
 
 
 def print_warnings(lines: tuple[str, ...] | list[str]) -> None:
@@ -67,6 +74,7 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
     answers are solution mappings (:mod:`agreement.answers`); ``--format atoms`` and a LARS
     program show the answer atoms.
     """
+    from solver.sinks import check_target  # lars run's own writers (issue 29: not translate's)
     if args.output is not None:
         check_target(args.output, input_files(args))
     if is_event_source(args.program):
@@ -94,6 +102,11 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
 def write_answers(plan: RunPlan, answers: Iterable[TimePointAnswer], out: TextIO,
                   args: argparse.Namespace, atoms: bool) -> None:
     """``lars run``'s answers in the format and to the target its options name."""
+    # lars run's own writers (issue 29: not loaded by translate and agree)
+    from agreement.answers import ANSWER_FORMATS, AnswerFormat, open_answer_sink, shown_prefixes, solutions
+    from agreement.runplan import RowOf
+    from solver.progress import progress
+    from solver.sinks import opened_output
     first, last = plan.info.evaluated
     results = args.format in RESULT_FORMATS
     with progress(answers, total=last - first + 1, quiet=args.quiet, results=out) as answers:
@@ -120,6 +133,8 @@ def write_answers(plan: RunPlan, answers: Iterable[TimePointAnswer], out: TextIO
 def write_atoms(answers: Iterable[TimePointAnswer], out: TextIO, plan: RunPlan,
                 args: argparse.Namespace) -> None:
     """The raw answer atoms: ``--format atoms`` (the table), or a LARS program's ``--format``."""
+    from solver.formats import FORMATS  # lars run's own writers (issue 29)
+    from solver.sinks import open_sink
     if args.output is None:
         FORMATS["table" if args.format == "atoms" else args.format](answers, out, plan.info)
         return
@@ -136,6 +151,9 @@ def write_results(plan, answers, out: TextIO, format: str) -> None:
     (:attr:`RunPlan.evaluation_marker`; :mod:`translate.results`). A CONSTRUCT query writes
     N-Triples; over a stream each line ends with its time point, the stream format ``lars run``
     reads."""
+    # the SPARQL results formats' writers, loaded when asked for (issue 29)
+    from translate.rdf import is_answer_predicate
+    from translate.results import construct_triples, document, ntriples, stream_line, stream_rows
     t = plan.translation
     if t is None:
         raise InputError(f"--format {format} writes the answers of a query, not of a LARS program")
@@ -225,6 +243,10 @@ def write_agreement(item: CheckPlan | AgreementView, args: argparse.Namespace, o
                     depth: int) -> bool:
     """One report of ``lars agree`` in ``--format``; a plan is checked as it is written, interval
     by interval (:mod:`agreement.agree.reportwriter`), a finished view only written. Whether they agree."""
+    # lars agree's interval check and report writers (issue 29: not loaded by translate and run)
+    from agreement.agree.plan import CheckPlan
+    from agreement.agree.reportwriter import JsonLinesWriter, JsonWriter, TextWriter, report_head, write_collected
+    from agreement.answers import shorten_on
     shorten = shorten_on(out, args.no_prefixes)
     prefixes = item.prefixes if shorten else ()
     if isinstance(item, CheckPlan):

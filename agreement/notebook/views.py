@@ -23,7 +23,6 @@ from lars.atoms import Atom
 from lars.errors import InputError
 from lars.printer import print_atom, print_program
 from solver.intervals import IntervalsView, intervals_view
-from solver.encode import annotated_encoding
 from solver.answers import TimePointAnswer
 from translate.api import Translation
 
@@ -62,6 +61,7 @@ class ProgramText:
         """
         notes = self.translation.comment_map() if comments else None
         if spelling == "asp":
+            from solver.encode import annotated_encoding  # loads clingo (issue 29: asp only)
             return annotated_encoding(self.program, notes or {})
         return print_program(self.program, spelling, comments=notes)
 
