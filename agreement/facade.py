@@ -68,7 +68,7 @@ from translate.durations import parse_unit
 from translate.profilefile import resolve_profile
 from translate.profiles import Profile
 from translate.querydiff import differences
-from translate.reports import compile_profile
+from translate.reports import compile_profile, refuse_unread_streams
 from translate.rsp import AllWindow, RspQuery, TriplesWindow
 from translate.scanner import SourceText
 from translate.variants import variant_ids
@@ -122,13 +122,7 @@ def translations(text: str, source: str, query: QueryOptions, evaluation: Evalua
         if ticks is None and (evaluation.mode == "pull" or evaluation.profile is not None):
             ticks = default_period(parsed)
         if chosen is not None:
-            if chosen.translation == "cqels" and engine == "csparql":
-                raise InputError(
-                    f"profile {chosen.name} reads the query's STREAM patterns (τ2), and a C-SPARQL "
-                    "query has none: every pattern would read static data, and nothing would be "
-                    "answered", hint="give the query in CQELS or RSP-QL (lars agree prints the CQELS "
-                    "query it derives), or a profile of C-SPARQL's translation τ1 (csparql, "
-                    "sparqlstream, paper-pull)")
+            refuse_unread_streams(replace(parsed, engine=engine), chosen)
             start = evaluation.t0 if evaluation.t0 is not None else (chosen.t0 or 0)
             if bags and chosen.answers == "bag":  # rows repeated as SPARQL's multisets repeat them
                 parsed = witnessed(parsed)

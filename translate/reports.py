@@ -60,7 +60,7 @@ from dataclasses import dataclass, replace
 
 from lars.analysis import derived_predicates
 from lars.atoms import TRUE_PREDICATE, Atom, Comparison
-from lars.errors import InputError, UnsupportedError
+from lars.errors import InputError, Position, UnsupportedError
 from lars.formulas import DIAMOND, At, Fold, WindowAtom, base_atom
 from lars.rules import Literal, Program, Rule
 from lars.terms import BinaryOp, Number, Term, Variable
@@ -369,6 +369,20 @@ def report_reach(query: RspQuery, input_times: Sequence[int], period: int | None
     if any(w.step > w.length for w in windows):
         return None
     return max(gap + max((w.length + w.step for w in windows), default=0), period or 0)
+
+
+def refuse_unread_streams(query: RspQuery, profile: Profile, source: str | None = None) -> None:
+    """Refuse a C-SPARQL query under a profile of CQELS's translation τ2: τ2 reads a query's
+    STREAM patterns, and a C-SPARQL query has none, so every pattern would read static data and
+    nothing would be answered (``lars run`` refused it; ``lars check`` judged a correct recording
+    against that empty run and blamed the recording: newcomer finding)."""
+    if profile.translation == "cqels" and query.engine == "csparql":
+        raise InputError(
+            f"profile {profile.name} reads the query's STREAM patterns (τ2), and a C-SPARQL "
+            "query has none: every pattern would read static data, and nothing would be "
+            "answered", hint="give the query in CQELS or RSP-QL (lars agree prints the CQELS "
+            "query it derives), or a profile of C-SPARQL's translation τ1 (csparql, "
+            "sparqlstream, paper-pull)", position=None if source is None else Position(source))
 
 
 def compile_profile(query: RspQuery, profile: Profile, t0: int = 0, period: int | None = None,

@@ -32,7 +32,7 @@ from lars.streams import Timeline
 from translate.api import parse_query
 from translate.durations import parse_duration, parse_unit, to_ticks
 from translate.profilefile import resolve_profile
-from translate.reports import window_reach
+from translate.reports import refuse_unread_streams, window_reach
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,7 @@ class FollowedCheck:
         self.profile = resolve_profile(profile)
         self.unit_ms = parse_unit(unit)
         query = parse_query(read_text(query_path), str(query_path), engine, unit)
+        refuse_unread_streams(query, self.profile, str(query_path))
         check_t0_count(query, self.profile, max_t0)
         self.query = query = projected(query, select, (), answers)
         self.period = to_ticks(parse_duration(period), self.unit_ms) if period else default_period(query)

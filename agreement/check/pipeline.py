@@ -47,7 +47,7 @@ from translate.profiles import Profile
 from translate.rdf import RdfTermEncoder
 from solver.strategies import slices_of
 from translate.monotone import grows_with_windows
-from translate.reports import compile_profile, previous_waits, report_reach
+from translate.reports import compile_profile, previous_waits, refuse_unread_streams, report_reach
 from translate.rsp import RangeWindow, RspQuery
 
 
@@ -574,6 +574,7 @@ def judge_files(query_path: str | os.PathLike, stream: str | os.PathLike, answer
     unit_ms = parse_unit(unit)
     text = read_text(query_path)
     query = parse_query(text, str(query_path), engine, unit)
+    refuse_unread_streams(query, chosen, str(query_path))
     check_t0_count(query, chosen, max_t0)
     period_ticks = to_ticks(parse_duration(period), unit_ms) if period else default_period(query)
     recorded = read_relations(answers, unit_ms)
