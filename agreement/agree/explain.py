@@ -76,7 +76,8 @@ def explain_shift(row: Row, pushes, pulls, verdict: IntervalVerdict, only: str,
                            f"at the interval's edge ({edge[0]}), C-SPARQL in the pull at "
                            f"{nearest(pulls, edge[0])}", (witness,), row)
     return Explanation("other-interval", f"only {only} gave it in this interval; the other "
-                       "engine gave it in another interval", (witness,), row)
+                       "engine gave it in a neighbouring interval (the times listed are those of "
+                       "this interval and the ones just before and after it)", (witness,), row)
 
 
 def nearest(points, target: int) -> int:
