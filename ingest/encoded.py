@@ -69,7 +69,7 @@ class EncodedLines:
             unnamed = self.default_stream or self.assigned
             if g is not None or unnamed is not None:
                 try:
-                    return int(t), [Atom(STRIPLE, (
+                    return int(t), [Atom.unchecked(STRIPLE, (
                         self.iri(s) if s is not None else self.blank(sb), self.iri(p),
                         self.iri(o) if o is not None else self.blank(ob) if ob is not None
                         else self.literal(lit, lang, dt),
@@ -88,7 +88,7 @@ class EncodedLines:
         def atom(row: FastRow, time: int, stream: Constant, number: int) -> Atom:
             s, sb, p, o, ob, lit, lang, dt, _, _ = row
             obj = iri(o) if o else blank(ob) if ob else literal(lit, lang or None, dt or None)
-            return Atom(STRIPLE, (iri(s) if s else blank(sb), iri(p), obj, stream))
+            return Atom.unchecked(STRIPLE, (iri(s) if s else blank(sb), iri(p), obj, stream))
         try:
             return fast_runs(text, first, self.stream, atom)
         except LarsError:

@@ -27,6 +27,20 @@ class Atom:
             raise ValueError(f"not a predicate name (lower-case identifier other than 'not'): "
                              f"{self.predicate!r}")
 
+    @classmethod
+    def unchecked(cls, predicate: str, args: tuple[SimpleTerm, ...]) -> Atom:
+        """``Atom(predicate, args)`` without checking ``predicate``: for a predicate the code
+        itself names (the readers' ``striple``), where an atom is made per stream triple and
+        the check was a third of its cost (1.3 µs against 0.4 µs).
+
+        >>> Atom.unchecked("p", ()) == Atom("p")
+        True
+        """
+        atom = object.__new__(cls)
+        fields = atom.__dict__
+        fields["predicate"], fields["args"] = predicate, args
+        return atom
+
     def __hash__(self) -> int:
         """The hash of ``(predicate, args)``, computed once: answer sets hash each of their atoms
         at every time point, and the generated hash called one Python function per argument."""

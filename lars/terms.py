@@ -101,6 +101,18 @@ class Iri:
         if not is_iri_text(self.value):
             raise ValueError(f"not an IRI: {self.value!r}")
 
+    @classmethod
+    def unchecked(cls, value: str) -> Iri:
+        """``Iri(value)`` for text its caller has just checked with :func:`is_iri_text`
+        (:func:`translate.rdf.iri_constant`): a stream's fresh IRIs are not checked twice.
+
+        >>> Iri.unchecked("http://e/a") == Iri("http://e/a")
+        True
+        """
+        iri = object.__new__(cls)
+        iri.__dict__["value"] = value
+        return iri
+
     def variables(self) -> frozenset[str]:
         return frozenset()
 

@@ -139,7 +139,7 @@ def iri_constant(text: str) -> Iri:
         raise InputError(f"cannot encode the IRI <{text}>: it is empty, holds white "
                          "space, '<', '>' or control characters, or starts with '_:' like a "
                          "blank node")
-    return Iri(text)
+    return Iri.unchecked(text)  # checked just above
 
 
 def literal_constant(lexical: str, language: str | None, datatype: str | None) -> Constant:
@@ -255,8 +255,8 @@ def stream_atom(triple: tuple, stream: URIRef, encoder: RdfTermEncoder) -> Atom:
     s, p, o = triple
     known, encode = encoder.encoded.get, encoder.encode
     stream = stream if isinstance(stream, URIRef) else URIRef(stream)
-    return Atom(STRIPLE, (known(s) or encode(s), known(p) or encode(p), known(o) or encode(o),
-                          known(stream) or encode(stream)))
+    return Atom.unchecked(STRIPLE, (known(s) or encode(s), known(p) or encode(p),
+                                    known(o) or encode(o), known(stream) or encode(stream)))
 
 
 def graph_atoms(graph: Graph, encoder: RdfTermEncoder,
