@@ -151,7 +151,9 @@ def fast_lines(draw):
     subject = draw(st.one_of(fast_iris(), fast_blank_nodes))
     obj = draw(st.one_of(fast_iris(), fast_blank_nodes, st.builds(
         lambda text, suffix: f'"{text}"{suffix}',
-        st.one_of(LIT_VALUES, st.text(st.characters(blacklist_characters='"\\'), max_size=8)),
+        # a raw line feed in a literal is left to the slow path (the block reader's pattern
+        # spans lines; the same result, test_fast_path_agrees_with_the_slow_path)
+        st.one_of(LIT_VALUES, st.text(st.characters(blacklist_characters='"\\\n'), max_size=8)),
         st.one_of(st.just(""), LANGS.map(lambda lang: "@" + lang), DATATYPES.map(lambda iri: "^^" + iri)))))
     stream = draw(st.one_of(st.just(""), fast_iris()))
     dot = draw(st.sampled_from(["", "."]))
