@@ -50,18 +50,22 @@ def cqels_text(query: RspQuery) -> str:
     return "".join(f"PREFIX {p}: <{ns}>\n" for p, ns in used) + body
 
 
-def window_text(window: RspWindow, unit_ms: int) -> str:
+def window_text(window: RspWindow, unit_ms: int, engine: str = "cqels") -> str:
     """A window in CQELS syntax, durations in the query's unit (``unit_ms`` ms a tick), as the
-    query is written: also how ``lars agree`` names the windows of its explanations.
+    query is written: also how ``lars agree`` names the windows of its explanations; with
+    ``engine="csparql"``, with C-SPARQL's ``STEP`` for CQELS's ``SLIDE``.
 
     >>> window_text(RangeWindow(30), 60000), window_text(RangeWindow(10, 5), 1000)
     ('[RANGE 30m]', '[RANGE 10s SLIDE 5s]')
+    >>> window_text(RangeWindow(10, 5), 1000, "csparql")
+    '[RANGE 10s STEP 5s]'
     >>> window_text(TriplesWindow(3), 1000), window_text(NowWindow(), 1000)
     ('[TRIPLES 3]', '[NOW]')
     """
     if isinstance(window, RangeWindow):
         text = f"[RANGE {unit_text(window.length * unit_ms)}"
-        return text + (f" SLIDE {unit_text(window.step * unit_ms)}]" if window.step != 1 else "]")
+        step = "STEP" if engine == "csparql" else "SLIDE"
+        return text + (f" {step} {unit_text(window.step * unit_ms)}]" if window.step != 1 else "]")
     if isinstance(window, TriplesWindow):
         return f"[TRIPLES {window.count}]"
     return "[NOW]" if isinstance(window, NowWindow) else "[ALL]"

@@ -82,8 +82,7 @@ def _streams(a: RspQuery, b: RspQuery, sides: tuple[str, str], names: Names) -> 
 
 def _window(window, query: RspQuery) -> str:
     """A window as the query's language writes it (C-SPARQL's STEP, CQELS's SLIDE), with units."""
-    text = window_text(window, query.unit_ms)
-    return text.replace(" SLIDE ", " STEP ") if query.engine == "csparql" else text
+    return window_text(window, query.unit_ms, query.engine)
 
 
 def _dataset(a: RspQuery, b: RspQuery, sides: tuple[str, str], names: Names) -> list[str]:

@@ -36,9 +36,8 @@ from lars.streams import Timeline
 from lars.windows import time_window_range
 from ingest.rdffiles import StreamTriple
 from translate.cqelstext import window_text as cqels_window_text
-from translate.durations import unit_text
 from translate.results import ntriples_term
-from translate.rsp import BGP, BlankVar, RangeWindow, RspQuery, StreamSpec, TriplePattern, TriplesWindow, Var
+from translate.rsp import BGP, BlankVar, RspQuery, StreamSpec, TriplePattern, TriplesWindow, Var
 from translate.rspwindows import needs_cutoff, tau_window
 from translate.scope import block_triples, children
 
@@ -266,10 +265,7 @@ def window_name(spec: StreamSpec, unit_ms: int, syntax: str = "cqels") -> str:
     """The window of ``spec`` as a query of ``syntax`` writes it, durations with their unit
     (``[RANGE 30m]``, not ``[RANGE 30]`` in ticks nobody named; a C-SPARQL window with its
     ``STEP``, not CQELS's ``SLIDE``: newcomer findings)."""
-    window = spec.window
-    if syntax == "csparql" and isinstance(window, RangeWindow):
-        return f"[RANGE {unit_text(window.length * unit_ms)} STEP {unit_text(window.step * unit_ms)}]"
-    return cqels_window_text(window, unit_ms)
+    return cqels_window_text(spec.window, unit_ms, syntax)
 
 
 def content(snaps: Sequence[Snapshot]) -> list[StreamTriple]:
