@@ -76,7 +76,7 @@ def add_check_parser(commands) -> None:
                        "policies, e.g. 10s (default: the query's COMPUTED EVERY, else its windows' STEP)")
     check.add_argument("--from", dest="start", type=int, help="first time point (default 0)")
     check.add_argument("--to", dest="end", type=int,
-                       help="last time point (default: the last input plus the widest window)")
+                       help="last time point (default: the last input plus the widest window and its step)")
     check.add_argument("--no-suggest", dest="suggest", action="store_false",
                        help="when incorrect, do not try the profile's single-parameter variations")
     check.add_argument("--format", choices=("text", "json", "jsonl"), default="text",
