@@ -18,11 +18,12 @@ from collections.abc import Callable
 
 from lars.atoms import Atom, Comparison
 from lars.errors import InputError
-from lars.formulas import At, AtAtom, Fold, WindowAtom, base_atom
+from lars.formulas import At, AtAtom, Box, Fold, WindowAtom, base_atom
 from lars.folds import ALL, RESULT, START, STEP
 from lars.graphs import components
 from lars.rules import Program, Rule
 from lars.terms import BinaryOp, Constant, Function, Term, Variable, is_constant
+from lars.windows import TupleWindow
 
 Signature = tuple[str, int]
 FOLD_FUNCTIONS = (START, STEP, RESULT, ALL)
@@ -169,6 +170,43 @@ def reads_atom(program: Program, signature: Signature, shown: frozenset[str] | s
     def reads(atom: Atom) -> bool:
         return leads_to_shown(atom.signature, atom.args, frozenset())
     return reads
+
+
+def read_constants(program: Program, signature: Signature, position: int) -> frozenset[Constant] | None:
+    """The constants an input atom of ``signature`` must have at argument ``position`` to be
+    read by ``program`` at all, or ``None`` when any atom of it may be: some body atom of
+    ``signature`` has no constant there, a rule derives ``signature``, or the program counts
+    or ranges over input atoms whatever they are (a tuple window counts them; a ``□`` may read
+    the active domain, to which every input atom adds its constants).
+
+    An input atom with another constant there unifies with no body atom, so leaving it out
+    of the input changes nothing the program derives: ``lars agree`` encodes only the stream
+    triples whose predicate a query reads.
+
+    >>> from lars.parser import parse_program
+    >>> program = parse_program("q(X) :- ⊞^3 ◇ p(X, a). r(X) :- p(X, b), not p(X, c).")
+    >>> sorted(c.value for c in read_constants(program, ("p", 2), 1))
+    ['a', 'b', 'c']
+    >>> read_constants(parse_program("q(X) :- p(X, a). r(Y) :- p(a, Y)."), ("p", 2), 1) is None
+    True
+    """
+    if signature in derived_predicates(program):
+        return None
+    found: set[Constant] = set()
+    for rule in program:
+        for literal in rule.body:
+            formula = literal.formula
+            if isinstance(formula, WindowAtom) and (isinstance(formula.window, TupleWindow)
+                                                    or isinstance(formula.modality, Box)):
+                return None
+            if isinstance(formula, Comparison):
+                continue
+            atom = base_atom(formula)
+            if atom.signature == signature:
+                if not is_constant(atom.args[position]):
+                    return None
+                found.add(atom.args[position])
+    return frozenset(found)
 
 
 def _unifies(term: Term, arg: object, bound: dict[str, object]) -> bool:

@@ -21,7 +21,6 @@ from agreement.runplan import Partitioning, solve
 from ingest.lazy import RdfSlice
 from ingest.policy import ReadReport, within_timeline
 from ingest.reach import count_reach
-from translate.api import slice_atoms
 from translate.durations import unit_text
 
 if TYPE_CHECKING:
@@ -84,7 +83,7 @@ class CheckPlan:
             return None, partial(solve_ranges, check, cut, self.windows, self.report), remote
         if cut.cut is None:
             held = list(self.slices())
-            encoded = [(t, slice_atoms(elements, check.encoder)) for t, elements in held]
+            encoded = [(t, check.engine_input(elements)) for t, elements in held]
             slices, shipped = iter(held), (lambda: iter(encoded))
         else:
             slices, shipped = self.slices(), (lambda: iter(()))

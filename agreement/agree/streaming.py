@@ -47,12 +47,13 @@ from agreement.agree.explain import Explanation, shifted_answers
 from agreement.agree.history import StreamHistory, keep_from
 from ingest.lazy import RdfSlice
 from ingest.rdffiles import StreamTriple
-from lars.analysis import reads_atom
+from lars.analysis import read_constants, reads_atom
 from lars.atoms import Atom
 from lars.errors import InputError, LarsError, SolverError
 from lars.rules import Program
 from lars.streams import Timeline
 from solver.answers import TimePointAnswer
+from solver.keys import KeyedSlice
 from solver.strategies import Prepared, evaluate, unfolded
 from translate.api import Translation, query_background, slice_atoms, translate
 from translate.background import background_patterns
@@ -154,6 +155,29 @@ class ComputedCheck:
                              f"{', '.join(self.variables)} and {', '.join(order)}")
         self.cqels_order = tuple(order.index(name) for name in self.variables)
         self.common_program = self.shared_program()
+        self.read_predicates = self.predicates_read()
+
+    def predicates_read(self) -> frozenset | None:
+        """The predicates of the stream triples either side's program can read at all
+        (:func:`lars.analysis.read_constants`), as rdflib terms; ``None``: any triple."""
+        found = set()
+        for program, _, _ in self.sides():
+            constants = read_constants(program, (STRIPLE, 4), 1)
+            if constants is None:
+                return None
+            found.update(self.encoder.decode(constant) for constant in constants)
+        return frozenset(found)
+
+    def engine_input(self, elements: Sequence[StreamTriple]) -> Sequence[Atom]:
+        """The ``striple`` atoms the sides are solved over at one time point: those of the
+        triples whose predicate a side reads (the others change no answer and are not
+        encoded; at CSRBench Q1, half the stream), keyed once for both sides (a
+        :class:`~solver.keys.KeyedSlice`, whose index each side's patterns share)."""
+        wanted = self.read_predicates
+        if wanted is not None:
+            elements = [e for e in elements if e.triple[1] in wanted]
+        atoms = slice_atoms(elements, self.encoder)
+        return KeyedSlice(atoms) if atoms else atoms
 
     def for_worker(self) -> ComputedCheck:
         """A copy to ship to the workers that explain their ranges
@@ -302,7 +326,7 @@ class ComputedCheck:
         def fed() -> Iterator[tuple[int, list]]:
             for t, elements in slices:
                 read(t, elements)
-                yield t, slice_atoms(elements, self.encoder)
+                yield t, self.engine_input(elements)
 
         sides = self.sides()
         if solve is None:
