@@ -202,8 +202,8 @@ def _from_constant(constant: Constant) -> Identifier | None:
 
 
 ENCODED_KEPT = 1 << 14
-"""Constants an :class:`RdfTermEncoder` remembers; its memory is emptied past this, so that a
-stream of fresh IRIs does not fill the memory."""
+"""Constants an :class:`RdfTermEncoder` remembers in each of its two generations: past this
+the older one is forgotten, so that a stream of fresh IRIs does not fill the memory."""
 
 
 class RdfTermEncoder:
@@ -215,24 +215,38 @@ class RdfTermEncoder:
     (rdflib terms hash their text once) costs a fiftieth of encoding it again (checking the
     IRI's text, making the constant). Terms equal in rdflib (same kind, text, datatype and
     language up to case) have the same constant, so the memory cannot give another term's.
+
+    The memory has two generations (:attr:`encoded`, the terms met lately, and the older
+    ones): when the recent one is full it becomes the older one, and a term found there moves
+    back, keyed by the term just met. The predicates and the stream stay remembered however
+    many fresh IRIs pass, keyed by the objects the reader hands out now (whose lookups then
+    stop at identity, where two equal rdflib terms are compared by a Python method).
+
+    >>> encoder = RdfTermEncoder()
+    >>> p = URIRef("http://e/p")
+    >>> for i in range(2 * ENCODED_KEPT):
+    ...     _ = encoder.encode(URIRef(f"http://e/s{i}")), encoder.encode(p)
+    >>> encoder.encoded[p], len(encoder.encoded) <= ENCODED_KEPT
+    (Iri(value='http://e/p'), True)
     """
 
     def __init__(self) -> None:
         self.encoded: dict[Identifier, Constant] = {}
+        self.older: dict[Identifier, Constant] = {}
 
     def __getstate__(self) -> dict:
         return {}  # a copy (for Spark's workers, a child process) starts with an empty memory
 
     def __setstate__(self, state: dict) -> None:
-        self.encoded = {}
+        self.encoded, self.older = {}, {}
 
     def encode(self, term: Identifier) -> Constant:
         """The constant of ``term``."""
         found = self.encoded.get(term)
         if found is None:
-            found = to_constant(term)
+            found = self.older.get(term) or to_constant(term)  # a constant is never false
             if len(self.encoded) >= ENCODED_KEPT:
-                self.encoded.clear()
+                self.older, self.encoded = self.encoded, {}
             self.encoded[term] = found
         return found
 

@@ -159,10 +159,13 @@ class ComputedCheck:
 
     def predicates_read(self) -> frozenset | None:
         """The predicates of the stream triples either side's program can read at all
-        (:func:`lars.analysis.read_constants`), as rdflib terms; ``None``: any triple."""
+        (:func:`lars.analysis.read_constants`), as rdflib terms; ``None``: any triple. Each
+        program is read with its copy rules unfolded (the same answers, :func:`unfolded`):
+        C-SPARQL's copies every stream triple into its default graph, whatever its predicate,
+        and the patterns that read the graph have the predicates."""
         found = set()
-        for program, _, _ in self.sides():
-            constants = read_constants(program, (STRIPLE, 4), 1)
+        for program, shown, inputs in self.sides():
+            constants = read_constants(unfolded(program, self.background, shown, inputs), (STRIPLE, 4), 1)
             if constants is None:
                 return None
             found.update(self.encoder.decode(constant) for constant in constants)
