@@ -308,9 +308,9 @@ def _previous(prepared: RspQuery, profile: Profile, encoder: RdfTermEncoder, t0:
     found.append((Rule(Atom(PREVIOUS_REPORT, (_R,)), (
         Literal(Atom(REPORT_AT, (_R,))), Literal(Atom(LATER_REPORT, (_R,)), negated=True))),
         "the previous evaluation"))
-    found += [(_rename(rule, names), "previous report: " + comment)
-              for rule, comment in zip(copy.program, copy.comments)]
     previous = _rename_atom(answer, names)
+    found += [(_gated(_rename(rule, names), previous.predicate), "previous report: " + comment)
+              for rule, comment in zip(copy.program, copy.comments)]
     current, prior = (answer, previous) if profile.r2s == "istream" else (previous, answer)
     head = Atom(stream_predicate(profile.r2s), answer.args)
     found.append((Rule(head, (Literal(current), Literal(prior, negated=True))),
@@ -319,42 +319,17 @@ def _previous(prepared: RspQuery, profile: Profile, encoder: RdfTermEncoder, t0:
     return found
 
 
-def previous_waits(program: Program, r2s: str) -> bool:
-    """Whether the previous relation (``ans_1_prev``) of an Istream or Dstream ``program``
-    (:func:`compile_profile`) is empty wherever there is no previous evaluation: every rule
-    deriving it, directly or through other predicates, has a positive body atom that needs
-    ``prev_report`` (the greatest set of such predicates, so a rule reading only itself does
-    not free it). Then, before the first evaluation, Istream is the whole relation and Dstream
-    empty, as SPEC section 12 reads them (the previous relation of no evaluation is empty).
-
-    Not so where some row of the copy needs no window content: an aggregate over the whole
-    solution set read as one row (empty-group ``row`` or ``null``: ``ans_2_group_prev`` is a
-    fact, so before the first evaluation the previous relation holds the empty group's row), or a
-    UNION branch over static data only. A fold does not gate (a fold over nothing has a value),
-    nor a negated atom.
-
-    >>> from translate.api import parse_query
-    >>> from translate.profiles import profile
-    >>> q = parse_query('''SELECT (COUNT(?o) AS ?n) WHERE { STREAM <http://ex.org/s>
-    ...                    [RANGE 4s SLIDE 2s] { ?s <http://ex.org/p> ?o } }''', engine="cqels")
-    >>> [previous_waits(compile_profile(q, replace(profile("cqels"), empty_group=g)).program,
-    ...                 "istream") for g in ("none", "row", "null")]
-    [True, False, False]
-    """
-    output = stream_predicate(r2s)
-    gated = {base_atom(rule.head).predicate for rule in program} | {PREVIOUS_REPORT}
-    while True:
-        freed = {base_atom(rule.head).predicate for rule in program
-                 if base_atom(rule.head).predicate != PREVIOUS_REPORT
-                 and not any(isinstance(l.formula, Atom) and not l.negated
-                             and l.formula.predicate in gated for l in rule.body)}
-        if not freed & gated:
-            break
-        gated -= freed
-    names = {l.formula.predicate for rule in program if base_atom(rule.head).predicate == output
-             for l in rule.body if isinstance(l.formula, Atom)}
-    previous = [name for name in names if any(previous_predicate(other) == name for other in names)]
-    return len(previous) == 1 and previous[0] in gated
+def _gated(rule: Rule, previous: str) -> Rule:
+    """``rule`` needing ``prev_report(_P)`` if it derives the previous relation ``previous``:
+    where there is no previous evaluation the previous relation is empty (SPEC section 12;
+    RSP4J's Istream returns the whole first relation). Without the gate, a row of the copy
+    that needs no window content would hold there: the empty group's row of an aggregate
+    without GROUP BY (``COUNT`` 0 under empty-group ``row`` or ``null``), whose first report
+    Istream then dropped and Dstream reported as deleted, or a UNION branch over static data."""
+    gate = Literal(Atom(PREVIOUS_REPORT, (_P,)))
+    if base_atom(rule.head).predicate != previous or gate in rule.body:
+        return rule
+    return Rule(rule.head, (*rule.body, gate), rule.position)
 
 
 def report_reach(query: RspQuery, input_times: Sequence[int], period: int | None = None

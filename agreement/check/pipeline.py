@@ -38,7 +38,7 @@ from ingest.options import ReadOptions
 from ingest.policy import ReadReport, read_text, within_timeline
 from ingest.reach import count_reach
 from ingest.rdffiles import StreamTriple
-from lars.errors import InputError, LarsError, LimitError, Position, SolverError
+from lars.errors import InputError, LarsError, LimitError, Position
 from lars.streams import Stream, Timeline
 from translate.api import Translation, parse_query, slice_atoms
 from translate.durations import parse_duration, parse_unit, to_ticks
@@ -47,7 +47,7 @@ from translate.profiles import Profile
 from translate.rdf import RdfTermEncoder
 from solver.strategies import slices_of
 from translate.monotone import grows_with_windows
-from translate.reports import compile_profile, previous_waits, refuse_unread_streams, report_reach
+from translate.reports import compile_profile, refuse_unread_streams, report_reach
 from translate.rsp import RangeWindow, RspQuery
 
 
@@ -172,12 +172,10 @@ class RunCache:
           previous relation is the previous evaluation's, reported or not (SPEC section 12,
           :func:`translate.reports.compile_profile`). Its own program recomputes the previous
           relation with a second copy of the query at every time point (CQELS's Q4 on the
-          CSRBench stream: 1.2 s of CPU a run against 0.5 s for the Rstream run). Where that
-          copy is not empty before the first evaluation (:func:`translate.reports.previous_waits`:
-          an aggregate over the whole solution set with an empty-group row, ``row`` or
-          ``null``, or a UNION branch over static data alone), the first report is the
-          program's own, stepped only that far (:func:`_against_previous`). Aggregates too:
-          the copy's folds read the copy's elements (:func:`translate.reports._rename`).
+          CSRBench stream: 1.2 s of CPU a run against 0.5 s for the Rstream run). Before the
+          first evaluation the previous relation is empty, in the program too (its copy waits
+          for ``prev_report``, :func:`translate.reports._gated`). Aggregates too: the copy's
+          folds read the copy's elements (:func:`translate.reports._rename`).
         * Window bounds ``(t-L, t]``: the run with ``[t-L, t)`` at ``t0 + 1``, one tick earlier
           (:meth:`_shifts`); every t0 of that run is a t0 the verdict reads.
 
@@ -197,9 +195,7 @@ class RunCache:
             source, shown = replace(profile, empty="emit"), _non_empty
         elif r2s in ("istream", "dstream") and profile.translation == "cqels":
             source = replace(profile, r2s="rstream", r2s_by_query=((name, "rstream"),))
-            own = self._compiled(profile, t0)
-            first = None if previous_waits(own.program, r2s) else LazyReports(self._reports(own))
-            shown = partial(_against_previous, r2s, first=first)
+            shown = partial(_against_previous, r2s)
         if source is None and self._shifts(profile):
             source, source_t0 = replace(profile, bounds="right-open"), t0 + 1
             shown = _earlier
@@ -381,27 +377,13 @@ def _non_empty(reports: Iterable[Report]) -> Iterator[Report]:
     return (report for report in reports if report.rows)
 
 
-def _against_previous(r2s: str, reports: Iterable[Report], first: Iterable[Report] | None = None
-                      ) -> Iterator[Report]:
+def _against_previous(r2s: str, reports: Iterable[Report]) -> Iterator[Report]:
     """Istream (rows not in the previous relation) or Dstream (rows of the previous relation no
-    longer there) of Rstream ``reports`` given at every evaluation; before the first, none, or,
-    where the program's previous relation is not empty there
-    (:func:`translate.reports.previous_waits`), the first report of ``first``, the program's own
-    run, which is stepped only that far and then let go (a live stream's copy read by it is
-    not held): from the second evaluation on, its previous relation is that of the evaluation
-    before (within :func:`translate.reports.report_reach`), so only the first report depends on
-    what it holds before any evaluation."""
+    longer there) of Rstream ``reports`` given at every evaluation; before the first, the
+    previous relation is empty (SPEC section 12)."""
     previous: frozenset = frozenset()
     for report in reports:
         rows = report.rows - previous if r2s == "istream" else previous - report.rows
-        if first is not None:
-            own = next(iter(first), None)
-            first = None
-            if own is None or own.time != report.time:
-                raise SolverError(f"the {r2s} program's first report is at "
-                                  f"{own.time if own else 'no time'}, its Rstream run's at "
-                                  f"{report.time}: they evaluate at the same time points")
-            rows = own.rows
         previous = report.rows
         yield Report(report.time, rows)
 
