@@ -291,6 +291,8 @@ def same_windows(push: Sequence[Snapshot], pull: Sequence[Snapshot]) -> bool:
 
 def members(snaps: Sequence[Snapshot]) -> frozenset[int]:
     """The ``id`` of each triple the windows of ``snaps`` hold (:attr:`Snapshot.members`)."""
+    if len(snaps) == 1:
+        return snaps[0].members
     return snaps[0].members.union(*(snap.members for snap in snaps[1:])) if snaps else frozenset()
 
 
@@ -351,14 +353,14 @@ def snapshot_explanations(verdict: IntervalVerdict, query: RspQuery, derivations
     pull = [snapshot(spec, history, end, timeline, reading, "csparql")  # named as C-SPARQL's
             for spec in stream_windows(query if pull_query is None else pull_query)]
     pushes = history.times_between(verdict.start + 1, end)
-    at = {t: [snaps[t] for snaps in (snapshots(spec, history, pushes, timeline, reading)
-                                        for spec in windows)] for t in pushes}
+    by_window = [snapshots(spec, history, pushes, timeline, reading) for spec in windows]
+    at = {t: [snaps[t] for snaps in by_window] for t in pushes}
     pull_content = content(pull)
     contents: dict[int, list[StreamTriple]] = {}  # the content of the push at t, made once
     found: list[Explanation] = []
     for row, times in sorted(verdict.only_cqels.items(), key=lambda item: values_text(item[0])):
         t = times[0]
-        push = at.get(t, [snapshot(spec, history, t, timeline, reading) for spec in windows])
+        push = at[t] if t in at else [snapshot(spec, history, t, timeline, reading) for spec in windows]
         if t not in contents:
             contents[t] = content(push)
         found += _only_cqels(row, t, end, push, contents[t], pull, derivations, reading,
