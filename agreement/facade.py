@@ -47,7 +47,6 @@ from agreement.defaults import (
     default_period, derive_cqels, derived_text, named_slices, pull_advice, pulling_timeline,
     read_options, stream_note, stream_options, uncompared_tail,
 )
-from agreement.notebook.views import ProgramView
 from agreement.options import (
     ComputeOptions, EvaluationOptions, InputOptions, Options, QueryOptions, with_options,
 )
@@ -58,7 +57,6 @@ from agreement.sources import (
 from ingest.policy import ReadReport, within_timeline
 from lars.analysis import is_stratified
 from lars.errors import InputError, LarsError, LimitError, Position, placed
-from lars.parser import parse_facts, parse_program
 from ingest.limits import max_time_points
 from solver.limits import MAX_PARTITIONS, Limits, max_derived_default
 from translate.api import parse_query, query_background, translate
@@ -68,7 +66,6 @@ from translate.durations import parse_unit
 from translate.profilefile import resolve_profile
 from translate.profiles import Profile
 from translate.querydiff import differences
-from translate.reports import compile_profile, refuse_unread_streams
 from translate.rsp import AllWindow, RspQuery, TriplesWindow
 from translate.scanner import SourceText
 from translate.variants import variant_ids
@@ -82,7 +79,7 @@ if TYPE_CHECKING:  # for annotations only; each is imported by the function that
     from agreement.check.judge import Judgement
     from agreement.events.compare import EventComparison
     from agreement.notebook.eventviews import EventAnswersView, EventProgramView
-    from agreement.notebook.views import AnswerStreamView
+    from agreement.notebook.views import AnswerStreamView, ProgramView
     from agreement.witness.child import Watch
     from agreement.witness.find import SearchResult, Witness
     from agreement.witness.search import Progress
@@ -111,6 +108,9 @@ def translations(text: str, source: str, query: QueryOptions, evaluation: Evalua
     """The translations of query ``text`` the options ask for (several for ``variant="all"``);
     with a ``profile``, the program of that engine profile (:mod:`translate.reports`) instead of
     ``mode`` and ``window_bounds``."""
+    # the views and profiles of lars translate and lars run (issue 29: not lars agree's)
+    from agreement.notebook.views import ProgramView
+    from translate.reports import compile_profile, refuse_unread_streams
     chosen = resolve_profile(evaluation.profile) if evaluation.profile is not None else None
     try:  # (an unknown --profile is the option's error, not the query file's: resolved above)
         parsed = parse_query(text, source, query.engine, query.unit)
@@ -189,6 +189,7 @@ def prepare_run(program_or_query: Source, options: Options | None = None, **chan
     start, end, most = chosen.timeline.start, chosen.timeline.end, chosen.timeline.max_time_points
     unit = chosen.query.unit
     if not is_query(source, text):
+        from lars.parser import parse_facts, parse_program  # LARS text (issue 29: not lars agree's)
         program = parse_program(text, source)
         facts = (frozenset(parse_facts(*read_source(data.background))) if data.background is not None
                  else frozenset())

@@ -11,7 +11,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from agreement.notebook.views import AnswerStreamView
 from ingest.policy import ReadReport
 from lars.atoms import Atom
 from lars.rules import Program
@@ -24,6 +23,7 @@ from translate.api import Translation
 from translate.rdf import STRIPLE, RdfTermEncoder, chop
 
 if TYPE_CHECKING:
+    from agreement.notebook.views import AnswerStreamView
     from solver.partition import RangeSource
 
 
@@ -98,6 +98,7 @@ class RunPlan:
 
     def view(self) -> AnswerStreamView:
         """Solve at every time point and collect the answers."""
+        from agreement.notebook.views import AnswerStreamView  # a notebook's (issue 29: not lars agree's)
         t = self.translation
         counts: dict[int, int] = {}
 

@@ -16,7 +16,6 @@ from pathlib import Path
 from ingest.policy import ReadPolicy, ReadReport, parse_lines, read_text
 from lars.atoms import Atom
 from lars.errors import InputError
-from lars.parser import parse_stream_line
 from lars.streams import Stream, Timeline
 from translate.durations import parse_duration, parse_unit, to_ticks
 from translate.scanner import is_event_query
@@ -81,6 +80,7 @@ def read_atom_stream(stream: Source, policy: ReadPolicy, report: ReadReport) -> 
     if is_file(stream):
         from ingest.larsfile import read_stream  # the stream readers (issue 29: not translate's)
         return read_stream(stream, policy=policy, report=report)
+    from lars.parser import parse_stream_line  # LARS text (issue 29: not lars agree's)
     contents: dict[int, list[Atom]] = {}
     for entry in parse_lines(stream.splitlines(), TEXT_SOURCE, parse_stream_line, policy, report):
         contents.setdefault(entry.time, []).extend(entry.elements)

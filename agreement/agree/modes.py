@@ -22,7 +22,6 @@ from ingest.rdffiles import StreamTriple
 from lars.streams import Timeline
 from translate.durations import unit_text
 from translate.profiles import Profile
-from translate.reports import compile_profile, report_reach
 from translate.rsp import RspQuery
 
 RECORDED_NOTE = ("time points are floor(timestamp / unit); CQELS answers at wall-clock times "
@@ -95,6 +94,7 @@ def check_profiles(query: RspQuery, elements: Sequence[StreamTriple], graphs: di
     """Both sides computed under engine profiles (pulling side first), each side's relations
     at its report times, compared on the pulling side's intervals (SPEC section 12)."""
     from agreement.check.expected import reports  # with the solver (issue 29: not the paper pair's)
+    from translate.reports import compile_profile, report_reach
     reach = report_reach(query, [e.time for e in elements], period)
     pull_side, push_side = (compile_profile(query, p, p.t0 or 0, period, variant, reach)
                             for p in profiles)

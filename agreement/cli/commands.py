@@ -37,8 +37,9 @@ if TYPE_CHECKING:
 
 
 LOADS = {
-    "command_run": ("agreement.runplan", "ingest.eager", "ingest.encoded", "ingest.lazy",
-                    "ingest.ranges", "solver.progress"),
+    "command_translate": ("agreement.notebook.views", "translate.reports"),
+    "command_run": ("agreement.notebook.views", "agreement.runplan", "ingest.eager", "ingest.encoded",
+                    "ingest.lazy", "ingest.ranges", "lars.parser", "solver.progress", "translate.reports"),
     "command_agree": ("agreement.agree.plan", "agreement.agree.modes",
                       "agreement.agree.reportwriter", "ingest.eager", "ingest.lazy", "ingest.ranges"),
 }
