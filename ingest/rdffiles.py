@@ -61,7 +61,7 @@ from rdflib.term import BNode, Node, URIRef
 from lars.errors import InputError, LarsError, ParseError, Position
 import translate.rdf  # noqa: F401 - its import keeps literals as written (no rdflib normalising)
 from translate.iris import resolve
-from ingest.rdfterms import iri_term, literal_term
+from ingest.rdfterms import iri_term, literal_term, remembered
 from ingest.turtlefast import fast_turtle_triples
 from ingest.xmlguard import check_xml_entities
 from translate.documents import LONE_SURROGATE
@@ -279,17 +279,17 @@ _IRIS: dict[str, URIRef] = {}
 """The terms of the IRIs the fast path met lately, by text: a plain dictionary is looked up
 in half the time of :func:`ingest.rdfterms.iri_term`'s LRU cache, and a line has three or four
 IRIs, nearly all met before (predicates, classes, the stream)."""
+_OLD_IRIS: dict[str, URIRef] = {}
+"""The previous generation of :data:`_IRIS` (:func:`ingest.rdfterms.remembered`)."""
 IRIS_KEPT = 1 << 16
-"""IRIs kept in :data:`_IRIS`; it is emptied when full (a replayed stream has fresh subject
-IRIs all the time, so memory stays bounded)."""
+"""IRIs kept in :data:`_IRIS`; when full, it becomes :data:`_OLD_IRIS` and starts empty (a
+replayed stream has fresh subject IRIs all the time, so memory stays bounded), and the IRIs
+met in each generation keep their terms."""
 
 
 def _new_iri(text: str) -> URIRef:
     """The term of an IRI not in :data:`_IRIS`, remembered there."""
-    if len(_IRIS) >= IRIS_KEPT:
-        _IRIS.clear()
-    term = _IRIS[text] = iri_term(text)
-    return term
+    return remembered(_IRIS, _OLD_IRIS, text, iri_term, IRIS_KEPT)
 
 
 class NTriplesLines:
