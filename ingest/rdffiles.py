@@ -88,8 +88,8 @@ class StreamTriple(NamedTuple):
 
     A named tuple, as :class:`~lars.errors.Position` is (equal and hashed by value, immutable,
     ``e._replace(stream=...)`` for a changed copy): the readers make one per line, and the
-    fast paths build both with ``tuple.__new__`` (:func:`_element`), a fifth of the CPU of two
-    frozen dataclasses (issue 29).
+    fast paths build both with ``tuple.__new__`` (:func:`_element`), about a quarter of the CPU
+    of two frozen dataclasses (issue 29).
     """
 
     time: int
