@@ -211,7 +211,7 @@ def name_streams(elements: Sequence[StreamTriple], iri: URIRef | None,
         return list(elements)
     if stream_note(iri) not in notes:
         notes.append(stream_note(iri))
-    return [e if e.stream is not None else replace(e, stream=iri) for e in elements]
+    return [e if e.stream is not None else e._replace(stream=iri) for e in elements]
 
 
 def _named(slices: Iterable[tuple[int, Sequence[StreamTriple]]], iri: URIRef | None,
@@ -275,7 +275,7 @@ def named_slices(read: Callable[[], Iterator[RdfSlice]], iri: URIRef | None,
             if any(e.stream is None for e in elements):
                 if stream_note(iri) not in report.notes:
                     report.notes.append(stream_note(iri))
-                elements = tuple(e if e.stream is not None else replace(e, stream=iri) for e in elements)
+                elements = tuple(e if e.stream is not None else e._replace(stream=iri) for e in elements)
             yield t, elements
     return slices
 

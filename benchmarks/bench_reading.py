@@ -51,6 +51,7 @@ def cpu_seconds(path: str, reader: Callable[[str], Iterable[Entry]]) -> tuple[fl
     """The CPU seconds of reading ``path`` whole with ``reader`` from empty memos, and the
     number of elements read."""
     rdffiles._IRIS.clear()
+    rdffiles._OLD_IRIS.clear()
     rdfterms.iri_term.cache_clear()
     rdfterms.literal_term.cache_clear()
     started = os.times()

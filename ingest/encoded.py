@@ -30,6 +30,7 @@ from rdflib.term import BNode, Literal, URIRef
 
 from ingest.policy import Runs
 from ingest.rdffiles import FAST_LINE, FastRow, StreamTriple, fast_runs, iri_term, parse_ntriples_line
+from ingest.rdfterms import remembered
 from lars.atoms import Atom
 from lars.errors import InputError, LarsError
 from lars.terms import Constant
@@ -37,8 +38,10 @@ from translate.api import input_atoms
 from translate.rdf import STRIPLE, RdfTermEncoder
 
 MEMO_SIZE = 1 << 16
-"""Constants remembered per kind of term; the memo is emptied when it grows past this (a
-replayed stream has fresh IRIs all the time, so memory stays bounded)."""
+"""Constants remembered per kind of term and generation: when a memo is full it becomes the
+previous generation and starts empty (:func:`ingest.rdfterms.remembered`; a replayed stream has
+fresh IRIs all the time, so memory stays bounded), and the constants of terms met in each
+generation stay the same objects."""
 
 
 class EncodedLines:
@@ -59,6 +62,9 @@ class EncodedLines:
         self.iris: dict[str, Constant] = {}
         self.blanks: dict[str, Constant] = {}
         self.literals: dict[tuple[str, str | None, str | None], Constant] = {}
+        self.old_iris: dict[str, Constant] = {}  # the previous generations
+        self.old_blanks: dict[str, Constant] = {}
+        self.old_literals: dict[tuple[str, str | None, str | None], Constant] = {}
 
     def __call__(self, line: str, source: str, number: int) -> tuple[int, list[Atom]] | None:
         match = FAST_LINE.fullmatch(line)
@@ -128,28 +134,28 @@ class EncodedLines:
     def iri(self, text: str) -> Constant:
         found = self.iris.get(text)
         if found is None:
-            found = self.encoder.encode(iri_term(text))
-            remember(self.iris, text, found)
+            found = remembered(self.iris, self.old_iris, text, self.new_iri, MEMO_SIZE)
         return found
 
     def blank(self, label: str) -> Constant:
         found = self.blanks.get(label)
         if found is None:
-            found = self.encoder.encode(BNode(label))
-            remember(self.blanks, label, found)
+            found = remembered(self.blanks, self.old_blanks, label, self.new_blank, MEMO_SIZE)
         return found
 
     def literal(self, text: str, lang: str | None, datatype: str | None) -> Constant:
         key = (text, lang, datatype)
         found = self.literals.get(key)
         if found is None:
-            found = self.encoder.encode(Literal(text, lang, iri_term(datatype) if datatype else None))
-            remember(self.literals, key, found)
+            found = remembered(self.literals, self.old_literals, key, self.new_literal, MEMO_SIZE)
         return found
 
+    def new_iri(self, text: str) -> Constant:
+        return self.encoder.encode(iri_term(text))
 
-def remember(memo: dict, key, constant: Constant) -> None:
-    """``memo[key] = constant``, emptying ``memo`` first when it is full (:data:`MEMO_SIZE`)."""
-    if len(memo) >= MEMO_SIZE:
-        memo.clear()
-    memo[key] = constant
+    def new_blank(self, label: str) -> Constant:
+        return self.encoder.encode(BNode(label))
+
+    def new_literal(self, key: tuple[str, str | None, str | None]) -> Constant:
+        text, lang, datatype = key
+        return self.encoder.encode(Literal(text, lang, iri_term(datatype) if datatype else None))

@@ -17,7 +17,6 @@ the network (SPEC section 11).
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from datetime import datetime, timezone
 
 from rdflib import Dataset, URIRef
@@ -114,4 +113,4 @@ def stream_line(text: str, source: str, number: int, unit_ms: int, stream: URIRe
     if stamp is None or parsed is None:
         return parsed
     time = stamp // unit_ms
-    return time, [replace(element, time=time) for element in parsed[1]]
+    return time, [element._replace(time=time) for element in parsed[1]]

@@ -301,16 +301,20 @@ def _graph_background(graph: Graph, name: Constant, encoder: RdfTermEncoder,
 def input_atoms(elements: Iterable, encoder: RdfTermEncoder,
                 stream: URIRef | None = None) -> dict[int, list[Atom]]:
     """``{t: striple atoms}`` from ``(triple, t, stream)`` tuples or objects with ``triple``,
-    ``time`` and ``stream`` attributes; ``stream`` is used where an element names none."""
+    ``time`` and ``stream`` attributes; ``stream`` is used where an element names none.
+
+    The attributes are asked first: a stream element (:class:`ingest.rdffiles.StreamTriple`)
+    is a named tuple, of its own field order."""
     current = None
 
     def normalise(element):
         nonlocal current
         current = element
-        if isinstance(element, tuple):
+        triple = getattr(element, "triple", None)
+        if triple is None:
             triple, time, name = element
         else:
-            triple, time, name = element.triple, element.time, element.stream
+            time, name = element.time, element.stream
         if name is None and stream is None:
             raise InputError(f"no stream IRI for the triple at time {time}",
                              getattr(element, "position", None),

@@ -27,7 +27,7 @@ import os
 from array import array
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from rdflib import URIRef
 
@@ -210,7 +210,7 @@ class WindowReader:
             if hi is not None and time > hi:
                 return
             if self.sole is not None and any(e.stream is None for e in elements):
-                elements = tuple(e if e.stream is not None else replace(e, stream=self.sole)
+                elements = tuple(e if e.stream is not None else e._replace(stream=self.sole)
                                  for e in elements)
             yield time, elements
 

@@ -29,8 +29,9 @@ def test_listed_white_space_is_exactly_python_white_space_above_0x20():
 def test_iri_memo_gives_the_terms_and_stays_bounded(numbers, kept):
     """Whatever the memo held and however often it is emptied, each line's terms are the IRIs
     written on it, and the memo never holds more than its bound."""
-    saved, bound = dict(rdffiles._IRIS), rdffiles.IRIS_KEPT
+    saved, saved_old, bound = dict(rdffiles._IRIS), dict(rdffiles._OLD_IRIS), rdffiles.IRIS_KEPT
     rdffiles._IRIS.clear()
+    rdffiles._OLD_IRIS.clear()
     rdffiles.IRIS_KEPT = kept
     try:
         for n in numbers:
@@ -41,11 +42,13 @@ def test_iri_memo_gives_the_terms_and_stays_bounded(numbers, kept):
                                       URIRef(f"http://ex.org/o{n}"))
             assert all(type(term) is URIRef for term in element.triple)
             assert element.stream == URIRef("http://ex.org/g")
-            assert len(rdffiles._IRIS) <= kept
+            assert len(rdffiles._IRIS) <= kept and len(rdffiles._OLD_IRIS) <= kept
     finally:
         rdffiles.IRIS_KEPT = bound
         rdffiles._IRIS.clear()
         rdffiles._IRIS.update(saved)
+        rdffiles._OLD_IRIS.clear()
+        rdffiles._OLD_IRIS.update(saved_old)
 
 
 def test_parse_lines_decodes_as_decode_line():
