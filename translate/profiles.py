@@ -47,6 +47,8 @@ lars.errors.InputError: error: unknown profile 'cqles' (did you mean 'cqels'?)
 
 from __future__ import annotations
 
+import re
+
 import difflib
 from dataclasses import dataclass, field
 
@@ -150,13 +152,23 @@ class Profile:
 
     def r2s_for(self, name: str | None, declared: str | None = None) -> str:
         """The R2S operator this engine applies to the query registered as ``name`` that
-        declares ``declared`` (``None``: none): the profile's entry for ``name``, else the
-        query's declaration, else :attr:`r2s`.
+        declares ``declared`` (``None``: none): the profile's entry for ``name``, or for its
+        last segment (after the last ``/`` or ``#``: RSP-QL's ``REGISTER RSTREAM <q1>`` is
+        resolved against the file's location, ``file:///…/q1``, and the entry is ``q1``),
+        else the query's declaration, else :attr:`r2s`.
 
-        >>> profile("csparql2").r2s_for("q1", "rstream"), profile("csparql2").r2s_for("q2", None)
+        >>> csparql2 = profile("csparql2")
+        >>> csparql2.r2s_for("q1", "rstream"), csparql2.r2s_for("q2", None)
+        ('istream', 'rstream')
+        >>> csparql2.r2s_for("file:///data/queries/q1", "rstream"), csparql2.r2s_for("file:///q11")
         ('istream', 'rstream')
         """
-        return dict(self.r2s_by_query).get(name or "", declared or self.r2s)
+        table = dict(self.r2s_by_query)
+        name = name or ""
+        for key in (name, re.split(r"[/#]", name)[-1]):
+            if key in table:
+                return table[key]
+        return declared or self.r2s
 
     @property
     def paper(self) -> bool:

@@ -202,3 +202,13 @@ def test_a_shifted_run_equals_the_run_computed_directly():
     direct = reports(compile_profile(query, engine, 4, None, "brave", cache._reach),
                      cache._data_for(None))
     assert shifted == direct and len(shifted) < len(next(cache(engine, [0])).reports)
+
+
+def test_a_registered_iri_matches_the_profiles_entry_wherever_the_file_is(tmp_path, capsys):
+    """``REGISTER RSTREAM <q1>`` is resolved against the file's location (``file:///…/q1``);
+    csparql2's entry ``q1`` (Istream) still applies, so the study's Q1 is judged as the engine
+    ran it (a newcomer's ``lars run … --profile csparql2`` once printed Rstream)."""
+    query = tmp_path / "q1.rspql"
+    query.write_text((STUDY / "queries" / "q1.rspql").read_text())
+    assert main(["translate", str(query), "--profile", "csparql2"]) == 0
+    assert "answers: istream_1" in capsys.readouterr().out.splitlines()[0]
