@@ -70,8 +70,8 @@ class InputTally:
     :meth:`MergedTriples.add` tries stream triples (a query reading one stream and no static
     data never decodes any)."""
 
-    def __init__(self, query: RspQuery) -> None:
-        self.merged = MergedTriples(query)
+    def __init__(self, merged: MergedTriples) -> None:
+        self.merged = merged
         self.times, self.counts = array("q"), array("q")
         self.found: dict[int, list[Merged]] = {}
         self.streams: Counter = Counter()

@@ -20,7 +20,7 @@ windows it read there, checked by evaluating that engine's program on them with 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -91,18 +91,25 @@ class MergedTriples:
     into its default graph, where that pattern sees them; CQELS reads each stream only through
     its own STREAM patterns, so it never does.
 
+    Only the streams C-SPARQL's query reads (``merging``; by default ``query``'s) are merged:
+    a triple on a stream it registers no window on never reaches its default graph (a
+    newcomer's CQELS and C-SPARQL queries reading ``s1``, with ``s2`` triples in the file,
+    were told C-SPARQL saw those).
+
     Triples are fed as they are read (:meth:`add`); per stream and pattern the first
     :data:`MERGED_WITNESSES` are kept and the rest counted. Only patterns whose predicate is a
     variable or the triple's own are tried (found once per stream and predicate), and only
     when some of them are not the stream's own: a query reading one stream and no static
     data never tries any."""
 
-    def __init__(self, query: RspQuery) -> None:
+    def __init__(self, query: RspQuery, merging: Iterable | None = None) -> None:
         self.own: dict = {}
         for spec in query.streams:  # a stream read by several STREAM blocks owns all their patterns
             self.own.setdefault(spec.stream, []).extend(block_triples(spec.pattern))
         self.every = ([p for spec in query.streams for p in block_triples(spec.pattern)]
                       + static_patterns(query.pattern))
+        self.merging = frozenset(spec.stream for spec in query.streams) if merging is None \
+            else frozenset(merging)
         self.tried: dict[tuple, tuple[list[TriplePattern], list[TriplePattern]]] = {}
         self.found: dict[tuple, tuple[TriplePattern, list[StreamTriple], list[int]]] = {}
         self.owning_all = frozenset(stream for stream, own in self.own.items()
@@ -112,8 +119,10 @@ class MergedTriples:
 
     def patterns(self, stream, predicate) -> tuple[list[TriplePattern], list[TriplePattern]]:
         """The stream's own patterns a triple with ``predicate`` may match, and the query's
-        other patterns it may match."""
+        other patterns it may match (none on a stream C-SPARQL does not merge)."""
         key = (stream, predicate)
+        if key not in self.tried and stream not in self.merging:
+            self.tried[key] = ([], [])
         if key not in self.tried:
             def fits(pattern: TriplePattern) -> bool:
                 return isinstance(pattern.predicate, (Var, BlankVar)) or pattern.predicate == predicate

@@ -113,7 +113,7 @@ class CheckRange:
         explanation of ``(e - U, e]`` goes with the answers up to ``e + U``, which the driver
         reads before it explains it. An error is the last chunk."""
         notes: list[str] = []
-        own, outbox = InputTally(self.check.query), Outbox()
+        own, outbox = InputTally(self.check.merged_triples()), Outbox()
         explained: dict = {}
 
         def sent() -> RangeResult:

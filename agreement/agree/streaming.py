@@ -137,7 +137,7 @@ class ComputedCheck:
                                window_bounds=self.window_bounds)  # sampled where input arrives
         self.prepare()
         self.shared = shared_patterns(self.query, self.graphs)
-        self.merged = MergedTriples(self.query)  # condition (ii) on the stream read so far
+        self.merged = self.merged_triples()  # condition (ii) on the stream read so far
         self.derivations = Derivations(self.rows_on, self.readable)  # witness sets, checked by evaluation
         self.checkers: dict[str, Prepared] = {}  # by side: its program, prepared for rows_on
         self.reads: dict[str, Callable[[Atom], bool]] = {}  # by side: which input atoms it reads
@@ -156,6 +156,10 @@ class ComputedCheck:
         self.cqels_order = tuple(order.index(name) for name in self.variables)
         self.common_program = self.shared_program()
         self.read_predicates = self.predicates_read()
+
+    def merged_triples(self) -> MergedTriples:
+        """Condition (ii) on the stream, over the streams C-SPARQL's query reads."""
+        return MergedTriples(self.query, [spec.stream for spec in (self.csparql_query or self.query).streams])
 
     def predicates_read(self) -> frozenset | None:
         """The predicates of the stream triples either side's program can read at all
@@ -191,7 +195,7 @@ class ComputedCheck:
         worker = copy.copy(self)
         worker.graphs = {}
         worker.checkers, worker.reads = {}, {}
-        worker.merged = MergedTriples(self.query)
+        worker.merged = worker.merged_triples()
         worker.derivations = Derivations(worker.rows_on, worker.readable)
         worker.explained = worker.unexplained = 0
         return worker

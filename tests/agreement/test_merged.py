@@ -21,13 +21,15 @@ patterns = st.builds(TriplePattern, pattern_terms, st.one_of(predicates, st.just
                      pattern_terms)
 
 
-def merged_by_definition(query, elements):
-    """Per (stream, first pattern matched): the triples, read with every pattern tried."""
+def merged_by_definition(query, elements, merging):
+    """Per (stream, first pattern matched): the triples of the streams C-SPARQL merges
+    (``merging``), read with every pattern tried."""
     own = {spec.stream: spec.pattern.triples for spec in query.streams}
     every = [p for spec in query.streams for p in spec.pattern.triples] + list(query.pattern.triples)
     found = {}
     for e in elements:
-        if any(bind(p, e.triple, {}) is not None for p in own.get(e.stream, ())):
+        if e.stream not in merging or any(bind(p, e.triple, {}) is not None
+                                          for p in own.get(e.stream, ())):
             continue
         other = next((p for p in every if bind(p, e.triple, {}) is not None), None)
         if other is not None:
@@ -39,18 +41,19 @@ def merged_by_definition(query, elements):
 @given(st.lists(patterns, min_size=1, max_size=2), st.lists(patterns, max_size=2),
        st.lists(patterns, max_size=2),
        st.lists(st.tuples(st.sampled_from(STREAMS + [URIRef(EX + "s3")]), terms, predicates, terms),
-                max_size=30))
-def test_merged_triples_are_those_of_the_definition(first, second, static, triples):
+                max_size=30),
+       st.one_of(st.none(), st.sets(st.sampled_from(STREAMS + [URIRef(EX + "s3")]))))
+def test_merged_triples_are_those_of_the_definition(first, second, static, triples, merging):
     query = SimpleNamespace(
         streams=[StreamSpec(STREAMS[0], RangeWindow(5, 1), BGP(tuple(first))),
                  StreamSpec(STREAMS[1], RangeWindow(5, 1), BGP(tuple(second)))],
         pattern=BGP(tuple(static)))
     elements = [StreamTriple(i, stream, (s, p, o), Position("s.nt", i + 1))
                 for i, (stream, s, p, o) in enumerate(triples)]
-    merged = MergedTriples(query)
+    merged = MergedTriples(query, merging)
     merged.add(elements[:10])
     merged.add(elements[10:])
-    expected = merged_by_definition(query, elements)
+    expected = merged_by_definition(query, elements, STREAMS if merging is None else merging)
     assert {key: (kept, count) for key, (_, kept, [count]) in merged.found.items()} == {
         key: (found[:MERGED_WITNESSES], len(found)) for key, found in expected.items()}
     explanations = merged.explanations()
