@@ -164,8 +164,8 @@ class MergedTriples:
             many = f"{count} triples" if count > 1 else "a triple"
             found.append(Explanation(
                 "stream-merged", f"{many} on <{stream}> that its STREAM pattern does not read "
-                f"match{'' if count > 1 else 'es'} {pattern_text(pattern)}: C-SPARQL merges all "
-                "streams into the default graph and sees "
+                f"match{'' if count > 1 else 'es'} {pattern_text(pattern)}: C-SPARQL merges the "
+                "streams it reads into its default graph and sees "
                 f"{'them' if count > 1 else 'it'} there, CQELS does not"
                 + (f" (the first {len(kept)} shown)" if count > len(kept) else ""),
                 tuple(witness(e) for e in kept)))

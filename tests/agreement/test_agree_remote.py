@@ -3,8 +3,9 @@
 streams met (:mod:`agreement.agree.arrivals`), the driver re-reads only the windows of the
 intervals it explains, and the report is byte for byte the one of the check in one process.
 
-Inputs: generated streams on two streams (so that C-SPARQL's default graph merges triples of
-the stream the query does not read: condition (ii), Dell'Aglio et al.'s and the paper's).
+Inputs: generated streams on two streams (triples of the stream the query does not read never
+reach C-SPARQL's default graph: the paper's τ1 imports the streams it registers).  Condition (ii)
+on the stream is checked with a C-SPARQL query that registers both streams.
 CSRBench's seven queries over its stream as one N-Triples file, as Spark tasks with the driver
 reading nothing, are checked in ``test_agree_partitions.py``, beside the worker processes' run
 of them, with which they share each query's run in one process.
@@ -83,13 +84,17 @@ def test_generated_streams_as_spark_tasks(capsys, monkeypatch, spark_master, con
 
 
 def test_merged_triples_counted_by_the_workers(capsys, monkeypatch, tmp_path):
-    """A triple at each of 0..11 on a stream the query does not read, cut into three ranges: the
-    one disagreeing interval, (6,8], is explained once the answers at 10 are compared, and
-    condition (ii) counts the 11 triples up to 10 and shows the first ten, as the driver reading
-    them all does."""
+    """A triple at each of 0..11 on the stream ``r``, which only the C-SPARQL query reads (it
+    merges ``r`` into its default graph; CQELS reads ``s`` alone), cut into three ranges: the
+    interval (6,8] is explained once the answers at 10 are compared, and condition (ii) counts
+    the 11 triples up to 10 and shows the first ten, as the driver reading them all does."""
     contents = {t: [(t % 3, t % 2, "r")] + [(0, 0, "s")] * (t < 3) for t in range(12)}
     stream, query = write_stream(tmp_path, contents, "[RANGE 4s SLIDE 2s]")
-    base = ["agree", query, "--stream", stream, "--period", "2s"]
+    csparql = tmp_path / "cs.rq"
+    csparql.write_text("REGISTER QUERY q AS\nPREFIX ex: <http://ex.org/>\nSELECT ?s ?v\n"
+                       "FROM STREAM <http://ex.org/s> [RANGE 4s STEP 2s]\n"
+                       "FROM STREAM <http://ex.org/r> [RANGE 4s STEP 2s]\nWHERE { ?s ex:p ?v }\n")
+    base = ["agree", query, "--csparql", csparql, "--stream", stream, "--period", "2s"]
     status, out, _ = lars(capsys, *base)
     assert "11 triples on <http://ex.org/r>" in out and "(the first 10 shown)" in out
     same_report(capsys, monkeypatch, base, "--partitions", "3")
