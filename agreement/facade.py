@@ -209,6 +209,10 @@ def prepare_run(program_or_query: Source, options: Options | None = None, **chan
         notes.append(f"note: the query registers {t.query.r2s.upper()}; without --profile the "
                      "paper's translation answers each evaluation's whole relation (RSTREAM): give "
                      "--profile (e.g. rsp4j) to apply the registered operator")
+    override = (None if chosen.evaluation.profile is None else
+                resolve_profile(chosen.evaluation.profile).r2s_note(t.query.name, t.query.r2s))
+    if override is not None:
+        notes.append(override)
     if data.stream is None and t.query.streams:
         notes.append("warning: the query reads " + ", ".join(sorted({f"<{s.stream}>" for s in t.query.streams}))
                      + " but no --stream was given: every window is empty")

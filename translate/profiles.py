@@ -163,12 +163,35 @@ class Profile:
         >>> csparql2.r2s_for("file:///data/queries/q1", "rstream"), csparql2.r2s_for("file:///q11")
         ('istream', 'rstream')
         """
+        entry = self._r2s_entry(name)
+        return entry[1] if entry is not None else declared or self.r2s
+
+    def r2s_note(self, name: str | None, declared: str | None) -> str | None:
+        """A note when this profile's entry for the query ``name`` overrides the R2S operator
+        the query registers (``declared``), else ``None``: the output is then not the one the
+        query's text asks for (the study's Q1 says RSTREAM; C-SPARQL 2.0 ran it as ISTREAM).
+
+        >>> profile("csparql2").r2s_note("file:///q/q1", "rstream")
+        'note: profile csparql2 runs the query registered as <file:///q/q1> with ISTREAM (its entry for q1), not the RSTREAM the query registers'
+        >>> profile("csparql2").r2s_note("q2", "rstream") is None
+        True
+        """
+        entry = self._r2s_entry(name)
+        own = declared or "rstream"
+        if entry is None or entry[1] == own:
+            return None
+        return (f"note: profile {self.name} runs the query registered as <{name}> with "
+                f"{entry[1].upper()} (its entry for {entry[0]}), not the {own.upper()} the query "
+                "registers")
+
+    def _r2s_entry(self, name: str | None) -> tuple[str, str] | None:
+        """``(key, r2s)``: the entry of :attr:`r2s_by_query` for ``name`` or its last segment."""
         table = dict(self.r2s_by_query)
         name = name or ""
         for key in (name, re.split(r"[/#]", name)[-1]):
             if key in table:
-                return table[key]
-        return declared or self.r2s
+                return key, table[key]
+        return None
 
     @property
     def paper(self) -> bool:

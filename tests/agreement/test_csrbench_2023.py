@@ -212,3 +212,17 @@ def test_a_registered_iri_matches_the_profiles_entry_wherever_the_file_is(tmp_pa
     query.write_text((STUDY / "queries" / "q1.rspql").read_text())
     assert main(["translate", str(query), "--profile", "csparql2"]) == 0
     assert "answers: istream_1" in capsys.readouterr().out.splitlines()[0]
+
+
+def test_lars_run_says_when_the_profile_overrides_the_registered_operator(tmp_path):
+    """The study's Q1 says RSTREAM; csparql2 runs it as ISTREAM: ``lars run`` says so on stderr
+    (a newcomer saw the output change with no word of why)."""
+    from tests.badinput.clirun import lars
+    query = tmp_path / "q1.rspql"
+    query.write_text((STUDY / "queries" / "q1.rspql").read_text())
+    status, _, err = lars("run", query, "--stream", STREAM, "--profile", "csparql2", "--to", "3")
+    assert status == 0, err
+    assert (f"note: profile csparql2 runs the query registered as <{query.with_suffix('').as_uri()}> "
+            "with ISTREAM (its entry for q1), not the RSTREAM the query registers") in err
+    status, _, err = lars("run", query, "--stream", STREAM, "--profile", "yasper", "--to", "3")
+    assert status == 0 and "its entry for" not in err
