@@ -30,12 +30,11 @@ from rdflib.term import BNode, Literal, URIRef
 
 from ingest.policy import Runs
 from ingest.rdffiles import FAST_LINE, FastRow, StreamTriple, fast_runs, iri_term, parse_ntriples_line
-from ingest.rdfterms import remembered
 from lars.atoms import Atom
 from lars.errors import InputError, LarsError
 from lars.terms import Constant
 from translate.api import input_atoms
-from translate.rdf import STRIPLE, RdfTermEncoder
+from translate.rdf import STRIPLE, RdfTermEncoder, remembered
 
 MEMO_SIZE = 1 << 16
 """Constants remembered per kind of term and generation: when a memo is full it becomes the

@@ -59,12 +59,12 @@ from rdflib.plugins.parsers.ntriples import W3CNTriplesParser, r_wspace
 from rdflib.term import BNode, Node, URIRef
 
 from lars.errors import InputError, LarsError, ParseError, Position
-import translate.rdf  # noqa: F401 - its import keeps literals as written (no rdflib normalising)
 from translate.iris import resolve
-from ingest.rdfterms import iri_term, literal_term, remembered
+from ingest.rdfterms import iri_term, literal_term
 from ingest.turtlefast import fast_turtle_triples
 from ingest.xmlguard import check_xml_entities
 from translate.documents import LONE_SURROGATE
+from translate.rdf import remembered  # its import also keeps literals as written (no rdflib normalising)
 from ingest.policy import (
     ReadPolicy, ReadReport, Runs, handle, parse_blocks, read_blocks, read_lines, read_text, require_report,
 )

@@ -47,10 +47,11 @@ import logging
 import math
 import re
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 import rdflib
 from rdflib import BNode, Literal, URIRef
@@ -206,6 +207,39 @@ ENCODED_KEPT = 1 << 14
 the older one is forgotten, so that a stream of fresh IRIs does not fill the memory."""
 
 
+def remembered(memo: dict, old: dict, key: Hashable, make: Callable[[Hashable], Any], kept: int) -> Any:
+    """The value of ``key``, which ``memo`` lacks: ``old``'s (the previous generation's), else
+    ``make(key)``; put in ``memo``. When ``memo`` holds ``kept`` entries it becomes the previous
+    generation first: its entries move to ``old`` (whose own are dropped) and it starts empty.
+
+    A replayed stream fills a memo with fresh subjects all the time; emptying it whole made
+    the few values met on every line (predicates, classes, the stream) anew after each clear,
+    equal but not the same objects, so every later dictionary look-up of them downstream (the
+    encoder's, by term) compared them by rdflib's Python ``__eq__`` instead of by identity.
+    With two generations, a value met in each stays the same object for as long as the
+    reading goes on, and the two hold at most ``2 * kept`` entries. ``memo`` and ``old`` stay
+    the same dictionaries (their contents move), so a caller's bound ``memo.get`` stays good.
+
+    >>> memo, old = {}, {}
+    >>> first = remembered(memo, old, "p", lambda key: [key], 2)
+    >>> _ = remembered(memo, old, "s1", lambda key: [key], 2)
+    >>> _ = remembered(memo, old, "s2", lambda key: [key], 2)      # memo was full: a new generation
+    >>> sorted(memo), sorted(old)
+    (['s2'], ['p', 's1'])
+    >>> remembered(memo, old, "p", lambda key: [key], 2) is first  # met again: the same object
+    True
+    """
+    value = old.get(key)
+    if value is None:
+        value = make(key)
+    if len(memo) >= kept:
+        old.clear()
+        old.update(memo)
+        memo.clear()
+    memo[key] = value
+    return value
+
+
 class RdfTermEncoder:
     """Encodes RDF terms as LARS constants and back (:func:`to_constant`, :func:`from_constant`).
 
@@ -218,7 +252,7 @@ class RdfTermEncoder:
 
     The memory has two generations (:attr:`encoded`, the terms met lately, and the older
     ones): when the recent one is full it becomes the older one, and a term found there moves
-    back, keyed by the term just met. The predicates and the stream stay remembered however
+    back (:func:`remembered`), keyed by the term just met. The predicates and the stream stay remembered however
     many fresh IRIs pass, keyed by the objects the reader hands out now (whose lookups then
     stop at identity, where two equal rdflib terms are compared by a Python method).
 
@@ -244,10 +278,7 @@ class RdfTermEncoder:
         """The constant of ``term``."""
         found = self.encoded.get(term)
         if found is None:
-            found = self.older.get(term) or to_constant(term)  # a constant is never false
-            if len(self.encoded) >= ENCODED_KEPT:
-                self.older, self.encoded = self.encoded, {}
-            self.encoded[term] = found
+            found = remembered(self.encoded, self.older, term, to_constant, ENCODED_KEPT)
         return found
 
     def decode(self, constant: Constant) -> Identifier | None:

@@ -18,7 +18,7 @@ from rdflib import URIRef
 from ingest import encoded, rdffiles
 from ingest.encoded import EncodedLines
 from ingest.rdffiles import NTriplesLines
-from ingest.rdfterms import remembered
+from translate.rdf import remembered
 from translate.rdf import RdfTermEncoder
 
 EX = "http://ex.org/"
