@@ -43,7 +43,7 @@ from solver.incremental.joins import OFF_TIMELINE, Head, Pair, RulePlan, Table, 
 from solver.limits import DEFAULT_MAX_DERIVED, DEFAULT_MAX_MODELS
 from solver.keys import KeyedSlice
 from solver.incremental.tuplestate import TupleState
-from solver.incremental.unfold import unfold_copies
+from solver.incremental.unfold import inline_single_uses, unfold_copies
 from solver.incremental.relations import Pattern
 from solver.incremental.windowstate import TimeState
 
@@ -106,7 +106,7 @@ class CountedRule:
 class EnginePlan:
     """What an :class:`Engine` takes from its program, background and options alone, whatever
     the timeline: the program checked (as the reference would refuse it), expanded for clingo,
-    its copy rules unfolded, its folds planned, its body atoms classified and each rule's join
+    its copy rules unfolded and its hidden predicates read once inlined, its folds planned, its body atoms classified and each rule's join
     plan. Nothing here changes while an engine runs, so engines of one plan share it.
 
     Args: as :class:`Engine`'s.
@@ -119,7 +119,9 @@ class EnginePlan:
         self.residual, self.shown, self.inputs = residual, shown, inputs
         if residual != "python":
             program = expand(program)  # clingo reads folds as their plain rules (lars.folds)
-        program = unfold_copies(program, shown, frozenset(a.signature for a in background), inputs)
+        background_signatures = frozenset(a.signature for a in background)
+        program = unfold_copies(program, shown, background_signatures, inputs)
+        program = inline_single_uses(program, shown, background_signatures, inputs)
         self.folds = fold_rules(program)
         program = self.program = planned(program, self.folds)
         self.background = frozenset(background) | {Atom(TRUE_PREDICATE)}
