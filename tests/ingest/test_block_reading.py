@@ -22,7 +22,7 @@ from rdflib import URIRef
 
 from ingest.encoded import EncodedLines
 from ingest.policy import ReadPolicy, ReadReport, parse_blocks, parse_lines, read_blocks, read_lines
-from ingest.rdffiles import FAST_LINE, FAST_LINES, NTriplesLines, read_timestamped_ntriples
+from ingest.rdffiles import ASCII_LINES, FAST_LINE, FAST_LINES, NTriplesLines, read_timestamped_ntriples
 from lars.errors import LarsError
 from tests.ingest.test_ntriples_fast import (
     blank_nodes, fast_blank_nodes, fast_iris, iris, literals, mutated_lines, readable_lines,
@@ -203,6 +203,28 @@ def test_a_block_of_common_lines_is_one_match_per_line():
     for line, row in zip(lines, rows):
         match = FAST_LINE.fullmatch(line.removesuffix("\r"))
         assert tuple(group or "" for group in match.groups()) == row if match else not any(row)
+
+
+@pytest.mark.parametrize("code", range(0x80))
+def test_the_ascii_pattern_takes_an_ascii_iri_as_the_block_pattern_does(code):
+    """``ASCII_LINES``, tried first on a block, is ``FAST_LINES`` for IRIs in ASCII: each ASCII
+    character in the scheme and after the colon, taken by both or by neither, with the same row."""
+    c = chr(code)
+    for line in (f"<a{c}b:x> <a:p> <a:o> 1", f"<a:x{c}y> <a:p> <a:o> 1", f'<a:s> <a:p> "v"^^<a:d{c}> 1'):
+        assert ASCII_LINES.findall(line) == FAST_LINES.findall(line), repr(line)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(readable_lines(), mutated_lines()).filter(lambda line: "\n" not in line),
+                min_size=1, max_size=3))
+def test_the_ascii_pattern_gives_the_block_patterns_rows_where_it_takes_every_line(lines):
+    """On generated lines (IRIs in and out of ASCII, near misses): where ``ASCII_LINES`` takes
+    every line of a block, ``FAST_LINES`` does too, with the same rows."""
+    text = "\n".join(lines)
+    rows = ASCII_LINES.findall(text)
+    event("ascii" if len(rows) == len(lines) else "not ascii")
+    if len(rows) == len(lines):
+        assert FAST_LINES.findall(text) == rows
 
 
 def test_a_line_the_fast_pattern_refuses_sends_its_block_line_by_line():
