@@ -173,6 +173,14 @@ class Prepared:
         bounded = within_fact_limit(checked_slices(slices, timeline), self.reach, self.limits.max_facts)
         return run(engine, bounded, timeline)
 
+    def answer_at_end(self, slices: Iterable[Slice], timeline: Timeline) -> TimePointAnswer:
+        """The last of :meth:`answers`, at ``timeline.end`` (:func:`final_answer`)."""
+        if self.plan is None:
+            return deque(self.answers(slices, timeline), maxlen=1)[0]
+        engine = Engine.planned(self.plan, timeline, self.limits.max_models, self.limits.max_derived)
+        bounded = within_fact_limit(checked_slices(slices, timeline), self.reach, self.limits.max_facts)
+        return final_answer(engine, bounded, timeline)
+
 
 def within_fact_limit(slices: Iterable[tuple[int, Sequence[Atom]]], reach: int | None,
                       limit: int) -> Iterator[tuple[int, Sequence[Atom]]]:
@@ -250,11 +258,33 @@ def run(engine: Engine, slices: Iterator[tuple[int, list[Atom]]], timeline: Time
     answers in between are the last one shifted, without stepping (with
     :func:`fewer_collections`)."""
     with fewer_collections():
-        yield from _steps(engine, slices, timeline)
+        for answer, last in _runs(engine, slices, timeline):
+            yield answer
+            if last > answer.time:
+                empty = all(not stream for stream in answer.streams)
+                for t in range(answer.time + 1, last + 1):
+                    yield TimePointAnswer(t, answer.streams) if empty else shifted(answer, t)
 
 
-def _steps(engine: Engine, slices: Iterator[tuple[int, list[Atom]]], timeline: Timeline) -> Iterator[TimePointAnswer]:
-    """:func:`run`'s loop."""
+def final_answer(engine: Engine, slices: Iterator[tuple[int, list[Atom]]], timeline: Timeline) -> TimePointAnswer:
+    """:func:`run`'s answer at the end of ``timeline``, without making those before it (a
+    witness check asks one time point: ``lars agree`` made a hundred answers for each)."""
+    answer = None
+    with fewer_collections():
+        for answer, _ in _runs(engine, slices, timeline):
+            pass
+    if answer is None:
+        raise ValueError(f"the timeline {timeline} has no time point")
+    if answer.time == timeline.end:
+        return answer
+    return TimePointAnswer(timeline.end, answer.streams) if all(not s for s in answer.streams) \
+        else shifted(answer, timeline.end)
+
+
+def _runs(engine: Engine, slices: Iterator[tuple[int, list[Atom]]], timeline: Timeline
+          ) -> Iterator[tuple[TimePointAnswer, int]]:
+    """Each answer the engine steps to, with the last time point it stands for: the quiet
+    points after it (:meth:`Engine.quiet_until`) have it shifted."""
     pending = next(slices, None)
     t = timeline.start
     while t <= timeline.end:
@@ -263,13 +293,10 @@ def _steps(engine: Engine, slices: Iterator[tuple[int, list[Atom]]], timeline: T
             atoms = pending[1]
             pending = next(slices, None)
         answer = engine.step(t, atoms)
-        yield answer
         t += 1
         quiet = min(timeline.end, pending[0] - 1 if pending is not None else timeline.end)
         if quiet > t:
             quiet = engine.quiet_until(t - 1, quiet)
             engine.skipped += max(0, quiet - t + 1)
-            empty = all(not stream for stream in answer.streams)
-            while t <= quiet:
-                yield TimePointAnswer(t, answer.streams) if empty else shifted(answer, t)
-                t += 1
+            t = max(t, quiet + 1)
+        yield answer, t - 1

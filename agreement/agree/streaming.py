@@ -264,9 +264,9 @@ class ComputedCheck:
                                            shown=self.shown(translation), inputs=translation.inputs)
         slices = [(time, slice_atoms(list(group), self.encoder))
                   for time, group in itertools.groupby(elements, key=lambda e: e.time)]
-        answers = self.checkers[side].answers(slices, Timeline(self.timeline.start, t))
-        at_t = [answer for answer in answers if answer.time == t]
-        return self.rows(translation, at_t[0]) if at_t else frozenset()
+        if t < self.timeline.start:
+            return frozenset()
+        return self.rows(translation, self.checkers[side].answer_at_end(slices, Timeline(self.timeline.start, t)))
 
     def readable(self, side: str, elements: Sequence[StreamTriple]) -> list[bool]:
         """For each of ``elements``, whether ``side``'s program (``csparql`` or ``cqels``) can
