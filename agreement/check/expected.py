@@ -14,6 +14,7 @@ from fractions import Fraction
 from itertools import islice
 
 from rdflib import Literal as RdfLiteral
+from rdflib import URIRef
 
 from agreement.compare import Row
 from agreement.runplan import Partitioning, solve
@@ -40,6 +41,9 @@ class Report:
     query whose answers do not grow with its windows (:func:`translate.monotone.grows_with_windows`)
     they are no bounds, and ``choices`` holds them instead: a recording may hold one of them.
     ``counts``, when set, says how many times a bag engine gives each row (:mod:`agreement.check.bags`).
+    ``sides`` and ``choice_sides`` say on which side of its window's boundary each group of
+    boundary items falls in ``rows`` and in each of ``choices`` (:data:`Sides`): an item falls
+    on one side for every relation, which :func:`agreement.check.judge.boundary_conflict` checks.
     """
 
     time: int
@@ -48,6 +52,15 @@ class Report:
     upper: frozenset[Row] | None = None
     counts: frozenset[tuple[Row, int]] | None = None
     choices: tuple[frozenset[Row], ...] = ()
+    sides: Sides = ()
+    choice_sides: tuple[Sides, ...] = ()
+
+
+Sides = tuple[tuple[tuple[URIRef, int], bool], ...]
+"""For each group of input items stamped at one time on one stream, ``((stream, time), early)``:
+whether they fell in the window closing at their time (``early``: they came before the engine's
+timer, so a window starting at that time holds them not) or after it (the window starting at
+their time holds them)."""
 
 
 def boundary_tolerant(profile: Profile) -> bool:
@@ -69,18 +82,32 @@ def at_times(run: Iterable[Report], other: Iterable[Report]) -> Iterator[tuple[R
 
 
 def with_boundaries(run: Iterable[Report], lower: Iterable[Report], upper: Iterable[Report],
-                    grows: bool = True) -> Iterator[Report]:
+                    grows: bool = True, windows: Sequence[tuple[URIRef, int | None]] = (),
+                    reading: str = "right-open") -> Iterator[Report]:
     """``run`` with each report's ``lower`` and ``upper`` taken from the runs with open and
     closed bounds at the same time point (empty where those did not report), as it is read;
     for a query that does not ``grow`` with its windows, those relations as ``choices`` (where
-    those runs reported) and no bounds."""
+    those runs reported) and no bounds, each with the :data:`Sides` of the boundary items it
+    assumes, from the query's ``windows`` (stream, length in ticks or ``None`` for a window
+    without one) and the profile's ``reading`` of their bounds (``right-open``, ``left-open``)."""
     for (report, low), (_, high) in zip(at_times(run, lower), at_times(run, upper)):
         if grows:
             yield Report(report.time, report.rows, low.rows if low else frozenset(),
                          high.rows if high else report.rows)
-        else:
-            yield Report(report.time, report.rows,
-                         choices=tuple(other.rows for other in (low, high) if other is not None))
+            continue
+        t = report.time
+
+        def sides(first_early: bool, last_early: bool) -> Sides:
+            """The window's first time point's items early or not, its last's."""
+            return (tuple(((stream, t - length), first_early) for stream, length in windows
+                          if length is not None)
+                    + tuple(((stream, t), last_early) for stream, _ in windows))
+        found = [(other.rows, sides(*flags)) for other, flags in ((low, (True, False)),
+                                                                  (high, (False, True)))
+                 if other is not None]
+        yield Report(t, report.rows, choices=tuple(rows for rows, _ in found),
+                     sides=sides(reading == "left-open", reading == "left-open"),
+                     choice_sides=tuple(side for _, side in found))
 
 
 class LazyReports(Sequence[Report]):

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from itertools import takewhile, tee
 
 from agreement.check.expected import Report, reports_over
-from agreement.check.judge import compare_relation, differences
+from agreement.check.judge import Placements, compare_relation, differences, placed
 from agreement.check.pipeline import RunCache
 from agreement.recorded import RecordedRelation, relation_line
 from ingest.watermark import Reorder, Timed
@@ -103,6 +103,9 @@ class Reading:
     name: str
     reports: Sequence[Report]
     starts: list[int] = field(default_factory=list)
+    placements: dict[int, Placements] = field(default_factory=dict)
+    """For each start, where the boundary items met so far may have fallen
+    (:func:`agreement.check.judge.placed`)."""
 
     def at(self, index: int) -> Report | None:
         """The run's report ``index`` (computed as far as needed), ``None`` past its end."""
@@ -214,7 +217,7 @@ class LiveJudge:
         for start, report in enumerate(reading.reports):
             if report.time > bound:
                 break
-            if self.compare(report, relation, reading.t0, failures):
+            if self.compare(report, relation, reading, start, failures):
                 reading.starts.append(start)
         if not reading.starts:
             failures.setdefault(reading.t0, Dropped(reading.t0, "unexpected", None))
@@ -226,17 +229,24 @@ class LiveJudge:
             report = reading.at(start + self.judged)
             if report is None:
                 failures.setdefault(reading.t0, Dropped(reading.t0, "ended", None))
-            elif self.compare(report, relation, reading.t0, failures):
+            elif self.compare(report, relation, reading, start, failures):
                 kept.append(start)
         reading.starts = kept
 
-    def compare(self, report: Report, relation: RecordedRelation, t0: int, failures: dict) -> bool:
-        """Whether they match; the first failure of a t0 is kept to say why it was dropped."""
+    def compare(self, report: Report, relation: RecordedRelation, reading: Reading, start: int,
+                failures: dict) -> bool:
+        """Whether they match, the boundary items placed as for the relations before them
+        from ``start``; the first failure of a t0 is kept to say why it was dropped."""
         reason = compare_relation(report, relation, self.profile, self.comparison, self.unit_ms)
         if reason is None:
-            return True
+            placements = placed(reading.placements.get(start, [{}]), report, relation, self.comparison)
+            if placements is not None:
+                reading.placements[start] = placements
+                return True
+            reason = "boundary"
+        reading.placements.pop(start, None)
         missing, extra = differences(report, relation, self.comparison)
-        failures.setdefault(t0, Dropped(t0, reason, report, len(missing), len(extra)))
+        failures.setdefault(reading.t0, Dropped(reading.t0, reason, report, len(missing), len(extra)))
         return False
 
 

@@ -341,8 +341,11 @@ class RunCache:
             lower = self._run(replace(profile, bounds="open"), t0).reports
             upper = self._run(replace(profile, bounds="closed"), t0).reports
             grows = grows_with_windows(self.query, profile.r2s_for(self.query.name, self.query.r2s))
+            windows = list(dict.fromkeys(
+                (spec.stream, spec.window.length if isinstance(spec.window, RangeWindow) else None)
+                for spec in self.query.streams))
             self._widened_runs[profile, t0] = replace(run, reports=_like(
-                run.reports, with_boundaries(run.reports, lower, upper, grows)))
+                run.reports, with_boundaries(run.reports, lower, upper, grows, windows, profile.bounds)))
         return self._widened_runs[profile, t0]
 
     def _counted(self, profile: Profile, t0: int) -> ExpectedRun:

@@ -16,6 +16,8 @@ REASONS = {
     "multiplicity": "a binding is repeated another number of times than bag semantics gives",
     "unexpected": "no relation is expected at that time",
     "skipped": "an expected relation is missing from the recording",
+    "boundary": "it leaves out or takes in an item stamped at a window boundary that an earlier "
+                "relation placed on the other side (an item falls on one side for every window)",
 }
 
 

@@ -6,7 +6,8 @@ close may fall in that window (C-SPARQL's recorded Q3 shows it). For a monotone 
 AVG those relations bound nothing: with 10 at 1 s and 20 at 4 s, the window closing at 4 s
 averages 10 (exact, ``[0, 4)``) or 15 (the 4 s item in). The interval reading rejected 15, which
 C-SPARQL can report, and so judged a possible recording INCORRECT. A relation passes now when
-it is one of those relations, and only then (12.5 is neither).
+it is one of those relations, and only then (12.5 is neither); and the item at 4 s falls on
+one side of 4 s for both windows (15 at 4 s, then 25 at 8 s, counts it twice).
 """
 
 from __future__ import annotations
@@ -35,16 +36,17 @@ def relation(time: int, average: str) -> str:
                                                   "results": {"bindings": [binding]}}}) + "\n"
 
 
-@pytest.mark.parametrize("at_four, verdict", [
-    ("10", 0),    # the exact window [0, 4)
-    ("15", 0),    # the item at 4 s taken in: [0, 4]
-    ("12.5", 1),  # no window's average
+@pytest.mark.parametrize("at_four, at_eight, verdict", [
+    ("10", "25", 0),    # the exact windows [0, 4) and [4, 8)
+    ("15", "30", 0),    # the item at 4 s early: in [0, 4], so not in (4, 8)
+    ("12.5", "25", 1),  # no window's average
+    ("15", "25", 1),    # the item at 4 s in both windows: it falls on one side of 4 s
 ])
-def test_a_relation_passes_only_as_one_of_the_boundary_readings(tmp_path, at_four, verdict):
+def test_a_relation_passes_only_as_one_of_the_boundary_readings(tmp_path, at_four, at_eight, verdict):
     query, stream, answers = tmp_path / "q.rq", tmp_path / "s.nt", tmp_path / "r.jsonl"
     query.write_text(QUERY)
     stream.write_text(STREAM)
-    answers.write_text(relation(4, at_four) + relation(8, "25"))
+    answers.write_text(relation(4, at_four) + relation(8, at_eight))
     status, out, err = lars("check", query, "--stream", stream, "--answers", answers,
                             "--profile", "csparql", "--no-suggest")
     assert status == verdict, (out, err)
