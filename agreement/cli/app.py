@@ -196,9 +196,10 @@ def build_parser() -> argparse.ArgumentParser:
                           "--format, sparql-json/csv/tsv, is written to FILE as it is); FILE is "
                           "replaced when the run ends (a regular file, not one of the inputs; for a pipe or a "
                           "device use '-' and redirect)")
-    run.add_argument("--output-format", choices=SINKS, default="jsonl",
-                     help="jsonl, csv or parquet: a query's answers one per line/row (time, then one "
-                          "column per variable), a program's atoms one per line/row")
+    run.add_argument("--output-format", choices=SINKS,
+                     help="how --output FILE is written (default jsonl): jsonl, csv or parquet, a "
+                          "query's answers one per line/row (time, then one column per variable), "
+                          "a program's atoms one per line/row")
     run.add_argument("--strategy", choices=STRATEGIES, default="auto",
                      help="how to solve: the reference (one clingo grounding per time point) or a "
                           "faster one; all give the same answers")

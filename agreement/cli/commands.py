@@ -78,6 +78,13 @@ def command_run(args: argparse.Namespace, out: TextIO) -> int:
     from solver.sinks import check_target  # lars run's own writers (issue 29: not translate's)
     if args.output is not None:
         check_target(args.output, input_files(args))
+    if args.output_format is not None and args.output is None:  # a newcomer's --output-format
+        raise InputError("--output-format says how --output FILE is written, and no --output is "  # jsonl
+                         "given: the answers are printed as --format",           # printed the table
+                         hint="give --output FILE (or --output - for standard output)")
+    if args.output_format is not None and args.format in RESULT_FORMATS:
+        raise InputError(f"--format {args.format} is written to --output FILE as it is: "
+                         "--output-format does not apply", hint="leave out one of the two")
     if is_event_source(args.program):
         return command_run_events(args, out)
     refuse_event_options(args)
@@ -126,7 +133,7 @@ def write_answers(plan: RunPlan, answers: Iterable[TimePointAnswer], out: TextIO
                                     shown_prefixes(out, plan.translation.query.prefixes, args.no_prefixes))
                 ANSWER_FORMATS[args.format](rows, out, form)
             else:
-                with open_answer_sink(args.output, args.output_format, variables) as write:
+                with open_answer_sink(args.output, args.output_format or "jsonl", variables) as write:
                     for row in rows:
                         write(row)
 
@@ -139,7 +146,7 @@ def write_atoms(answers: Iterable[TimePointAnswer], out: TextIO, plan: RunPlan,
     if args.output is None:
         FORMATS["table" if args.format == "atoms" else args.format](answers, out, plan.info)
         return
-    with open_sink(args.output, args.output_format) as sink:
+    with open_sink(args.output, args.output_format or "jsonl") as sink:
         for answer in answers:
             sink.write(answer)
 

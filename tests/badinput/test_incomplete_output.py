@@ -84,14 +84,15 @@ def test_output_to_stdout_by_dash_says_it_too(inputs):
     assert assert_refused(status, err, stream).endswith(": incomplete")
 
 
-@pytest.mark.parametrize(("form", "sink"), [pytest.param(form, "jsonl", id=form) for form in RUN_FORMATS + RESULT_FORMATS]
+@pytest.mark.parametrize(("form", "sink"), [pytest.param(form, "jsonl", id=form) for form in RUN_FORMATS]
+                         + [pytest.param(form, None, id=form) for form in RESULT_FORMATS]
                          + [pytest.param("table", sink, id=f"output-format-{sink}") for sink in SINKS])
 def test_an_output_file_is_left_as_it_was(inputs, form, sink):
     query, stream = inputs
     target = stream.parent / "answers.out"
     target.write_bytes(b"previous answers\n")
     status, out, err = lars("run", query, "--stream", stream, "--format", form, "--output", target,
-                            "--output-format", sink)
+                            *(["--output-format", sink] if sink else []))  # results: FILE as it is
     line = assert_refused(status, err, stream)
     assert "incomplete" not in line and f"note: {target}: left as it was" in err, err
     assert target.read_bytes() == b"previous answers\n" and out == ""
