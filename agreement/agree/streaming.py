@@ -45,6 +45,7 @@ from agreement.agree.derivation import Derivations
 from agreement.answers import values_text
 from agreement.agree.explain import Explanation, shifted_answers
 from agreement.agree.history import StreamHistory, keep_from
+from agreement.agree.termkeys import TermKeys
 from ingest.lazy import RdfSlice
 from ingest.rdffiles import StreamTriple
 from lars.analysis import read_constants, reads_atom
@@ -146,6 +147,7 @@ class ComputedCheck:
         """The encoder, the static data, the variable order and the program both sides may
         share, once both sides are translated."""
         self.encoder = self.csparql.encoder()
+        self.term_keys = TermKeys(self.encoder)
         self.background = query_background(self.csparql.query, self.graphs, self.encoder,
                                            background_patterns([self.csparql.program, self.cqels.program]))
         self.variables = self.csparql.answer.select_order
@@ -179,12 +181,17 @@ class ComputedCheck:
         """The ``striple`` atoms the sides are solved over at one time point: those of the
         triples whose predicate a side reads (the others change no answer and are not
         encoded; at CSRBench Q1, half the stream), keyed once for both sides (a
-        :class:`~solver.keys.KeyedSlice`, whose index each side's patterns share)."""
+        :class:`~solver.keys.KeyedSlice` made from the keys, :mod:`agreement.agree.termkeys`,
+        whose index each side's patterns share)."""
         wanted = self.read_predicates
         if wanted is not None:
             elements = [e for e in elements if e.triple[1] in wanted]
-        atoms = slice_atoms(elements, self.encoder)
-        return KeyedSlice(atoms) if atoms else atoms
+        if not elements:
+            return []
+        keys = self.term_keys.slice_keys(elements)  # the atoms' keys, the atoms not made
+        if keys is not None:
+            return KeyedSlice.from_keys((STRIPLE, 4), keys)
+        return KeyedSlice(slice_atoms(elements, self.encoder))
 
     def for_worker(self) -> ComputedCheck:
         """A copy to ship to the workers that explain their ranges
