@@ -22,7 +22,7 @@ from rdflib.term import Identifier
 from ingest.rdffiles import StreamTriple
 from lars.errors import LarsError
 from solver.keys import Key, key_of
-from translate.rdf import ENCODED_KEPT, RdfTermEncoder, remembered
+from translate.rdf import ENCODED_KEPT, RdfTermEncoder, iri_constant, remembered
 
 
 class TermKeys:
@@ -45,6 +45,8 @@ class TermKeys:
         return remembered(self.keys, self.older, term, self._new, ENCODED_KEPT)
 
     def _new(self, term: Identifier) -> Key:
+        if isinstance(term, URIRef):  # a fresh subject on every line: only its key is wanted,
+            return key_of(iri_constant(str(term)))  # not a place in the encoder's memory too
         return key_of(self.encoder.encode(term))
 
     def slice_keys(self, elements: Sequence[StreamTriple]) -> list[tuple] | None:
