@@ -44,3 +44,17 @@ def assert_holds_exactly(prob: Problem, expected: dict[str, set[int]]) -> None:
 
 def atom(text: str) -> Atom:
     return parse_atom(text)
+
+
+def assert_engine_as_reference(program, stream: Stream, background, strategy: str, shown, inputs) -> None:
+    """``strategy``'s answers on ``shown`` (``incremental`` for a program that is not stratified),
+    told the ``inputs`` signatures (so it unfolds and inlines what it may), are the reference's."""
+    from lars.analysis import is_stratified
+    from solver.strategies import evaluate, slices_of
+    if not is_stratified(program):
+        strategy = "incremental"
+    expected = list(evaluate(program, slices_of(stream), stream.timeline, background, "reference",
+                             shown=shown))
+    found = list(evaluate(program, slices_of(stream), stream.timeline, background, strategy,
+                          shown=shown, inputs=inputs))
+    assert found == expected

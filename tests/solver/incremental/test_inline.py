@@ -15,14 +15,13 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from lars.analysis import is_stratified
 from lars.atoms import Atom
 from lars.formulas import DIAMOND, WindowAtom
 from lars.parser import parse_program
 from lars.rules import Literal, Program, Rule
 from lars.terms import Variable
 from solver.incremental.unfold import inline_single_uses, unfold_copies
-from solver.strategies import evaluate, slices_of
+from tests.helpers import assert_engine_as_reference
 from tests.strategies import (
     CONSTANTS,
     DATA_VARIABLES,
@@ -111,13 +110,7 @@ def test_inlined_programs_give_the_reference_answers(case, strategy):
     program, stream, background = case
     inlined = inline_single_uses(program, SHOWN, frozenset(a.signature for a in background), INPUTS)
     event("inlined" if inlined != program else "kept")
-    if not is_stratified(program):
-        strategy = "incremental"
-    expected = list(evaluate(program, slices_of(stream), stream.timeline, background, "reference",
-                             shown=SHOWN))
-    found = list(evaluate(program, slices_of(stream), stream.timeline, background, strategy,
-                          shown=SHOWN, inputs=INPUTS))
-    assert found == expected
+    assert_engine_as_reference(program, stream, background, strategy, SHOWN, INPUTS)
 
 
 def test_a_filter_reads_the_windows_of_its_pattern():

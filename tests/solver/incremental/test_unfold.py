@@ -14,7 +14,6 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from lars.analysis import is_stratified
 from lars.atoms import Atom
 from lars.formulas import BOX, DIAMOND, WindowAtom
 from lars.parser import parse_program
@@ -23,7 +22,7 @@ from lars.streams import Timeline
 from lars.terms import Name, Variable
 from solver.incremental.engine import Engine
 from solver.incremental.unfold import unfold_copies
-from solver.strategies import evaluate, slices_of
+from tests.helpers import assert_engine_as_reference
 from tests.strategies import (
     DERIVED_SIGNATURES,
     INPUT_SIGNATURES,
@@ -59,13 +58,7 @@ def test_unfolded_programs_give_the_reference_answers(case, strategy):
     shown = frozenset(name for name, _ in DERIVED_SIGNATURES) - {"x"}
     unfolded = unfold_copies(program, shown, frozenset(a.signature for a in background), INPUTS)
     event("unfolded" if unfolded != program else "kept")
-    if not is_stratified(program):
-        strategy = "incremental"
-    expected = list(evaluate(program, slices_of(stream), stream.timeline, background, "reference",
-                             shown=shown))
-    found = list(evaluate(program, slices_of(stream), stream.timeline, background, strategy,
-                          shown=shown, inputs=INPUTS))
-    assert found == expected
+    assert_engine_as_reference(program, stream, background, strategy, shown, INPUTS)
 
 
 def test_csparql_q1_reads_the_window_directly():
