@@ -29,7 +29,8 @@ from collections.abc import Callable, Iterable
 from rdflib.term import BNode, Literal, URIRef
 
 from ingest.policy import Runs
-from ingest.rdffiles import FAST_LINE, FastRow, StreamTriple, fast_runs, iri_term, parse_ntriples_line
+from ingest.rdffiles import FAST_LINE, FastRow, StreamTriple, fast_runs, parse_ntriples_line
+from ingest.rdfterms import iri_term
 from lars.atoms import Atom
 from lars.errors import InputError, LarsError
 from lars.terms import Constant

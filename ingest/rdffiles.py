@@ -60,7 +60,7 @@ from rdflib.term import BNode, Node, URIRef
 
 from lars.errors import InputError, LarsError, ParseError, Position
 from translate.iris import resolve
-from ingest.rdfterms import iri_term, literal_term
+from ingest.rdfterms import literal_term
 from ingest.turtlefast import fast_turtle_triples
 from ingest.xmlguard import check_xml_entities
 from translate.documents import LONE_SURROGATE
