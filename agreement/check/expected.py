@@ -83,14 +83,18 @@ def at_times(run: Iterable[Report], other: Iterable[Report]) -> Iterator[tuple[R
 
 def with_boundaries(run: Iterable[Report], lower: Iterable[Report], upper: Iterable[Report],
                     grows: bool = True, windows: Sequence[tuple[URIRef, int | None]] = (),
-                    reading: str = "right-open") -> Iterator[Report]:
+                    reading: str = "right-open", mirrored: Iterable[Report] = ()) -> Iterator[Report]:
     """``run`` with each report's ``lower`` and ``upper`` taken from the runs with open and
     closed bounds at the same time point (empty where those did not report), as it is read;
     for a query that does not ``grow`` with its windows, those relations as ``choices`` (where
-    those runs reported) and no bounds, each with the :data:`Sides` of the boundary items it
-    assumes, from the query's ``windows`` (stream, length in ticks or ``None`` for a window
-    without one) and the profile's ``reading`` of their bounds (``right-open``, ``left-open``)."""
+    those runs reported) and no bounds, with the relation of the ``mirrored`` run (the other
+    half-open reading: a sliding window's first items early and its last ones too), each with
+    the :data:`Sides` of the boundary items it assumes, from the query's ``windows`` (stream,
+    length in ticks or ``None`` for a window without one) and the profile's ``reading`` of
+    their bounds (``right-open``, ``left-open``)."""
+    mirror = at_times(run, mirrored)
     for (report, low), (_, high) in zip(at_times(run, lower), at_times(run, upper)):
+        _, other = next(mirror, (None, None))
         if grows:
             yield Report(report.time, report.rows, low.rows if low else frozenset(),
                          high.rows if high else report.rows)
@@ -102,11 +106,12 @@ def with_boundaries(run: Iterable[Report], lower: Iterable[Report], upper: Itera
             return (tuple(((stream, t - length), first_early) for stream, length in windows
                           if length is not None)
                     + tuple(((stream, t), last_early) for stream, _ in windows))
-        found = [(other.rows, sides(*flags)) for other, flags in ((low, (True, False)),
-                                                                  (high, (False, True)))
-                 if other is not None]
+        left = reading == "left-open"
+        found = [(alternative.rows, sides(*flags)) for alternative, flags in (
+                     (low, (True, False)), (high, (False, True)), (other, (not left, not left)))
+                 if alternative is not None]
         yield Report(t, report.rows, choices=tuple(rows for rows, _ in found),
-                     sides=sides(reading == "left-open", reading == "left-open"),
+                     sides=sides(left, left),
                      choice_sides=tuple(side for _, side in found))
 
 

@@ -413,8 +413,8 @@ def _align(run: ExpectedRun, recorded: Sequence[RecordedRelation], profile: Prof
     if failure is None:
         conflict = boundary_conflict([(by_time[_tick(r, profile, unit_ms)], r) for r in recorded],
                                      comparison)
-        if conflict is not None:
-            matched = conflict
+        if conflict is not None:  # each agrees alone; one cannot with those before it
+            matched = len(recorded) - 1
             failure = (conflict, "boundary", by_time[_tick(recorded[conflict], profile, unit_ms)])
     return _Alignment(run, matched, present, failure)
 
@@ -504,7 +504,8 @@ def _mismatch(runs: Sequence[ExpectedRun], recorded: Sequence[RecordedRelation],
                default=None)
     if best is None or best.failure is None:
         return None
-    if comparison != "strict":  # labels are not compared: reading the recording in order explains
+    if comparison != "strict" and best.failure[1] != "boundary":  # (a conflict of boundary items
+        # is said as such) labels are not compared: reading the recording in order explains
         # more when more relations agree so than by their ticks (labels the profile does not model)
         in_order = [a for a in (_align_by_position(run, recorded, profile, comparison, unit_ms)
                                 for run in runs) if a is not None]

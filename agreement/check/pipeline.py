@@ -51,6 +51,10 @@ from translate.reports import compile_profile, refuse_unread_streams, report_rea
 from translate.rsp import RangeWindow, RspQuery
 
 
+MIRRORED = {"right-open": "left-open", "left-open": "right-open"}
+"""The other half-open reading of a window (:func:`~agreement.check.expected.boundary_tolerant`
+profiles have one): a sliding window's first and last boundary items both early (or both late),
+a race the open and closed readings do not cover (a newcomer's RANGE 4s STEP 2s COUNT)."""
 HELD_TRIPLES = 100_000
 """The most stream triples ``lars check`` holds as atoms for its runs (29 MB for 10^5 CSRBench
 triples); a longer stream is read again by each run (:class:`EncodedStream`), so that memory
@@ -344,8 +348,10 @@ class RunCache:
             windows = list(dict.fromkeys(
                 (spec.stream, spec.window.length if isinstance(spec.window, RangeWindow) else None)
                 for spec in self.query.streams))
+            mirrored = () if grows else self._run(replace(profile, bounds=MIRRORED[profile.bounds]), t0).reports
             self._widened_runs[profile, t0] = replace(run, reports=_like(
-                run.reports, with_boundaries(run.reports, lower, upper, grows, windows, profile.bounds)))
+                run.reports, with_boundaries(run.reports, lower, upper, grows, windows, profile.bounds,
+                                             mirrored)))
         return self._widened_runs[profile, t0]
 
     def _counted(self, profile: Profile, t0: int) -> ExpectedRun:

@@ -19,6 +19,7 @@ the conflict it names is the first relation no placement of the ones before it f
 from __future__ import annotations
 
 import itertools
+import json
 import shutil
 from pathlib import Path
 
@@ -33,6 +34,45 @@ from agreement.recorded import RecordedRelation
 from tests.badinput.clirun import lars
 
 DATA = Path(__file__).parent / "data" / "boundary_sides"
+
+
+NEWCOMER11 = ["<http://ex.org/o%d> <http://ex.org/sensor> <http://ex.org/%s> <http://ex.org/str> %d" % line
+              for line in ((1, "a", 1), (2, "a", 2), (3, "b", 4), (4, "a", 4), (5, "a", 5), (6, "b", 6),
+                           (7, "a", 8), (8, "b", 8), (9, "b", 9), (10, "a", 10))]
+COUNT = """REGISTER QUERY cnt AS
+PREFIX : <http://ex.org/>
+SELECT ?s (COUNT(?o) AS ?n)
+FROM STREAM <http://ex.org/str> [RANGE 4s STEP 2s]
+WHERE { ?o :sensor ?s }
+GROUP BY ?s
+"""
+
+
+def counts(time: int, a: int, b: int) -> str:
+    integer = "http://www.w3.org/2001/XMLSchema#integer"
+    bindings = [{"s": {"type": "uri", "value": f"http://ex.org/{name}"},
+                 "n": {"type": "literal", "value": str(n), "datatype": integer}}
+                for name, n in (("a", a), ("b", b)) if n]
+    return json.dumps({"time": time, "results": {"head": {"vars": ["s", "n"]},
+                                                  "results": {"bindings": bindings}}}) + "\n"
+
+
+@pytest.mark.parametrize("relations, verdict", [
+    (((4, 2, 0), (6, 3, 1), (8, 2, 2), (10, 1, 3)), 0),  # lars run's: [0,4) [2,6) [4,8) [6,10)
+    (((4, 2, 0), (6, 2, 2), (8, 2, 2), (10, 1, 2)), 0),  # the items at 2 s and 6 s early: (2,6]
+    (((4, 3, 1), (6, 3, 1), (8, 2, 2), (10, 1, 3)), 0),  # the items at 4 s and at 8 s early
+    (((4, 2, 0), (6, 3, 1), (8, 1, 1), (10, 1, 3)), 1),  # the items at 4 s in neither window
+    (((4, 2, 0), (6, 3, 1), (8, 2, 2), (10, 1, 4)), 1),  # a count no race gives
+])
+def test_a_sliding_windows_races(tmp_path, relations, verdict):
+    """A newcomer's COUNT over RANGE 4s STEP 2s: a window's first and last items may both be
+    early (the reading (t-4, t], neither open nor closed), and that is a race too."""
+    (tmp_path / "q.rq").write_text(COUNT)
+    (tmp_path / "s.nt").write_text("\n".join(NEWCOMER11) + "\n")
+    (tmp_path / "r.jsonl").write_text("".join(counts(*relation) for relation in relations))
+    status, out, err = lars("check", tmp_path / "q.rq", "--stream", tmp_path / "s.nt", "--answers",
+                            tmp_path / "r.jsonl", "--profile", "csparql", "--no-suggest")
+    assert status == verdict, (out, err)
 
 
 @pytest.mark.parametrize("recording, verdict", [
@@ -62,8 +102,9 @@ R = URIRef("http://ex.org/r")
 @st.composite
 def sequences(draw):
     """Reports at 0, 2, 4, ... over windows of length 2 on ``s`` and 4 on ``r``, each with an
-    exact relation and up to two choices (rows: small sets of one-tuples), and a recording of
-    one relation per report: mostly one of that report's relations."""
+    exact relation and up to three choices (the open, closed and other half-open readings; rows:
+    small sets of one-tuples), and a recording of one relation per report: mostly one of that
+    report's relations."""
     windows = [(S, 2), (R, 4)][:draw(st.integers(1, 2))]
     reading = draw(st.sampled_from(["right-open", "left-open"]))
     relations = st.frozensets(st.sampled_from([(1,), (2,), (3,)]), max_size=2)
@@ -72,8 +113,9 @@ def sequences(draw):
         def sides(first_early, last_early):
             return (tuple(((s, t - length), first_early) for s, length in windows)
                     + tuple(((s, t), last_early) for s, _ in windows))
-        choices = draw(st.lists(relations, max_size=2))
-        choice_sides = [sides(True, False), sides(False, True)][:len(choices)]
+        left = reading == "left-open"
+        choices = draw(st.lists(relations, max_size=3))
+        choice_sides = [sides(True, False), sides(False, True), sides(not left, not left)][:len(choices)]
         report = Report(t, draw(relations), choices=tuple(choices),
                         sides=sides(reading == "left-open", reading == "left-open"),
                         choice_sides=tuple(choice_sides))
